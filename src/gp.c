@@ -1,0 +1,730 @@
+/* gp.c -- Gaussian-process engine: kernels, Cholesky factor with a jitter
+ * ladder, log marginal likelihood with its analytic gradient, MAP / ML fit by
+ * multistart L-BFGS-B, prediction with x-gradients, O(n^2) fantasy updates,
+ * joint posterior samples and random-Fourier-feature prior samples. */
+#include "gp.h"
+
+#include "entry.h"
+
+#define CB_SQRT3 1.7320508075688772935
+#define CB_SQRT5 2.2360679774997896964
+#define CB_LOG2PI 1.8378770664093454836
+#define CB_BLOCK 256 /* points per prediction block */
+#define CB_RUNGS 10  /* jitter ladder: 0, 1e-10, ..., 1e-2 (relative) */
+
+void la_check(const char *routine, int info) {
+  if (info < 0)
+    Rf_error("internal error: %s argument %d is invalid", routine, -info);
+}
+
+static double rung_jitter(int rung, double scale) {
+  return rung == 0 ? 0.0 : scale * pow(10.0, (double)rung - 11.0);
+}
+
+/* Unit-outputscale kernel as a function of the scaled squared distance r2,
+ * with its derivative in r2 (all three are smooth in r2 at 0). */
+static double kern_r2(int kernel, double r2, double *dk) {
+  double r, e;
+  switch (kernel) {
+    case CB_MATERN52:
+      r = sqrt(r2);
+      e = exp(-CB_SQRT5 * r);
+      if (dk) *dk = -(5.0 / 6.0) * (1.0 + CB_SQRT5 * r) * e;
+      return (1.0 + CB_SQRT5 * r + (5.0 / 3.0) * r2) * e;
+    case CB_MATERN32:
+      r = sqrt(r2);
+      e = exp(-CB_SQRT3 * r);
+      if (dk) *dk = -1.5 * e;
+      return (1.0 + CB_SQRT3 * r) * e;
+    default:
+      e = exp(-0.5 * r2);
+      if (dk) *dk = -0.5 * e;
+      return e;
+  }
+}
+
+static double scaled_r2(const double *x1, int ld1, const double *x2, int ld2,
+                        const double *ell, int d) {
+  double s = 0.0;
+  for (int k = 0; k < d; k++) {
+    double t = (x1[(size_t)k * ld1] - x2[(size_t)k * ld2]) / ell[k];
+    s += t * t;
+  }
+  return s;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Public C API                                                             */
+/* ------------------------------------------------------------------------ */
+
+void gp_init(cb_gp *gp, int kernel, int d, int n, int cap, const double *X,
+             const double *y, const double *L, const double *beta,
+             const double *hyp, int nfin, const double *fmean,
+             const double *fcov) {
+  gp->kernel = kernel;
+  gp->d = d;
+  gp->n = n;
+  gp->cap = cap < 1 ? 1 : cap;
+  gp->X = (double *)R_alloc((size_t)gp->cap * d, sizeof(double));
+  gp->y = (double *)R_alloc((size_t)gp->cap, sizeof(double));
+  gp->beta = (double *)R_alloc((size_t)gp->cap, sizeof(double));
+  gp->L = (double *)R_alloc((size_t)gp->cap * gp->cap, sizeof(double));
+  for (int k = 0; k < d; k++)
+    for (int i = 0; i < n; i++)
+      gp->X[i + (size_t)k * gp->cap] = X[i + (size_t)k * n];
+  for (int i = 0; i < n; i++) {
+    gp->y[i] = y[i];
+    gp->beta[i] = beta ? beta[i] : 0.0;
+  }
+  if (L)
+    for (int j = 0; j < n; j++)
+      for (int i = j; i < n; i++)
+        gp->L[i + (size_t)j * gp->cap] = L[i + (size_t)j * n];
+  gp->ell = hyp;
+  gp->sf2 = hyp[d];
+  gp->noise = hyp[d + 1];
+  gp->mean = hyp[d + 2];
+  gp->jitter = hyp[d + 3];
+  gp->nfin = nfin;
+  gp->fmean = fmean;
+  gp->fcov = fcov;
+}
+
+double gp_kernel(const cb_gp *gp, const double *x1, int ld1, const double *x2,
+                 int ld2) {
+  if (gp->kernel == CB_FINITE) {
+    int i = (int)x1[0], j = (int)x2[0];
+    return gp->fcov[i + (size_t)j * gp->nfin];
+  }
+  return gp->sf2 *
+         kern_r2(gp->kernel, scaled_r2(x1, ld1, x2, ld2, gp->ell, gp->d), NULL);
+}
+
+double gp_prior_mean(const cb_gp *gp, const double *x, int ldx) {
+  (void)ldx;
+  if (gp->kernel == CB_FINITE) return gp->fmean[(int)x[0]];
+  return gp->mean;
+}
+
+int gp_factor(cb_gp *gp) {
+  const int n = gp->n, ld = gp->cap, one = 1;
+  int info = 1;
+  double scale = 0.0;
+  if (n == 0) {
+    gp->jitter = 0.0;
+    return 0;
+  }
+  for (int i = 0; i < n; i++)
+    scale += gp_kernel(gp, gp->X + i, ld, gp->X + i, ld) + gp->noise;
+  scale /= n;
+  for (int rung = 0; rung < CB_RUNGS && info != 0; rung++) {
+    double jit = rung_jitter(rung, scale);
+    for (int j = 0; j < n; j++) {
+      if (j % 256 == 255) R_CheckUserInterrupt();
+      for (int i = j; i < n; i++)
+        gp->L[i + (size_t)j * ld] =
+            gp_kernel(gp, gp->X + i, ld, gp->X + j, ld);
+      gp->L[j + (size_t)j * ld] += gp->noise + jit;
+    }
+    F77_CALL(dpotrf)("L", &n, gp->L, &ld, &info FCONE);
+    la_check("dpotrf", info);
+    gp->jitter = jit;
+  }
+  if (info != 0) return 1;
+  for (int i = 0; i < n; i++)
+    gp->beta[i] = gp->y[i] - gp_prior_mean(gp, gp->X + i, ld);
+  F77_CALL(dtrsv)("L", "N", "N", &n, gp->L, &ld, gp->beta, &one
+                  FCONE FCONE FCONE);
+  return 0;
+}
+
+void gp_alpha(const cb_gp *gp, double *alpha) {
+  const int n = gp->n, ld = gp->cap, one = 1;
+  if (n == 0) return;
+  memcpy(alpha, gp->beta, (size_t)n * sizeof(double));
+  F77_CALL(dtrsv)("L", "T", "N", &n, gp->L, &ld, alpha, &one
+                  FCONE FCONE FCONE);
+}
+
+void gp_predict(const cb_gp *gp, int m, const double *Xn, int ldn,
+                double *mean, double *var, double *dmean, double *dvar) {
+  const int n = gp->n, ld = gp->cap, d = gp->d, one = 1;
+  const int grad = dmean != NULL && gp->kernel != CB_FINITE;
+  const double done = 1.0;
+  double *V = NULL, *alpha = NULL;
+  if (n > 0) {
+    V = (double *)R_alloc((size_t)n * CB_BLOCK, sizeof(double));
+    if (grad) {
+      alpha = (double *)R_alloc((size_t)n, sizeof(double));
+      gp_alpha(gp, alpha);
+    }
+  }
+  for (int b0 = 0; b0 < m; b0 += CB_BLOCK) {
+    int nb = m - b0 < CB_BLOCK ? m - b0 : CB_BLOCK;
+    R_CheckUserInterrupt();
+    for (int j = 0; j < nb; j++) {
+      const double *x = Xn + b0 + j;
+      mean[b0 + j] = gp_prior_mean(gp, x, ldn);
+      var[b0 + j] = gp_kernel(gp, x, ldn, x, ldn);
+      for (int i = 0; i < n; i++)
+        V[i + (size_t)j * n] = gp_kernel(gp, gp->X + i, ld, x, ldn);
+    }
+    if (n == 0) continue;
+    F77_CALL(dtrsm)("L", "L", "N", "N", &n, &nb, &done, gp->L, &ld, V, &n
+                    FCONE FCONE FCONE FCONE);
+    F77_CALL(dgemv)("T", &n, &nb, &done, V, &n, gp->beta, &one, &done,
+                    mean + b0, &one FCONE);
+    for (int j = 0; j < nb; j++) {
+      const double *v = V + (size_t)j * n;
+      var[b0 + j] -= F77_CALL(ddot)(&n, v, &one, v, &one);
+    }
+    if (!grad) continue;
+    /* W = K^{-1} k(X, x): gradient of the variance is -2 W' dk/dx */
+    F77_CALL(dtrsm)("L", "L", "T", "N", &n, &nb, &done, gp->L, &ld, V, &n
+                    FCONE FCONE FCONE FCONE);
+    for (int j = 0; j < nb; j++) {
+      const double *x = Xn + b0 + j, *w = V + (size_t)j * n;
+      double *gm = dmean + (size_t)(b0 + j) * d;
+      double *gv = dvar + (size_t)(b0 + j) * d;
+      for (int k = 0; k < d; k++) gm[k] = gv[k] = 0.0;
+      for (int i = 0; i < n; i++) {
+        double dk, r2 = scaled_r2(x, ldn, gp->X + i, ld, gp->ell, d);
+        kern_r2(gp->kernel, r2, &dk);
+        dk *= 2.0 * gp->sf2;
+        for (int k = 0; k < d; k++) {
+          double g = dk * (x[(size_t)k * ldn] - gp->X[i + (size_t)k * ld]) /
+                     (gp->ell[k] * gp->ell[k]);
+          gm[k] += alpha[i] * g;
+          gv[k] -= 2.0 * w[i] * g;
+        }
+      }
+    }
+  }
+  if (grad && n == 0)
+    for (size_t k = 0; k < (size_t)m * d; k++) dmean[k] = dvar[k] = 0.0;
+}
+
+int gp_fantasy_add(cb_gp *gp, const double *x, int ldx, double y) {
+  const int n = gp->n, ld = gp->cap;
+  double *row = gp->L + n, s = 0.0, t = 0.0;
+  if (n >= gp->cap) return 1;
+  for (int k = 0; k < gp->d; k++) gp->X[n + (size_t)k * ld] = x[(size_t)k * ldx];
+  for (int j = 0; j < n; j++)
+    row[(size_t)j * ld] = gp_kernel(gp, gp->X + j, ld, gp->X + n, ld);
+  if (n > 0)
+    F77_CALL(dtrsv)("L", "N", "N", &n, gp->L, &ld, row, &ld
+                    FCONE FCONE FCONE);
+  for (int j = 0; j < n; j++) {
+    s += row[(size_t)j * ld] * row[(size_t)j * ld];
+    t += row[(size_t)j * ld] * gp->beta[j];
+  }
+  double piv = gp_kernel(gp, gp->X + n, ld, gp->X + n, ld) + gp->noise +
+               gp->jitter - s;
+  if (!(piv > 0.0)) return 1;
+  piv = sqrt(piv);
+  gp->L[n + (size_t)n * ld] = piv;
+  gp->y[n] = y;
+  gp->beta[n] = (y - gp_prior_mean(gp, gp->X + n, ld) - t) / piv;
+  gp->n = n + 1;
+  return 0;
+}
+
+void gp_fantasy_drop(cb_gp *gp) {
+  if (gp->n > 0) gp->n--;
+}
+
+double gp_sample(const cb_gp *gp, int m, const double *Xn, int ldn, int nsim,
+                 const double *z, double *out) {
+  const int n = gp->n, ld = gp->cap, one = 1;
+  const double done = 1.0;
+  double *S = (double *)R_alloc((size_t)m * m, sizeof(double));
+  double *mu = (double *)R_alloc((size_t)m, sizeof(double));
+  double *V = NULL, scale = 0.0, jit = 0.0;
+  int info = 1;
+  for (int j = 0; j < m; j++) {
+    mu[j] = gp_prior_mean(gp, Xn + j, ldn);
+    for (int i = j; i < m; i++)
+      S[i + (size_t)j * m] = gp_kernel(gp, Xn + i, ldn, Xn + j, ldn);
+    scale += S[j + (size_t)j * m];
+  }
+  scale = scale > 0.0 ? scale / m : 1.0;
+  if (n > 0) {
+    V = (double *)R_alloc((size_t)n * m, sizeof(double));
+    for (int j = 0; j < m; j++)
+      for (int i = 0; i < n; i++)
+        V[i + (size_t)j * n] = gp_kernel(gp, gp->X + i, ld, Xn + j, ldn);
+    F77_CALL(dtrsm)("L", "L", "N", "N", &n, &m, &done, gp->L, &ld, V, &n
+                    FCONE FCONE FCONE FCONE);
+    F77_CALL(dgemv)("T", &n, &m, &done, V, &n, gp->beta, &one, &done, mu,
+                    &one FCONE);
+    /* S <- S - V'V (lower triangle) */
+    const double mone = -1.0;
+    F77_CALL(dsyrk)("L", "T", &m, &n, &mone, V, &n, &done, S, &m
+                    FCONE FCONE);
+  }
+  double *C = (double *)R_alloc((size_t)m * m, sizeof(double));
+  for (int rung = 0; rung < CB_RUNGS && info != 0; rung++) {
+    jit = rung_jitter(rung, scale);
+    for (int j = 0; j < m; j++) {
+      for (int i = j; i < m; i++) C[i + (size_t)j * m] = S[i + (size_t)j * m];
+      for (int i = 0; i < j; i++) C[i + (size_t)j * m] = 0.0;
+      C[j + (size_t)j * m] += jit;
+    }
+    F77_CALL(dpotrf)("L", &m, C, &m, &info FCONE);
+    la_check("dpotrf", info);
+  }
+  if (info != 0) return -1.0;
+  for (int s = 0; s < nsim; s++)
+    for (int i = 0; i < m; i++) out[i + (size_t)s * m] = mu[i];
+  F77_CALL(dgemm)("N", "N", &m, &nsim, &m, &done, C, &m, z, &m, &done, out,
+                  &m FCONE FCONE);
+  return jit;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Marginal likelihood and its gradient (for fitting)                       */
+/* ------------------------------------------------------------------------ */
+
+/* theta = (log ell[0..d-1], log sf2, log noise, mean); priors on ell, sf2 and
+ * noise (Gamma(shape, rate) densities of the natural-scale values). */
+typedef struct {
+  int kernel, n, d, p;
+  const double *X, *y;
+  int use_prior;
+  const double *pshape, *prate;
+  double *A, *B, *alpha, *theta, *gfull, *ell, *dl, *pg;
+  const int *free_idx;
+  int nfree;
+  double *last_x, last_f, *last_g, last_lml, jitter;
+  int have, nfun;
+} lik_ctx;
+
+static double log_gamma_prior(double v, double a, double b, double *dlog) {
+  *dlog = (a - 1.0) - b * v;
+  return a * log(b) - lgammafn(a) + (a - 1.0) * log(v) - b * v;
+}
+
+/* Negative log posterior (or negative log likelihood) at the full theta;
+ * grad (length p) may be NULL.  Sets c->last_lml to the log likelihood. */
+static double lik_eval(lik_ctx *c, const double *theta, double *grad) {
+  const int n = c->n, d = c->d, one = 1;
+  double *A = c->A, *B = c->B, *alpha = c->alpha, *ell = c->ell;
+  const double sf2 = exp(theta[d]), noise = exp(theta[d + 1]), mu = theta[d + 2];
+  int info = 1;
+  double jit = 0.0;
+  for (int k = 0; k < d; k++) ell[k] = exp(theta[k]);
+  /* r2 into the lower triangle of A, then unit kernel (upper of B) and its
+   * r2-derivative (lower of B) */
+  for (int j = 0; j < n; j++)
+    for (int i = j + 1; i < n; i++) A[i + (size_t)j * n] = 0.0;
+  for (int k = 0; k < d; k++) {
+    const double *xk = c->X + (size_t)k * n, il2 = 1.0 / (ell[k] * ell[k]);
+    for (int j = 0; j < n; j++) {
+      double xj = xk[j], *a = A + (size_t)j * n;
+      for (int i = j + 1; i < n; i++) {
+        double t = xk[i] - xj;
+        a[i] += t * t * il2;
+      }
+    }
+  }
+  for (int j = 0; j < n; j++) {
+    if (j % 256 == 255) R_CheckUserInterrupt();
+    for (int i = j + 1; i < n; i++) {
+      double dk, kv = kern_r2(c->kernel, A[i + (size_t)j * n], &dk);
+      B[j + (size_t)i * n] = kv;
+      B[i + (size_t)j * n] = dk;
+    }
+  }
+  for (int rung = 0; rung < CB_RUNGS && info != 0; rung++) {
+    jit = rung_jitter(rung, sf2 + noise);
+    for (int j = 0; j < n; j++) {
+      A[j + (size_t)j * n] = sf2 + noise + jit;
+      for (int i = j + 1; i < n; i++)
+        A[i + (size_t)j * n] = sf2 * B[j + (size_t)i * n];
+    }
+    F77_CALL(dpotrf)("L", &n, A, &n, &info FCONE);
+    la_check("dpotrf", info);
+  }
+  c->jitter = jit;
+  if (info != 0) {
+    if (grad)
+      for (int k = 0; k < c->p; k++) grad[k] = 0.0;
+    c->last_lml = R_NegInf;
+    return 1e300;
+  }
+  double logdet = 0.0, quad = 0.0;
+  for (int i = 0; i < n; i++) {
+    logdet += 2.0 * log(A[i + (size_t)i * n]);
+    alpha[i] = c->y[i] - mu;
+  }
+  F77_CALL(dtrsv)("L", "N", "N", &n, A, &n, alpha, &one FCONE FCONE FCONE);
+  quad = F77_CALL(ddot)(&n, alpha, &one, alpha, &one);
+  F77_CALL(dtrsv)("L", "T", "N", &n, A, &n, alpha, &one FCONE FCONE FCONE);
+  double lml = -0.5 * quad - 0.5 * logdet - 0.5 * n * CB_LOG2PI;
+  double lp = 0.0, *dl = c->dl, dsf = 0.0, dno = 0.0, dmu = 0.0;
+  double *pg = c->pg;
+  for (int k = 0; k < d + 2; k++) pg[k] = 0.0;
+  if (c->use_prior) {
+    for (int k = 0; k < d; k++)
+      lp += log_gamma_prior(ell[k], c->pshape[0], c->prate[0], pg + k);
+    lp += log_gamma_prior(sf2, c->pshape[1], c->prate[1], pg + d);
+    lp += log_gamma_prior(noise, c->pshape[2], c->prate[2], pg + d + 1);
+  }
+  c->last_lml = lml;
+  if (grad) {
+    F77_CALL(dpotri)("L", &n, A, &n, &info FCONE);
+    la_check("dpotri", info);
+    /* A <- W = alpha alpha' - K^{-1} (lower triangle) */
+    double wdiag = 0.0, offk = 0.0;
+    for (int j = 0; j < n; j++) {
+      dmu += alpha[j];
+      wdiag += alpha[j] * alpha[j] - A[j + (size_t)j * n];
+      for (int i = j + 1; i < n; i++) {
+        double w = alpha[i] * alpha[j] - A[i + (size_t)j * n];
+        A[i + (size_t)j * n] = w;
+        offk += w * B[j + (size_t)i * n];
+        /* fold dk into W for the lengthscale pass */
+        B[i + (size_t)j * n] *= w;
+      }
+    }
+    for (int k = 0; k < d; k++) {
+      const double *xk = c->X + (size_t)k * n;
+      double s = 0.0;
+      for (int j = 0; j < n; j++) {
+        double xj = xk[j];
+        const double *b = B + (size_t)j * n;
+        for (int i = j + 1; i < n; i++) {
+          double t = xk[i] - xj;
+          s += b[i] * t * t;
+        }
+      }
+      dl[k] = -2.0 * sf2 * s / (ell[k] * ell[k]);
+    }
+    dsf = sf2 * (offk + 0.5 * wdiag);
+    dno = 0.5 * noise * wdiag;
+    for (int k = 0; k < d; k++) grad[k] = -(dl[k] + pg[k]);
+    grad[d] = -(dsf + pg[d]);
+    grad[d + 1] = -(dno + pg[d + 1]);
+    grad[d + 2] = -dmu;
+  }
+  return -(lml + lp);
+}
+
+static void lik_at(lik_ctx *c, const double *xfree) {
+  int same = c->have;
+  for (int k = 0; k < c->nfree && same; k++) same = c->last_x[k] == xfree[k];
+  if (same) return;
+  R_CheckUserInterrupt();
+  for (int k = 0; k < c->nfree; k++) c->theta[c->free_idx[k]] = xfree[k];
+  c->last_f = lik_eval(c, c->theta, c->gfull);
+  for (int k = 0; k < c->nfree; k++) {
+    c->last_x[k] = xfree[k];
+    c->last_g[k] = c->gfull[c->free_idx[k]];
+  }
+  c->have = 1;
+  c->nfun++;
+}
+
+static double lik_fn(int np, double *x, void *ex) {
+  (void)np;
+  lik_ctx *c = (lik_ctx *)ex;
+  lik_at(c, x);
+  return c->last_f;
+}
+
+static void lik_gr(int np, double *x, double *g, void *ex) {
+  lik_ctx *c = (lik_ctx *)ex;
+  lik_at(c, x);
+  for (int k = 0; k < np; k++) g[k] = c->last_g[k];
+}
+
+static void lik_setup(lik_ctx *c, int kernel, int n, int d, const double *X,
+                      const double *y, int use_prior, const double *pshape,
+                      const double *prate) {
+  c->kernel = kernel;
+  c->n = n;
+  c->d = d;
+  c->p = d + 3;
+  c->X = X;
+  c->y = y;
+  c->use_prior = use_prior;
+  c->pshape = pshape;
+  c->prate = prate;
+  c->A = (double *)R_alloc((size_t)n * n, sizeof(double));
+  c->B = (double *)R_alloc((size_t)n * n, sizeof(double));
+  c->alpha = (double *)R_alloc((size_t)n, sizeof(double));
+  c->theta = (double *)R_alloc((size_t)c->p, sizeof(double));
+  c->gfull = (double *)R_alloc((size_t)c->p, sizeof(double));
+  c->ell = (double *)R_alloc((size_t)c->p, sizeof(double));
+  c->dl = (double *)R_alloc((size_t)c->p, sizeof(double));
+  c->pg = (double *)R_alloc((size_t)c->p, sizeof(double));
+  c->last_x = (double *)R_alloc((size_t)c->p, sizeof(double));
+  c->last_g = (double *)R_alloc((size_t)c->p, sizeof(double));
+  c->have = 0;
+  c->nfun = 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* R entry points                                                           */
+/* ------------------------------------------------------------------------ */
+
+static void gp_from_sexp(cb_gp *gp, SEXP X, SEXP y, SEXP L, SEXP beta,
+                         SEXP kernel, SEXP hyp, SEXP fmean, SEXP fcov,
+                         int extra) {
+  const int n = Rf_nrows(X), d = Rf_ncols(X);
+  gp_init(gp, Rf_asInteger(kernel), d, n, n + extra, REAL(X), REAL(y),
+          REAL(L), REAL(beta), REAL(hyp), Rf_length(fmean), REAL(fmean),
+          REAL(fcov));
+}
+
+SEXP C_gp_factor(SEXP X, SEXP y, SEXP kernel, SEXP hyp, SEXP fmean,
+                 SEXP fcov) {
+  const int n = Rf_nrows(X), d = Rf_ncols(X);
+  int np = 0;
+  cb_gp gp;
+  gp_init(&gp, Rf_asInteger(kernel), d, n, n, REAL(X), REAL(y), NULL, NULL,
+          REAL(hyp), Rf_length(fmean), REAL(fmean), REAL(fcov));
+  if (gp_factor(&gp) != 0)
+    Rf_error("the covariance matrix is not positive definite even with "
+             "jitter %g",
+             rung_jitter(CB_RUNGS - 1, 1.0));
+  const char *nms[] = {"L", "beta", "jitter", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
+  np++;
+  SEXP Lr = PROTECT(Rf_allocMatrix(REALSXP, n, n));
+  np++;
+  double *l = REAL(Lr);
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < n; i++)
+      l[i + (size_t)j * n] = i >= j ? gp.L[i + (size_t)j * n] : 0.0;
+  SET_VECTOR_ELT(out, 0, Lr);
+  SEXP br = PROTECT(Rf_allocVector(REALSXP, n));
+  np++;
+  if (n > 0) memcpy(REAL(br), gp.beta, (size_t)n * sizeof(double));
+  SET_VECTOR_ELT(out, 1, br);
+  SET_VECTOR_ELT(out, 2, Rf_ScalarReal(gp.jitter));
+  UNPROTECT(np);
+  return out;
+}
+
+SEXP C_gp_predict(SEXP X, SEXP y, SEXP L, SEXP beta, SEXP kernel, SEXP hyp,
+                  SEXP fmean, SEXP fcov, SEXP Xnew, SEXP grad) {
+  const int m = Rf_nrows(Xnew), d = Rf_ncols(Xnew), g = Rf_asLogical(grad);
+  int np = 0;
+  cb_gp gp;
+  gp_from_sexp(&gp, X, y, L, beta, kernel, hyp, fmean, fcov, 0);
+  const char *nms[] = {"mean", "var", "dmean", "dvar", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
+  np++;
+  SET_VECTOR_ELT(out, 0, Rf_allocVector(REALSXP, m));
+  SET_VECTOR_ELT(out, 1, Rf_allocVector(REALSXP, m));
+  double *dm = NULL, *dv = NULL;
+  if (g) {
+    SET_VECTOR_ELT(out, 2, Rf_allocMatrix(REALSXP, d, m));
+    SET_VECTOR_ELT(out, 3, Rf_allocMatrix(REALSXP, d, m));
+    dm = REAL(VECTOR_ELT(out, 2));
+    dv = REAL(VECTOR_ELT(out, 3));
+  }
+  gp_predict(&gp, m, REAL(Xnew), m, REAL(VECTOR_ELT(out, 0)),
+             REAL(VECTOR_ELT(out, 1)), dm, dv);
+  UNPROTECT(np);
+  return out;
+}
+
+SEXP C_gp_lik(SEXP X, SEXP y, SEXP kernel, SEXP theta, SEXP use_prior,
+              SEXP pshape, SEXP prate) {
+  const int n = Rf_nrows(X), d = Rf_ncols(X);
+  int np = 0;
+  lik_ctx c;
+  lik_setup(&c, Rf_asInteger(kernel), n, d, REAL(X), REAL(y),
+            Rf_asLogical(use_prior), REAL(pshape), REAL(prate));
+  const char *nms[] = {"value", "gradient", "loglik", "jitter", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
+  np++;
+  SEXP gr = PROTECT(Rf_allocVector(REALSXP, d + 3));
+  np++;
+  double v = lik_eval(&c, REAL(theta), REAL(gr));
+  SET_VECTOR_ELT(out, 0, Rf_ScalarReal(v));
+  SET_VECTOR_ELT(out, 1, gr);
+  SET_VECTOR_ELT(out, 2, Rf_ScalarReal(c.last_lml));
+  SET_VECTOR_ELT(out, 3, Rf_ScalarReal(c.jitter));
+  UNPROTECT(np);
+  return out;
+}
+
+SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
+              SEXP upper, SEXP fixed, SEXP use_prior, SEXP pshape, SEXP prate,
+              SEXP control) {
+  const int n = Rf_nrows(X), d = Rf_ncols(X), p = d + 3;
+  const int S = Rf_ncols(starts);
+  const double *ctl = REAL(control);
+  const int n_opt = (int)ctl[0], maxit = (int)ctl[1];
+  const double factr = ctl[2], pgtol = ctl[3];
+  const int *fx = INTEGER(fixed);
+  int np = 0, nfree = 0;
+  lik_ctx c;
+  lik_setup(&c, Rf_asInteger(kernel), n, d, REAL(X), REAL(y),
+            Rf_asLogical(use_prior), REAL(pshape), REAL(prate));
+  int *free_idx = (int *)R_alloc((size_t)p, sizeof(int));
+  for (int k = 0; k < p; k++)
+    if (!fx[k]) free_idx[nfree++] = k;
+  c.free_idx = free_idx;
+  c.nfree = nfree;
+  /* screen the starts by their value, then optimize from the best n_opt */
+  double *sval = (double *)R_alloc((size_t)S, sizeof(double));
+  int *order = (int *)R_alloc((size_t)S, sizeof(int));
+  for (int s = 0; s < S; s++) {
+    R_CheckUserInterrupt();
+    sval[s] = lik_eval(&c, REAL(starts) + (size_t)s * p, NULL);
+    order[s] = s;
+    c.nfun++;
+  }
+  rsort_with_index(sval, order, S);
+  double *xf = (double *)R_alloc((size_t)(nfree > 0 ? nfree : 1), sizeof(double));
+  double *lo = (double *)R_alloc((size_t)(nfree > 0 ? nfree : 1), sizeof(double));
+  double *up = (double *)R_alloc((size_t)(nfree > 0 ? nfree : 1), sizeof(double));
+  int *nbd = (int *)R_alloc((size_t)(nfree > 0 ? nfree : 1), sizeof(int));
+  for (int k = 0; k < nfree; k++) {
+    double l = REAL(lower)[free_idx[k]], u = REAL(upper)[free_idx[k]];
+    lo[k] = R_FINITE(l) ? l : 0.0;
+    up[k] = R_FINITE(u) ? u : 0.0;
+    nbd[k] = R_FINITE(l) ? (R_FINITE(u) ? 2 : 1) : (R_FINITE(u) ? 3 : 0);
+  }
+  double *best = (double *)R_alloc((size_t)p, sizeof(double));
+  double bestf = R_PosInf;
+  int conv = 0, runs = S < n_opt ? S : n_opt;
+  char msg[60];
+  for (int r = 0; r < runs; r++) {
+    const double *st = REAL(starts) + (size_t)order[r] * p;
+    for (int k = 0; k < p; k++) c.theta[k] = st[k];
+    for (int k = 0; k < nfree; k++) xf[k] = st[free_idx[k]];
+    double fmin = 0.0;
+    int fail = 0, fnc = 0, grc = 0;
+    c.have = 0;
+    if (nfree > 0) {
+      lbfgsb(nfree, 5, xf, lo, up, nbd, &fmin, lik_fn, lik_gr, &fail, &c,
+             factr, pgtol, &fnc, &grc, maxit, msg, 0, 10);
+      for (int k = 0; k < nfree; k++) c.theta[free_idx[k]] = xf[k];
+    } else {
+      fmin = lik_eval(&c, c.theta, NULL);
+    }
+    if (fmin < bestf) {
+      bestf = fmin;
+      conv = fail;
+      memcpy(best, c.theta, (size_t)p * sizeof(double));
+    }
+  }
+  lik_eval(&c, best, NULL);
+  const char *nms[] = {"theta", "value", "loglik", "nfun", "convergence", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
+  np++;
+  SEXP th = PROTECT(Rf_allocVector(REALSXP, p));
+  np++;
+  memcpy(REAL(th), best, (size_t)p * sizeof(double));
+  SET_VECTOR_ELT(out, 0, th);
+  SET_VECTOR_ELT(out, 1, Rf_ScalarReal(bestf));
+  SET_VECTOR_ELT(out, 2, Rf_ScalarReal(c.last_lml));
+  SET_VECTOR_ELT(out, 3, Rf_ScalarInteger(c.nfun));
+  SET_VECTOR_ELT(out, 4, Rf_ScalarInteger(conv));
+  UNPROTECT(np);
+  return out;
+}
+
+static SEXP factor_to_sexp(const cb_gp *gp, const char **nms) {
+  const int n = gp->n;
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
+  SEXP Lr = PROTECT(Rf_allocMatrix(REALSXP, n, n));
+  double *l = REAL(Lr);
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < n; i++)
+      l[i + (size_t)j * n] = i >= j ? gp->L[i + (size_t)j * gp->cap] : 0.0;
+  SET_VECTOR_ELT(out, 0, Lr);
+  SEXP br = PROTECT(Rf_allocVector(REALSXP, n));
+  if (n > 0) memcpy(REAL(br), gp->beta, (size_t)n * sizeof(double));
+  SET_VECTOR_ELT(out, 1, br);
+  UNPROTECT(3);
+  return out;
+}
+
+SEXP C_gp_condition(SEXP X, SEXP y, SEXP L, SEXP beta, SEXP kernel, SEXP hyp,
+                    SEXP fmean, SEXP fcov, SEXP Xadd, SEXP yadd) {
+  const int k = Rf_nrows(Xadd);
+  cb_gp gp;
+  gp_from_sexp(&gp, X, y, L, beta, kernel, hyp, fmean, fcov, k);
+  for (int i = 0; i < k; i++)
+    if (gp_fantasy_add(&gp, REAL(Xadd) + i, k, REAL(yadd)[i]) != 0)
+      Rf_error("conditioning on point %d failed: its posterior variance plus "
+               "noise is not positive (a duplicated point with zero noise)",
+               i + 1);
+  const char *nms[] = {"L", "beta", ""};
+  return factor_to_sexp(&gp, nms);
+}
+
+SEXP C_gp_fantasy_roundtrip(SEXP X, SEXP y, SEXP L, SEXP beta, SEXP kernel,
+                            SEXP hyp, SEXP fmean, SEXP fcov, SEXP Xadd,
+                            SEXP yadd, SEXP Xtest) {
+  const int k = Rf_nrows(Xadd), m = Rf_nrows(Xtest);
+  int np = 0;
+  cb_gp gp;
+  gp_from_sexp(&gp, X, y, L, beta, kernel, hyp, fmean, fcov, k);
+  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, m, 6));
+  np++;
+  double *o = REAL(out);
+  gp_predict(&gp, m, REAL(Xtest), m, o, o + m, NULL, NULL);
+  for (int i = 0; i < k; i++)
+    if (gp_fantasy_add(&gp, REAL(Xadd) + i, k, REAL(yadd)[i]) != 0)
+      Rf_error("conditioning on point %d failed", i + 1);
+  gp_predict(&gp, m, REAL(Xtest), m, o + 2 * (size_t)m, o + 3 * (size_t)m,
+             NULL, NULL);
+  for (int i = 0; i < k; i++) gp_fantasy_drop(&gp);
+  gp_predict(&gp, m, REAL(Xtest), m, o + 4 * (size_t)m, o + 5 * (size_t)m,
+             NULL, NULL);
+  UNPROTECT(np);
+  return out;
+}
+
+SEXP C_gp_sample(SEXP X, SEXP y, SEXP L, SEXP beta, SEXP kernel, SEXP hyp,
+                 SEXP fmean, SEXP fcov, SEXP Xnew, SEXP nsim) {
+  const int m = Rf_nrows(Xnew), ns = Rf_asInteger(nsim);
+  int np = 0;
+  cb_gp gp;
+  gp_from_sexp(&gp, X, y, L, beta, kernel, hyp, fmean, fcov, 0);
+  double *z = (double *)R_alloc((size_t)m * ns, sizeof(double));
+  GetRNGstate();
+  for (size_t i = 0; i < (size_t)m * ns; i++) z[i] = norm_rand();
+  PutRNGstate();
+  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, m, ns));
+  np++;
+  double jit = gp_sample(&gp, m, REAL(Xnew), m, ns, z, REAL(out));
+  if (jit < 0.0)
+    Rf_error("the posterior covariance is not positive semi-definite");
+  UNPROTECT(np);
+  return out;
+}
+
+SEXP C_gp_rff_eval(SEXP X, SEXP omega, SEXP phase, SEXP weight,
+                   SEXP scale) {
+  const int m = Rf_nrows(X), d = Rf_ncols(X), M = Rf_nrows(omega);
+  const double sc = Rf_asReal(scale), dzero = 0.0, done = 1.0;
+  const int blk = 512;
+  int np = 0;
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, m));
+  np++;
+  double *f = REAL(out), *P = (double *)R_alloc((size_t)blk * M, sizeof(double));
+  const double *w = REAL(weight), *b = REAL(phase);
+  for (int b0 = 0; b0 < m; b0 += blk) {
+    int nb = m - b0 < blk ? m - b0 : blk;
+    R_CheckUserInterrupt();
+    /* P (nb x M) = X[b0:b0+nb, ] %*% t(omega) */
+    F77_CALL(dgemm)("N", "T", &nb, &M, &d, &done, REAL(X) + b0, &m,
+                    REAL(omega), &M, &dzero, P, &nb FCONE FCONE);
+    for (int i = 0; i < nb; i++) f[b0 + i] = 0.0;
+    for (int j = 0; j < M; j++) {
+      const double *pj = P + (size_t)j * nb;
+      for (int i = 0; i < nb; i++) f[b0 + i] += w[j] * cos(pj[i] + b[j]);
+    }
+    for (int i = 0; i < nb; i++) f[b0 + i] *= sc;
+  }
+  UNPROTECT(np);
+  return out;
+}

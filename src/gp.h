@@ -1,0 +1,81 @@
+/* gp.h -- the pure-C face of the Gaussian-process engine.
+ *
+ * A cb_gp describes a GP posterior by its training inputs, the lower Cholesky
+ * factor L of K + (noise + jitter) I and beta = L^{-1} (y - m(X)).  Inputs are
+ * on the unit cube and outputs standardized (the R layer scales); for the
+ * finite-domain kernel CB_FINITE an input is a 0-based candidate index stored
+ * as a double in column 0, and the prior is an explicit mean vector and
+ * covariance matrix over the candidates.
+ *
+ * Buffers have a capacity `cap` >= n so that fantasy observations can be
+ * appended in O(n^2) (gp_fantasy_add) and removed in O(1) (gp_fantasy_drop):
+ * X is cap x d, L is cap x cap (leading dimension cap), y and beta have length
+ * cap.  All matrices are column-major.
+ */
+#ifndef COSTBO_GP_MODULE_H
+#define COSTBO_GP_MODULE_H
+
+#include "costbo.h"
+
+enum { CB_MATERN52 = 0, CB_MATERN32 = 1, CB_SE = 2, CB_FINITE = 3 };
+
+typedef struct {
+  int kernel;          /* CB_MATERN52, CB_MATERN32, CB_SE or CB_FINITE */
+  int d;               /* input dimension (1 for CB_FINITE) */
+  int n;               /* number of observations currently conditioned on */
+  int cap;             /* capacity: rows of X and L */
+  double *X;           /* cap x d inputs */
+  double *y;           /* observations (standardized) */
+  double *L;           /* cap x cap lower Cholesky factor */
+  double *beta;        /* L^{-1} (y - m(X)) */
+  const double *ell;   /* d lengthscales */
+  double sf2;          /* outputscale (signal variance) */
+  double noise;        /* noise variance */
+  double mean;         /* constant prior mean */
+  double jitter;       /* diagonal jitter in use */
+  int nfin;            /* CB_FINITE: number of candidates */
+  const double *fmean; /* CB_FINITE: prior mean, length nfin */
+  const double *fcov;  /* CB_FINITE: prior covariance, nfin x nfin */
+} cb_gp;
+
+/* Allocate (R_alloc) a cb_gp of capacity cap and copy the posterior into it.
+ * hyp = (ell[0..d-1], sf2, noise, mean, jitter); L is n x n, beta length n. */
+void gp_init(cb_gp *gp, int kernel, int d, int n, int cap, const double *X,
+             const double *y, const double *L, const double *beta,
+             const double *hyp, int nfin, const double *fmean,
+             const double *fcov);
+
+/* Prior covariance of two inputs x1, x2 (elements strided by ld1, ld2). */
+double gp_kernel(const cb_gp *gp, const double *x1, int ld1, const double *x2,
+                 int ld2);
+
+/* Prior mean at x (elements strided by ldx). */
+double gp_prior_mean(const cb_gp *gp, const double *x, int ldx);
+
+/* Factor K + (noise + jitter) I for the first n rows of X, climbing a jitter
+ * ladder when dpotrf fails; sets L, beta and jitter.  Returns 0 on success. */
+int gp_factor(cb_gp *gp);
+
+/* Posterior mean and variance of f at m points Xn (m x d, leading dim ldn).
+ * dmean and dvar (d x m, column j = gradient at point j) may be NULL. */
+void gp_predict(const cb_gp *gp, int m, const double *Xn, int ldn,
+                double *mean, double *var, double *dmean, double *dvar);
+
+/* Condition on a hypothetical observation (x, y) by appending one row to the
+ * Cholesky factor, O(n^2).  Returns 0, or 1 when n == cap or the new pivot
+ * is not positive. */
+int gp_fantasy_add(cb_gp *gp, const double *x, int ldx, double y);
+
+/* Undo the most recent gp_fantasy_add exactly. */
+void gp_fantasy_drop(cb_gp *gp);
+
+/* alpha = L^{-T} beta = (K + noise I)^{-1} (y - m(X)), length n. */
+void gp_alpha(const cb_gp *gp, double *alpha);
+
+/* Joint posterior samples at m points: out is m x nsim; z holds m * nsim
+ * standard normal draws.  Returns the jitter needed by the posterior
+ * covariance, or a negative value when it could not be factored. */
+double gp_sample(const cb_gp *gp, int m, const double *Xn, int ldn, int nsim,
+                 const double *z, double *out);
+
+#endif
