@@ -12,7 +12,7 @@ SEXP C_gp_predict(SEXP X, SEXP y, SEXP L, SEXP beta, SEXP kernel, SEXP hyp,
 SEXP C_gp_lik(SEXP X, SEXP y, SEXP kernel, SEXP theta, SEXP use_prior,
               SEXP pshape, SEXP prate);
 SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
-              SEXP upper, SEXP fixed, SEXP use_prior, SEXP pshape, SEXP prate,
+              SEXP upper, SEXP slot, SEXP use_prior, SEXP pshape, SEXP prate,
               SEXP control);
 SEXP C_gp_condition(SEXP X, SEXP y, SEXP L, SEXP beta, SEXP kernel, SEXP hyp,
                     SEXP fmean, SEXP fcov, SEXP Xadd, SEXP yadd);

@@ -293,7 +293,7 @@ typedef struct {
   int use_prior;
   const double *pshape, *prate;
   double *A, *B, *alpha, *theta, *gfull, *ell, *dl, *pg;
-  const int *free_idx;
+  const int *slot; /* slot[k]: free-vector index of theta[k], -1 if fixed */
   int nfree;
   double *last_x, last_f, *last_g, last_lml, jitter;
   int have, nfun;
@@ -415,12 +415,15 @@ static void lik_at(lik_ctx *c, const double *xfree) {
   for (int k = 0; k < c->nfree && same; k++) same = c->last_x[k] == xfree[k];
   if (same) return;
   R_CheckUserInterrupt();
-  for (int k = 0; k < c->nfree; k++) c->theta[c->free_idx[k]] = xfree[k];
+  for (int k = 0; k < c->p; k++)
+    if (c->slot[k] >= 0) c->theta[k] = xfree[c->slot[k]];
   c->last_f = lik_eval(c, c->theta, c->gfull);
   for (int k = 0; k < c->nfree; k++) {
     c->last_x[k] = xfree[k];
-    c->last_g[k] = c->gfull[c->free_idx[k]];
+    c->last_g[k] = 0.0;
   }
+  for (int k = 0; k < c->p; k++)
+    if (c->slot[k] >= 0) c->last_g[c->slot[k]] += c->gfull[k];
   c->have = 1;
   c->nfun++;
 }
@@ -553,22 +556,25 @@ SEXP C_gp_lik(SEXP X, SEXP y, SEXP kernel, SEXP theta, SEXP use_prior,
 }
 
 SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
-              SEXP upper, SEXP fixed, SEXP use_prior, SEXP pshape, SEXP prate,
+              SEXP upper, SEXP slot, SEXP use_prior, SEXP pshape, SEXP prate,
               SEXP control) {
   const int n = Rf_nrows(X), d = Rf_ncols(X), p = d + 3;
   const int S = Rf_ncols(starts);
   const double *ctl = REAL(control);
   const int n_opt = (int)ctl[0], maxit = (int)ctl[1];
   const double factr = ctl[2], pgtol = ctl[3];
-  const int *fx = INTEGER(fixed);
+  const int *sl = INTEGER(slot);
   int np = 0, nfree = 0;
   lik_ctx c;
   lik_setup(&c, Rf_asInteger(kernel), n, d, REAL(X), REAL(y),
             Rf_asLogical(use_prior), REAL(pshape), REAL(prate));
-  int *free_idx = (int *)R_alloc((size_t)p, sizeof(int));
+  /* first[j]: the theta index that represents free slot j */
+  int *first = (int *)R_alloc((size_t)p, sizeof(int));
   for (int k = 0; k < p; k++)
-    if (!fx[k]) free_idx[nfree++] = k;
-  c.free_idx = free_idx;
+    if (sl[k] >= 0 && sl[k] + 1 > nfree) nfree = sl[k] + 1;
+  for (int k = p - 1; k >= 0; k--)
+    if (sl[k] >= 0) first[sl[k]] = k;
+  c.slot = sl;
   c.nfree = nfree;
   /* screen the starts by their value, then optimize from the best n_opt */
   double *sval = (double *)R_alloc((size_t)S, sizeof(double));
@@ -585,7 +591,7 @@ SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
   double *up = (double *)R_alloc((size_t)(nfree > 0 ? nfree : 1), sizeof(double));
   int *nbd = (int *)R_alloc((size_t)(nfree > 0 ? nfree : 1), sizeof(int));
   for (int k = 0; k < nfree; k++) {
-    double l = REAL(lower)[free_idx[k]], u = REAL(upper)[free_idx[k]];
+    double l = REAL(lower)[first[k]], u = REAL(upper)[first[k]];
     lo[k] = R_FINITE(l) ? l : 0.0;
     up[k] = R_FINITE(u) ? u : 0.0;
     nbd[k] = R_FINITE(l) ? (R_FINITE(u) ? 2 : 1) : (R_FINITE(u) ? 3 : 0);
@@ -597,14 +603,15 @@ SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
   for (int r = 0; r < runs; r++) {
     const double *st = REAL(starts) + (size_t)order[r] * p;
     for (int k = 0; k < p; k++) c.theta[k] = st[k];
-    for (int k = 0; k < nfree; k++) xf[k] = st[free_idx[k]];
+    for (int k = 0; k < nfree; k++) xf[k] = st[first[k]];
     double fmin = 0.0;
     int fail = 0, fnc = 0, grc = 0;
     c.have = 0;
     if (nfree > 0) {
       lbfgsb(nfree, 5, xf, lo, up, nbd, &fmin, lik_fn, lik_gr, &fail, &c,
              factr, pgtol, &fnc, &grc, maxit, msg, 0, 10);
-      for (int k = 0; k < nfree; k++) c.theta[free_idx[k]] = xf[k];
+      for (int k = 0; k < p; k++)
+        if (sl[k] >= 0) c.theta[k] = xf[sl[k]];
     } else {
       fmin = lik_eval(&c, c.theta, NULL);
     }
