@@ -21,6 +21,18 @@ static double rung_jitter(int rung, double scale) {
   return rung == 0 ? 0.0 : scale * pow(10.0, (double)rung - 11.0);
 }
 
+/* A factor whose squared pivot falls below 1e-14 of the diagonal scale is
+ * numerically singular (dpotrf may still succeed on rounding noise): treat it
+ * as a failure so that the jitter ladder climbs. */
+static int pivots_ok(const double *L, int n, int ld, double scale) {
+  const double tol = 1e-14 * scale;
+  for (int i = 0; i < n; i++) {
+    double p = L[i + (size_t)i * ld];
+    if (!(p * p > tol)) return 0;
+  }
+  return 1;
+}
+
 /* Unit-outputscale kernel as a function of the scaled squared distance r2,
  * with its derivative in r2 (all three are smooth in r2 at 0). */
 static double kern_r2(int kernel, double r2, double *dk) {
@@ -128,6 +140,7 @@ int gp_factor(cb_gp *gp) {
     }
     F77_CALL(dpotrf)("L", &n, gp->L, &ld, &info FCONE);
     la_check("dpotrf", info);
+    if (info == 0 && !pivots_ok(gp->L, n, ld, scale)) info = n;
     gp->jitter = jit;
   }
   if (info != 0) return 1;
@@ -344,6 +357,7 @@ static double lik_eval(lik_ctx *c, const double *theta, double *grad) {
     }
     F77_CALL(dpotrf)("L", &n, A, &n, &info FCONE);
     la_check("dpotrf", info);
+    if (info == 0 && !pivots_ok(A, n, n, sf2 + noise)) info = n;
   }
   c->jitter = jit;
   if (info != 0) {

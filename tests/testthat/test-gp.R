@@ -1,0 +1,312 @@
+# Gaussian-process engine: likelihood, gradient, prediction, fantasies,
+# finite-domain prior, sampling and input checks.
+
+make_data <- function(n = 25, d = 2, seed = 1) {
+  set.seed(seed)
+  X <- matrix(runif(n * d), n, d)
+  y <- sin(5 * X[, 1]) + if (d > 1) cos(3 * X[, 2]) else 0
+  list(X = X, y = y)
+}
+
+test_that("the log marginal likelihood equals a dense plain-R computation", {
+  for (kernel in c("matern52", "matern32", "se")) {
+    for (ard in c(TRUE, FALSE)) {
+      for (noise in list(NULL, 0.01)) {
+        dat <- make_data(seed = 3)
+        X <- sweep(dat$X, 2, c(2, 5), "*") - 1
+        fit <- gp_fit(X, dat$y, kernel = kernel, ard = ard, noise = noise,
+                      estimate = "ml", lower = c(-1, -1), upper = c(1, 4))
+        cf <- coef(fit)
+        ref <- ref_loglik(X, dat$y, kernel, cf$lengthscale, cf$outputscale,
+                          cf$noise, cf$mean)
+        expect_equal(as.numeric(logLik(fit)), ref, tolerance = 1e-8)
+        if (!ard) {
+          rs <- cf$lengthscale / c(2, 5)
+          expect_equal(rs[1], rs[2], tolerance = 1e-12)
+        }
+        if (!is.null(noise)) expect_equal(cf$noise, noise, tolerance = 1e-12)
+      }
+    }
+  }
+})
+
+test_that("the likelihood gradient equals central finite differences", {
+  dat <- make_data(n = 30, d = 3, seed = 4)
+  for (kernel in c("matern52", "matern32", "se")) {
+    for (estimate in c("ml", "map")) {
+      fit <- gp_fit(dat$X, dat$y, kernel = kernel, estimate = estimate,
+                    n_starts = 1)
+      set.seed(5)
+      for (rep in 1:3) {
+        th <- fit$theta + rnorm(length(fit$theta), sd = 0.3)
+        # a noise variance of about 1e-3 keeps K well conditioned, so that
+        # the finite differences themselves are accurate to ~1e-7
+        th[5] <- log(1e-3) + rnorm(1, sd = 0.3)
+        g <- costbo:::gp_lik_eval(fit, th)$gradient
+        fd <- ref_grad(function(t) costbo:::gp_lik_eval(fit, t)$value, th,
+                       h = 1e-4)
+        expect_lt(rel_err(g, fd, floor = 1e-2), 1e-5)
+      }
+    }
+  }
+})
+
+test_that("the fitted optimum has zero gradient in the free parameters", {
+  dat <- make_data(n = 30, d = 2, seed = 8)
+  fit <- gp_fit(dat$X, dat$y, estimate = "ml", noise = 1e-4)
+  g <- costbo:::gp_lik_eval(fit)$gradient
+  free <- !fit$fixed
+  th <- fit$theta
+  lo <- c(rep(log(1e-3), 2), log(1e-4), -Inf, -Inf)
+  up <- c(rep(log(1e3), 2), log(1e8), Inf, Inf)
+  interior <- free & th > lo + 1e-6 & th < up - 1e-6
+  expect_true(all(abs(g[interior]) < 1e-3))
+})
+
+test_that("predicted mean and sd match the textbook formulas", {
+  dat <- make_data(n = 20, d = 2, seed = 6)
+  set.seed(7)
+  Xn <- matrix(runif(30), ncol = 2)
+  for (kernel in c("matern52", "matern32", "se")) {
+    fit <- gp_fit(dat$X, dat$y, kernel = kernel, noise = 1e-3,
+                  lower = c(0, 0), upper = c(1, 1))
+    cf <- coef(fit)
+    ref <- ref_predict(dat$X, dat$y, Xn, kernel, cf$lengthscale,
+                       cf$outputscale, cf$noise, cf$mean)
+    p <- predict(fit, Xn)
+    expect_equal(p$mean, ref$mean, tolerance = 1e-9)
+    expect_equal(p$sd, ref$sd, tolerance = 1e-7)
+  }
+})
+
+test_that("prediction gradients equal finite differences", {
+  dat <- make_data(n = 20, d = 3, seed = 9)
+  set.seed(10)
+  Xn <- matrix(runif(15), ncol = 3)
+  for (kernel in c("matern52", "matern32", "se")) {
+    fit <- gp_fit(dat$X * 10, dat$y, kernel = kernel, noise = 1e-3,
+                  lower = 0, upper = 10)
+    p <- predict(fit, Xn * 10, grad = TRUE)
+    for (i in seq_len(nrow(Xn))) {
+      x <- Xn[i, ] * 10
+      fm <- ref_grad(function(z) predict(fit, z)$mean, x, h = 1e-5)
+      fs <- ref_grad(function(z) predict(fit, z)$sd, x, h = 1e-5)
+      expect_lt(rel_err(p$mean_grad[i, ], fm, floor = 1e-3), 1e-5)
+      expect_lt(rel_err(p$sd_grad[i, ], fs, floor = 1e-3), 1e-5)
+    }
+  }
+})
+
+test_that("a fantasy update equals a fresh factorization and undoes exactly", {
+  dat <- make_data(n = 30, d = 2, seed = 11)
+  fit <- gp_fit(dat$X[1:25, ], dat$y[1:25], lower = c(0, 0), upper = c(1, 1))
+  Xa <- dat$X[26:30, ]
+  ya <- dat$y[26:30]
+  upd <- gp_condition(fit, Xa, ya)
+  # fresh factorization of all 30 points with the same internal hyperparameters
+  Xs <- rbind(fit$Xs, Xa)
+  ys <- c(fit$ys, (ya - fit$ymean) / fit$ysd)
+  fresh <- .Call(costbo:::C_gp_factor, Xs, ys, fit$kcode, fit$hyp, double(),
+                 double())
+  expect_equal(upd$L, fresh$L, tolerance = 1e-10)
+  expect_equal(upd$beta, fresh$beta, tolerance = 1e-10)
+  # and the same predictions as a fit with the same hyperparameters
+  cf <- coef(fit)
+  fit30 <- gp_fit(dat$X, dat$y, estimate = "fixed", lengthscale = cf$lengthscale,
+                  outputscale = cf$outputscale, noise = cf$noise, mean = cf$mean,
+                  lower = c(0, 0), upper = c(1, 1))
+  set.seed(12)
+  Xt <- matrix(runif(20), ncol = 2)
+  expect_equal(predict(upd, Xt), predict(fit30, Xt), tolerance = 1e-10)
+  expect_equal(as.numeric(logLik(upd)), as.numeric(logLik(fit30)),
+               tolerance = 1e-10)
+  # the C round trip: add five fantasies, predict, drop them, predict again
+  rt <- .Call(costbo:::C_gp_fantasy_roundtrip, fit$Xs, fit$ys, fit$L,
+              fit$beta, fit$kcode, fit$hyp, double(), double(), Xa,
+              (ya - fit$ymean) / fit$ysd, Xt)
+  expect_identical(rt[, 5], rt[, 1])
+  expect_identical(rt[, 6], rt[, 2])
+  p30 <- predict(upd, Xt)
+  expect_equal(fit$ymean + fit$ysd * rt[, 3], p30$mean, tolerance = 1e-12)
+  expect_false(isTRUE(all.equal(rt[, 3], rt[, 1])))
+})
+
+test_that("the fit recovers the lengthscales of data drawn from a known GP", {
+  truth <- c(0.15, 0.4)
+  est <- matrix(NA, 3, 2)
+  for (s in 1:3) {
+    set.seed(100 + s)
+    X <- matrix(runif(400), ncol = 2)
+    K <- ref_cov(X, X, "matern52", truth, 1) + diag(1e-4, 200)
+    y <- drop(t(chol(K)) %*% rnorm(200))
+    fit <- gp_fit(X, y, estimate = "ml", lower = c(0, 0), upper = c(1, 1))
+    est[s, ] <- coef(fit)$lengthscale
+  }
+  # each lengthscale within 30% in every replication, the mean within 15%
+  expect_true(all(abs(sweep(est, 2, truth, "/") - 1) < 0.3))
+  expect_true(all(abs(colMeans(est) / truth - 1) < 0.15))
+})
+
+mvn_logdens <- function(y, m, K) {
+  r <- y - m
+  -0.5 * sum(r * solve(K, r)) - 0.5 * log(det(K)) - length(y) / 2 * log(2 * pi)
+}
+
+test_that("the finite-domain prior reproduces Gaussian conditioning by hand", {
+  # 5 candidates, prior mean m, covariance S; observe candidate 2 without
+  # noise: mean_i = m_i + S[i,2] / S[2,2] (y - m_2),
+  # var_i = S[i,i] - S[i,2]^2 / S[2,2].
+  m <- c(0, 1, 0, -1, 0.5)
+  S <- matrix(c(2, 1, 0, 0, 0,
+                1, 2, 1, 0, 0,
+                0, 1, 2, 1, 0,
+                0, 0, 1, 2, 1,
+                0, 0, 0, 1, 2), 5, 5)
+  g <- gp_finite(m, S)
+  p0 <- predict(g, 1:5)
+  expect_equal(p0$mean, m)
+  expect_equal(p0$sd, sqrt(diag(S)))
+  g1 <- gp_condition(g, 2, 3)
+  p1 <- predict(g1, 1:5)
+  expect_equal(p1$mean, c(1, 3, 1, -1, 0.5), tolerance = 1e-12)
+  expect_equal(p1$sd^2, c(1.5, 0, 1.5, 2, 2), tolerance = 1e-12)
+  # then candidate 4 with noise variance 1 (by hand, from the first posterior)
+  gn <- gp_finite(m, S, x = c(2, 4), y = c(3, 0), noise = 1)
+  K <- S[c(2, 4), c(2, 4)] + diag(1, 2)
+  ref_mean <- m + S[, c(2, 4)] %*% solve(K, c(3, 0) - m[c(2, 4)])
+  ref_var <- diag(S - S[, c(2, 4)] %*% solve(K, S[c(2, 4), ]))
+  pn <- predict(gn, 1:5)
+  expect_equal(pn$mean, drop(ref_mean), tolerance = 1e-12)
+  expect_equal(pn$sd^2, ref_var, tolerance = 1e-12)
+  expect_equal(as.numeric(logLik(gn)),
+               mvn_logdens(c(3, 0), m[c(2, 4)], K), tolerance = 1e-12)
+})
+
+test_that("joint posterior samples have the posterior moments", {
+  g <- gp_finite(c(0, 1, 2), matrix(c(1, 0.5, 0.2, 0.5, 1, 0.5, 0.2, 0.5, 1), 3),
+                 x = 1, y = 1, noise = 0.1)
+  s <- simulate(g, nsim = 20000, seed = 1, newdata = 1:3)
+  p <- predict(g, 1:3)
+  expect_equal(rowMeans(s), p$mean, tolerance = 0.03)
+  expect_equal(apply(s, 1, sd), p$sd, tolerance = 0.03)
+  K <- matrix(c(1, 0.5, 0.2, 0.5, 1, 0.5, 0.2, 0.5, 1), 3)
+  post <- K - K[, 1, drop = FALSE] %*% K[1, , drop = FALSE] / 1.1
+  expect_equal(cov(t(s)), post, tolerance = 0.05)
+})
+
+test_that("set.seed() reproduces fits and samples exactly", {
+  dat <- make_data(n = 30, d = 2, seed = 13)
+  set.seed(42)
+  f1 <- gp_fit(dat$X, dat$y)
+  s1 <- simulate(f1, nsim = 4, newdata = dat$X[1:5, ])
+  set.seed(42)
+  f2 <- gp_fit(dat$X, dat$y)
+  s2 <- simulate(f2, nsim = 4, newdata = dat$X[1:5, ])
+  expect_identical(f1$theta, f2$theta)
+  expect_identical(s1, s2)
+  expect_identical(simulate(f1, 2, seed = 3, newdata = dat$X[1:3, ]),
+                   simulate(f1, 2, seed = 3, newdata = dat$X[1:3, ]))
+})
+
+test_that("random Fourier features reproduce the kernel's covariance", {
+  x <- rbind(c(0, 0), c(0.05, 0), c(0.1, 0.1), c(0.3, 0.2))
+  for (kernel in c("matern52", "matern32", "se")) {
+    set.seed(21)
+    vals <- vapply(1:3000, function(i) {
+      gp_prior_sample(2, kernel = kernel, lengthscale = 0.1,
+                      outputscale = 2, n_features = 256)(x)
+    }, numeric(4))
+    emp <- cov(t(vals))
+    ref <- ref_cov(x, x, kernel, c(0.1, 0.1), 2)
+    # Monte Carlo error of a covariance estimate from 3000 draws
+    expect_lt(max(abs(emp - ref)), 0.2)
+  }
+  set.seed(1)
+  f <- gp_prior_sample(3, lengthscale = 0.2)
+  expect_equal(f(c(0.1, 0.2, 0.3)), f(matrix(c(0.1, 0.2, 0.3), 1)))
+  expect_length(f(matrix(runif(30), ncol = 3)), 10)
+})
+
+test_that("a warm start reaches the same optimum with fewer evaluations", {
+  dat <- make_data(n = 41, d = 2, seed = 14)
+  set.seed(1)
+  cold <- gp_fit(dat$X[1:40, ], dat$y[1:40], lower = c(0, 0), upper = c(1, 1))
+  warm <- gp_fit(dat$X, dat$y, start = cold, lower = c(0, 0), upper = c(1, 1))
+  set.seed(1)
+  cold41 <- gp_fit(dat$X, dat$y, lower = c(0, 0), upper = c(1, 1), n_starts = 4)
+  expect_lt(warm$nfun, cold$nfun)
+  expect_equal(warm$log_posterior, cold41$log_posterior, tolerance = 1e-4)
+})
+
+test_that("duplicated points fit through the jitter ladder", {
+  dat <- make_data(n = 10, d = 2, seed = 15)
+  X <- rbind(dat$X, dat$X[1:3, ])
+  y <- c(dat$y, dat$y[1:3])
+  fit <- gp_fit(X, y)
+  expect_true(is.finite(logLik(fit)))
+  fit0 <- gp_fit(X, y, noise = 0, estimate = "ml")
+  expect_gt(fit0$hyp[length(fit0$hyp)], 0)
+  g <- gp_finite(c(0, 0), diag(2), x = c(1, 1), y = c(0.5, 0.7), noise = 1e-2)
+  expect_equal(predict(g, 1)$mean, 1.2 / 2.01, tolerance = 1e-12)
+  p <- predict(fit0, X)
+  expect_true(all(is.finite(p$mean)) && all(is.finite(p$sd)))
+  expect_equal(p$mean, y, tolerance = 1e-3)
+})
+
+test_that("bad input stops with an error naming the argument", {
+  dat <- make_data(n = 10, d = 2, seed = 16)
+  X <- dat$X
+  y <- dat$y
+  bad <- function(expr) expect_error(expr, class = "costbo_error_arg")
+  Xna <- X; Xna[2, 1] <- NA
+  bad(gp_fit(Xna, y))
+  Xinf <- X; Xinf[3, 2] <- Inf
+  bad(gp_fit(Xinf, y))
+  bad(gp_fit(X, replace(y, 4, NaN)))
+  bad(gp_fit(X, y[-1]))
+  bad(gp_fit(X[1, , drop = FALSE], y[1]))
+  bad(gp_fit(X, rep(2, 10)))
+  bad(gp_fit(X, y, lower = c(0, 0), upper = c(0.5, 1)))
+  bad(gp_fit(X, y, kernel = "matern12"))
+  bad(gp_fit(X, y, estimate = "fixed"))
+  bad(gp_fit(X, y, noise = -1))
+  bad(gp_fit(X, y, lengthscale = c(1, -1)))
+  bad(gp_fit(X, y, start = "previous"))
+  bad(gp_fit("a", y))
+  fit <- gp_fit(X, y, n_starts = 1)
+  bad(predict(fit, matrix(0.5, 2, 3)))
+  bad(predict(fit, c(0.5, NA)))
+  bad(predict(fit, c(0.5, 0.5), grad = NA))
+  bad(gp_condition(fit, c(0.5, 0.5), c(1, 2)))
+  bad(gp_finite(c(0, 0), matrix(c(1, 2, 2, 1), 2)))
+  bad(gp_finite(c(0, 0), matrix(c(1, 0.5, 0.2, 1), 2)))
+  bad(gp_finite(c(0, 0), diag(3)))
+  g <- gp_finite(c(0, 0), diag(2))
+  bad(predict(g, 3))
+  bad(predict(g, 1, grad = TRUE))
+  bad(simulate(fit, nsim = 0, newdata = X))
+  bad(gp_prior_sample(0))
+  expect_snapshot(gp_fit(X, rep(2, 10)), error = TRUE)
+  expect_snapshot(gp_fit(X, y, lower = c(0, 0), upper = c(0.5, 1)),
+                  error = TRUE)
+  expect_snapshot(gp_fit(X, y, kernel = "matern12"), error = TRUE)
+  expect_snapshot(gp_fit(Xna, y), error = TRUE)
+})
+
+test_that("print, coef and logLik give what an R user expects", {
+  dat <- make_data(n = 12, d = 2, seed = 17)
+  fit <- gp_fit(dat$X, dat$y, estimate = "ml", n_starts = 1,
+                lower = c(0, 0), upper = c(1, 1))
+  expect_output(expect_invisible(print(fit)),
+                "matern52 kernel, 2 inputs, 12 observations")
+  cf <- coef(fit)
+  expect_named(cf, c("lengthscale", "outputscale", "noise", "mean"))
+  ll <- logLik(fit)
+  expect_s3_class(ll, "logLik")
+  expect_equal(attr(ll, "nobs"), 12L)
+  expect_equal(attr(ll, "df"), 5L)
+  expect_equal(AIC(fit), -2 * as.numeric(ll) + 10)
+  set.seed(1)
+  f <- gp_prior_sample(2)
+  expect_output(print(f), "GP prior sample: matern52 kernel, 2 inputs")
+})
