@@ -12,4 +12,5 @@
 #'
 #' @keywords internal
 #' @useDynLib costbo, .registration = TRUE
+#' @importFrom stats coef logLik nobs predict simulate
 "_PACKAGE"

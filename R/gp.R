@@ -542,7 +542,6 @@ gp_finite <- function(mean, cov, x = NULL, y = NULL, noise = 0) {
 #' fit <- gp_fit(c(0.1, 0.5, 0.9), c(1, -1, 0.5), lower = 0, upper = 1)
 #' s <- simulate(fit, nsim = 3, seed = 1, newdata = seq(0, 1, by = 0.25))
 #' dim(s)
-#' @importFrom stats simulate
 #' @export
 simulate.costbo_gp <- function(object, nsim = 1, seed = NULL, newdata, ...) {
   nsim <- check_count(nsim, min = 1L)
