@@ -44,7 +44,11 @@ default_gp_priors <- function() {
 #' standardized scale, are those of the reference implementations:
 #' lengthscale Gamma(3, 6), outputscale Gamma(2, 0.15) and noise variance
 #' Gamma(1.1, 0.05) (shape, rate). The noise variance is bounded below by
-#' `noise_floor` (standardized scale). Lengthscales are searched in
+#' `noise_floor` (standardized scale; for `estimate = "ml"` with free noise
+#' and outputscale, the ratio noise/outputscale is bounded by it instead,
+#' because the outputscale and the mean are then profiled out of the
+#' likelihood in closed form, as in kriging). The constant mean is always
+#' profiled out. Lengthscales are searched in
 #' \[1e-3, 1e3\] on the unit-cube scale, outputscales in \[1e-4, 1e8\].
 #'
 #' @param X Numeric matrix of inputs, one row per observation (a vector is
@@ -71,10 +75,13 @@ default_gp_priors <- function() {
 #' @param start A previous `costbo_gp` fit of the same kernel and dimension to
 #'   warm-start the optimizer from (typically the fit before one new point was
 #'   added inside an optimization loop).
-#' @param n_starts Number of L-BFGS-B runs. They start from the best of
-#'   `4 * n_starts + 1` screened starting points (the default point, `start`
-#'   if given, and random points drawn with R's RNG). Default 2, or 1 with
-#'   `start`.
+#' @param n_starts Number of L-BFGS-B runs. Without `start` they begin at the
+#'   best of `4 * max(n_starts, 2) + 1` screened points (a default point and
+#'   random points drawn with R's RNG; screening costs one Cholesky
+#'   factorization per point); with `start`, at the better of the warm start
+#'   and the default point. Default 2 for up to 250 observations and 1 above
+#'   (where one factorization is expensive and the likelihood is dominated by
+#'   the data), and 1 with `start`.
 #' @param noise_floor Lower bound of the estimated noise variance, on the
 #'   standardized scale (a fraction of `var(y)`).
 #' @param priors For `estimate = "map"`: a list with elements `lengthscale`,
@@ -119,7 +126,9 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
     stop_arg("start", sprintf("a costbo_gp fit with kernel \"%s\" on %d inputs",
                               kernel, d), start)
   }
-  if (is.null(n_starts)) n_starts <- if (is.null(start)) 2L else 1L
+  if (is.null(n_starts)) {
+    n_starts <- if (is.null(start) && n <= 250L) 2L else 1L
+  }
   n_starts <- check_count(n_starts, min = 1L)
 
   range <- bounds$upper - bounds$lower
@@ -165,6 +174,11 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
              lengthscale)
   }
 
+  # The constant mean is profiled out (its optimum given the rest is closed
+  # form); for ML with free outputscale and noise, so is the outputscale, and
+  # the noise entry of theta is then log(noise / outputscale).
+  profile <- if (fixed[p]) 0L else 1L
+  if (estimate == "ml" && !fixed[d + 1L] && !fixed[d + 2L]) profile <- 2L
   lo <- c(rep(log(1e-3), d), log(1e-4), log(noise_floor), -Inf)
   up <- c(rep(log(1e3), d), log(1e8), log(10), Inf)
   clamp <- function(th) ifelse(fixed, th, pmin(pmax(th, lo), up))
@@ -172,10 +186,11 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   if (!is.null(start)) {
     wt <- warm_theta(start, theta0, fixed, range, ymean, ysd)
     if (!ard) wt[seq_len(d)] <- mean(wt[seq_len(d)])
+    if (profile == 2L) wt[d + 2L] <- wt[d + 2L] - wt[d + 1L]
     starts <- cbind(clamp(wt), starts)
   }
-  n_random <- 4L * n_starts
-  rnd <- matrix(theta0, p, n_random)
+  n_random <- if (is.null(start)) 4L * max(n_starts, 2L) else 0L
+  rnd <- matrix(rep(theta0, n_random), p, n_random)
   free_l <- !fixed[seq_len(d)]
   if (any(free_l)) {
     rl <- log(stats::runif(if (ard) d * n_random else n_random, 0.05, 2))
@@ -195,9 +210,12 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   # lengthscales share one slot
   slot <- rep(-1L, p)
   group <- c(if (ard) seq_len(d) else rep(1L, d), d + 1:3)
-  slot[!fixed] <- match(group[!fixed], unique(group[!fixed])) - 1L
+  opt_free <- !fixed
+  opt_free[p] <- FALSE
+  if (profile == 2L) opt_free[d + 1L] <- FALSE
+  slot[opt_free] <- match(group[opt_free], unique(group[opt_free])) - 1L
   opt <- .Call(C_gp_fit, Xs, ys, kcode, starts, lo, up, slot,
-               use_prior, shape, rate, c(n_starts, 200, 1e7, 0))
+               use_prior, shape, rate, profile, c(n_starts, 200, 1e7, 0))
   theta <- opt$theta
   hyp <- c(exp(theta[seq_len(d + 2L)]), theta[p], 0)
   fac <- .Call(C_gp_factor, Xs, ys, kcode, hyp, double(), double())
@@ -630,10 +648,13 @@ print.costbo_prior_sample <- function(x, ...) {
 
 # Negative log posterior (or likelihood) and its gradient at theta on the
 # internal scale of a fit: used by tests and benchmarks.
+# profile: 0 none, 1 the mean, 2 mean and outputscale (theta[d + 2] is then
+# log(noise / outputscale)).
 gp_lik_eval <- function(object, theta = object$theta,
-                        prior = object$estimate == "map") {
+                        prior = object$estimate == "map", profile = 0L) {
   pr <- object$priors
   .Call(C_gp_lik, object$Xs, object$ys, object$kcode, as.double(theta),
         prior, c(pr$lengthscale[1L], pr$outputscale[1L], pr$noise[1L]),
-        c(pr$lengthscale[2L], pr$outputscale[2L], pr$noise[2L]))
+        c(pr$lengthscale[2L], pr$outputscale[2L], pr$noise[2L]),
+        as.integer(profile))
 }

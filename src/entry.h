@@ -10,10 +10,10 @@ SEXP C_gp_factor(SEXP X, SEXP y, SEXP kernel, SEXP hyp, SEXP fmean,
 SEXP C_gp_predict(SEXP X, SEXP y, SEXP L, SEXP beta, SEXP kernel, SEXP hyp,
                   SEXP fmean, SEXP fcov, SEXP Xnew, SEXP grad);
 SEXP C_gp_lik(SEXP X, SEXP y, SEXP kernel, SEXP theta, SEXP use_prior,
-              SEXP pshape, SEXP prate);
+              SEXP pshape, SEXP prate, SEXP profile);
 SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
               SEXP upper, SEXP slot, SEXP use_prior, SEXP pshape, SEXP prate,
-              SEXP control);
+              SEXP profile, SEXP control);
 SEXP C_gp_condition(SEXP X, SEXP y, SEXP L, SEXP beta, SEXP kernel, SEXP hyp,
                     SEXP fmean, SEXP fcov, SEXP Xadd, SEXP yadd);
 SEXP C_gp_fantasy_roundtrip(SEXP X, SEXP y, SEXP L, SEXP beta, SEXP kernel,

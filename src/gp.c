@@ -299,16 +299,27 @@ double gp_sample(const cb_gp *gp, int m, const double *Xn, int ldn, int nsim,
 /* ------------------------------------------------------------------------ */
 
 /* theta = (log ell[0..d-1], log sf2, log noise, mean); priors on ell, sf2 and
- * noise (Gamma(shape, rate) densities of the natural-scale values). */
+ * noise (Gamma(shape, rate) densities of the natural-scale values).
+ *
+ * profile = 0: the log posterior at theta as given.
+ * profile = 1: the constant mean is replaced by its optimum given the other
+ *   hyperparameters (generalized least squares; no prior on the mean), which
+ *   is exact for ML and MAP alike.
+ * profile = 2 (maximum likelihood only): the concentrated likelihood of
+ *   kriging.  theta[d + 1] is then log g with noise = g * sf2, and sf2 as well
+ *   as the mean take their closed-form optima; theta[d] is ignored.
+ * In the profiled modes the gradient in the profiled entries is zero (they
+ * sit at their optimum), and lik_eval writes the optimal values into
+ * c->prof = (sf2, noise, mean). */
 typedef struct {
-  int kernel, n, d, p;
+  int kernel, n, d, p, profile;
   const double *X, *y;
   int use_prior;
   const double *pshape, *prate;
-  double *A, *B, *alpha, *theta, *gfull, *ell, *dl, *pg;
+  double *A, *B, *alpha, *v1, *theta, *gfull, *ell, *dl, *pg;
   const int *slot; /* slot[k]: free-vector index of theta[k], -1 if fixed */
   int nfree;
-  double *last_x, last_f, *last_g, last_lml, jitter;
+  double *last_x, last_f, *last_g, last_lml, jitter, prof[3];
   int have, nfun;
 } lik_ctx;
 
@@ -317,17 +328,19 @@ static double log_gamma_prior(double v, double a, double b, double *dlog) {
   return a * log(b) - lgammafn(a) + (a - 1.0) * log(v) - b * v;
 }
 
-/* Negative log posterior (or negative log likelihood) at the full theta;
- * grad (length p) may be NULL.  Sets c->last_lml to the log likelihood. */
+/* Negative log posterior (or negative log likelihood) at theta; grad (length
+ * p) may be NULL.  Sets c->last_lml to the log likelihood. */
 static double lik_eval(lik_ctx *c, const double *theta, double *grad) {
-  const int n = c->n, d = c->d, one = 1;
+  const int n = c->n, d = c->d, one = 1, conc = c->profile == 2;
   double *A = c->A, *B = c->B, *alpha = c->alpha, *ell = c->ell;
-  const double sf2 = exp(theta[d]), noise = exp(theta[d + 1]), mu = theta[d + 2];
+  /* in concentrated mode the matrix factored is C = R + g I (unit scale) */
+  double sf2 = conc ? 1.0 : exp(theta[d]);
+  double noise = exp(theta[d + 1]), mu = theta[d + 2];
   int info = 1;
   double jit = 0.0;
   for (int k = 0; k < d; k++) ell[k] = exp(theta[k]);
-  /* r2 into the lower triangle of A, then unit kernel (upper of B) and its
-   * r2-derivative (lower of B) */
+  /* r2 into the lower triangle of A, then the unit kernel (upper triangle of
+   * B) and its r2-derivative (lower triangle of B) */
   for (int j = 0; j < n; j++)
     for (int i = j + 1; i < n; i++) A[i + (size_t)j * n] = 0.0;
   for (int k = 0; k < d; k++) {
@@ -366,15 +379,37 @@ static double lik_eval(lik_ctx *c, const double *theta, double *grad) {
     c->last_lml = R_NegInf;
     return 1e300;
   }
-  double logdet = 0.0, quad = 0.0;
-  for (int i = 0; i < n; i++) {
-    logdet += 2.0 * log(A[i + (size_t)i * n]);
-    alpha[i] = c->y[i] - mu;
+  double logdet = 0.0, quad;
+  for (int i = 0; i < n; i++) logdet += 2.0 * log(A[i + (size_t)i * n]);
+  if (c->profile > 0) {
+    /* mean = (1' K^-1 y) / (1' K^-1 1) through v1 = L^-1 1, alpha = L^-1 y */
+    double *v1 = c->v1, s11, s1y;
+    for (int i = 0; i < n; i++) {
+      v1[i] = 1.0;
+      alpha[i] = c->y[i];
+    }
+    F77_CALL(dtrsv)("L", "N", "N", &n, A, &n, v1, &one FCONE FCONE FCONE);
+    F77_CALL(dtrsv)("L", "N", "N", &n, A, &n, alpha, &one FCONE FCONE FCONE);
+    s11 = F77_CALL(ddot)(&n, v1, &one, v1, &one);
+    s1y = F77_CALL(ddot)(&n, v1, &one, alpha, &one);
+    mu = s1y / s11;
+    for (int i = 0; i < n; i++) alpha[i] -= mu * v1[i];
+  } else {
+    for (int i = 0; i < n; i++) alpha[i] = c->y[i] - mu;
+    F77_CALL(dtrsv)("L", "N", "N", &n, A, &n, alpha, &one FCONE FCONE FCONE);
   }
-  F77_CALL(dtrsv)("L", "N", "N", &n, A, &n, alpha, &one FCONE FCONE FCONE);
   quad = F77_CALL(ddot)(&n, alpha, &one, alpha, &one);
   F77_CALL(dtrsv)("L", "T", "N", &n, A, &n, alpha, &one FCONE FCONE FCONE);
-  double lml = -0.5 * quad - 0.5 * logdet - 0.5 * n * CB_LOG2PI;
+  double lml, scale = 1.0; /* scale: the profiled sf2 in concentrated mode */
+  if (conc) {
+    scale = quad / n;
+    lml = -0.5 * n * (log(scale) + CB_LOG2PI + 1.0) - 0.5 * logdet;
+  } else {
+    lml = -0.5 * quad - 0.5 * logdet - 0.5 * n * CB_LOG2PI;
+  }
+  c->prof[0] = conc ? scale : sf2;
+  c->prof[1] = conc ? noise * scale : noise;
+  c->prof[2] = mu;
   double lp = 0.0, *dl = c->dl, dsf = 0.0, dno = 0.0, dmu = 0.0;
   double *pg = c->pg;
   for (int k = 0; k < d + 2; k++) pg[k] = 0.0;
@@ -388,16 +423,17 @@ static double lik_eval(lik_ctx *c, const double *theta, double *grad) {
   if (grad) {
     F77_CALL(dpotri)("L", &n, A, &n, &info FCONE);
     la_check("dpotri", info);
-    /* A <- W = alpha alpha' - K^{-1} (lower triangle) */
+    /* A <- W = alpha alpha' / scale - K^{-1} (lower triangle); for K = s C
+     * the gradient is (1/2) tr(W dC) in every kernel parameter */
     double wdiag = 0.0, offk = 0.0;
+    const double is = 1.0 / scale;
     for (int j = 0; j < n; j++) {
       dmu += alpha[j];
-      wdiag += alpha[j] * alpha[j] - A[j + (size_t)j * n];
+      wdiag += alpha[j] * alpha[j] * is - A[j + (size_t)j * n];
       for (int i = j + 1; i < n; i++) {
-        double w = alpha[i] * alpha[j] - A[i + (size_t)j * n];
-        A[i + (size_t)j * n] = w;
+        double w = alpha[i] * alpha[j] * is - A[i + (size_t)j * n];
         offk += w * B[j + (size_t)i * n];
-        /* fold dk into W for the lengthscale pass */
+        /* fold W into dk for the lengthscale pass */
         B[i + (size_t)j * n] *= w;
       }
     }
@@ -414,8 +450,9 @@ static double lik_eval(lik_ctx *c, const double *theta, double *grad) {
       }
       dl[k] = -2.0 * sf2 * s / (ell[k] * ell[k]);
     }
-    dsf = sf2 * (offk + 0.5 * wdiag);
+    dsf = conc ? 0.0 : sf2 * (offk + 0.5 * wdiag);
     dno = 0.5 * noise * wdiag;
+    if (c->profile > 0) dmu = 0.0;
     for (int k = 0; k < d; k++) grad[k] = -(dl[k] + pg[k]);
     grad[d] = -(dsf + pg[d]);
     grad[d + 1] = -(dno + pg[d + 1]);
@@ -457,8 +494,9 @@ static void lik_gr(int np, double *x, double *g, void *ex) {
 
 static void lik_setup(lik_ctx *c, int kernel, int n, int d, const double *X,
                       const double *y, int use_prior, const double *pshape,
-                      const double *prate) {
+                      const double *prate, int profile) {
   c->kernel = kernel;
+  c->profile = profile;
   c->n = n;
   c->d = d;
   c->p = d + 3;
@@ -470,6 +508,7 @@ static void lik_setup(lik_ctx *c, int kernel, int n, int d, const double *X,
   c->A = (double *)R_alloc((size_t)n * n, sizeof(double));
   c->B = (double *)R_alloc((size_t)n * n, sizeof(double));
   c->alpha = (double *)R_alloc((size_t)n, sizeof(double));
+  c->v1 = (double *)R_alloc((size_t)n, sizeof(double));
   c->theta = (double *)R_alloc((size_t)c->p, sizeof(double));
   c->gfull = (double *)R_alloc((size_t)c->p, sizeof(double));
   c->ell = (double *)R_alloc((size_t)c->p, sizeof(double));
@@ -549,13 +588,15 @@ SEXP C_gp_predict(SEXP X, SEXP y, SEXP L, SEXP beta, SEXP kernel, SEXP hyp,
 }
 
 SEXP C_gp_lik(SEXP X, SEXP y, SEXP kernel, SEXP theta, SEXP use_prior,
-              SEXP pshape, SEXP prate) {
+              SEXP pshape, SEXP prate, SEXP profile) {
   const int n = Rf_nrows(X), d = Rf_ncols(X);
   int np = 0;
   lik_ctx c;
   lik_setup(&c, Rf_asInteger(kernel), n, d, REAL(X), REAL(y),
-            Rf_asLogical(use_prior), REAL(pshape), REAL(prate));
-  const char *nms[] = {"value", "gradient", "loglik", "jitter", ""};
+            Rf_asLogical(use_prior), REAL(pshape), REAL(prate),
+            Rf_asInteger(profile));
+  const char *nms[] = {"value", "gradient", "loglik", "jitter", "profiled",
+                       ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
   np++;
   SEXP gr = PROTECT(Rf_allocVector(REALSXP, d + 3));
@@ -565,13 +606,17 @@ SEXP C_gp_lik(SEXP X, SEXP y, SEXP kernel, SEXP theta, SEXP use_prior,
   SET_VECTOR_ELT(out, 1, gr);
   SET_VECTOR_ELT(out, 2, Rf_ScalarReal(c.last_lml));
   SET_VECTOR_ELT(out, 3, Rf_ScalarReal(c.jitter));
+  SEXP pr = PROTECT(Rf_allocVector(REALSXP, 3));
+  np++;
+  memcpy(REAL(pr), c.prof, 3 * sizeof(double));
+  SET_VECTOR_ELT(out, 4, pr);
   UNPROTECT(np);
   return out;
 }
 
 SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
               SEXP upper, SEXP slot, SEXP use_prior, SEXP pshape, SEXP prate,
-              SEXP control) {
+              SEXP profile, SEXP control) {
   const int n = Rf_nrows(X), d = Rf_ncols(X), p = d + 3;
   const int S = Rf_ncols(starts);
   const double *ctl = REAL(control);
@@ -581,7 +626,8 @@ SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
   int np = 0, nfree = 0;
   lik_ctx c;
   lik_setup(&c, Rf_asInteger(kernel), n, d, REAL(X), REAL(y),
-            Rf_asLogical(use_prior), REAL(pshape), REAL(prate));
+            Rf_asLogical(use_prior), REAL(pshape), REAL(prate),
+            Rf_asInteger(profile));
   /* first[j]: the theta index that represents free slot j */
   int *first = (int *)R_alloc((size_t)p, sizeof(int));
   for (int k = 0; k < p; k++)
@@ -636,6 +682,12 @@ SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
     }
   }
   lik_eval(&c, best, NULL);
+  /* report theta in the plain parameterization */
+  if (c.profile > 0) {
+    best[d] = log(c.prof[0]);
+    best[d + 1] = log(c.prof[1]);
+    best[d + 2] = c.prof[2];
+  }
   const char *nms[] = {"theta", "value", "loglik", "nfun", "convergence", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
   np++;

@@ -9,8 +9,8 @@
 static const R_CallMethodDef call_entries[] = {
     CALLDEF(C_gp_factor, 6),
     CALLDEF(C_gp_predict, 10),
-    CALLDEF(C_gp_lik, 7),
-    CALLDEF(C_gp_fit, 11),
+    CALLDEF(C_gp_lik, 8),
+    CALLDEF(C_gp_fit, 12),
     CALLDEF(C_gp_condition, 10),
     CALLDEF(C_gp_fantasy_roundtrip, 11),
     CALLDEF(C_gp_sample, 10),

@@ -51,6 +51,34 @@ test_that("the likelihood gradient equals central finite differences", {
   }
 })
 
+test_that("profiling the mean and outputscale is exact", {
+  dat <- make_data(n = 25, d = 2, seed = 18)
+  fit <- gp_fit(dat$X, dat$y, estimate = "ml", n_starts = 1)
+  th <- fit$theta + c(0.2, -0.3, 0.1, 0.5, 0.3)
+  raw <- function(t) -costbo:::gp_lik_eval(fit, t, prior = FALSE)$value
+  # profile = 1: the mean at its optimum given the rest
+  p1 <- costbo:::gp_lik_eval(fit, th, prior = FALSE, profile = 1L)
+  best_mu <- optimize(function(m) raw(c(th[1:4], m)), c(-5, 5),
+                      maximum = TRUE, tol = 1e-10)
+  expect_equal(-p1$value, best_mu$objective, tolerance = 1e-10)
+  expect_equal(p1$profiled[3], best_mu$maximum, tolerance = 1e-6)
+  # profile = 2: theta[4] is log(noise / outputscale); maximize the raw
+  # likelihood over (log outputscale, mean) with that ratio held
+  p2 <- costbo:::gp_lik_eval(fit, th, prior = FALSE, profile = 2L)
+  r2 <- function(v) raw(c(th[1:2], v[1], th[4] + v[1], v[2]))
+  o <- optim(c(0, 0), r2, control = list(fnscale = -1, reltol = 1e-14))
+  expect_equal(-p2$value, o$value, tolerance = 1e-8)
+  expect_equal(log(p2$profiled[1]), o$par[1], tolerance = 1e-4)
+  # gradients of the profiled objectives equal finite differences
+  for (pr in 1:2) {
+    g <- costbo:::gp_lik_eval(fit, th, prior = FALSE, profile = pr)$gradient
+    fd <- ref_grad(function(t) {
+      costbo:::gp_lik_eval(fit, t, prior = FALSE, profile = pr)$value
+    }, th, h = 1e-4)
+    expect_lt(rel_err(g, fd, floor = 1e-2), 1e-5)
+  }
+})
+
 test_that("the fitted optimum has zero gradient in the free parameters", {
   dat <- make_data(n = 30, d = 2, seed = 8)
   fit <- gp_fit(dat$X, dat$y, estimate = "ml", noise = 1e-4)
