@@ -23,4 +23,8 @@ SEXP C_gp_sample(SEXP X, SEXP y, SEXP L, SEXP beta, SEXP kernel, SEXP hyp,
                  SEXP fmean, SEXP fcov, SEXP Xnew, SEXP nsim);
 SEXP C_gp_rff_eval(SEXP X, SEXP omega, SEXP phase, SEXP weight, SEXP scale);
 
+/* maximize.c */
+SEXP C_max_test(SEXP code, SEXP lower, SEXP upper, SEXP raw, SEXP unif,
+                SEXP control);
+
 #endif

@@ -15,6 +15,7 @@ static const R_CallMethodDef call_entries[] = {
     CALLDEF(C_gp_fantasy_roundtrip, 11),
     CALLDEF(C_gp_sample, 10),
     CALLDEF(C_gp_rff_eval, 5),
+    CALLDEF(C_max_test, 6),
     {NULL, NULL, 0}};
 
 void attribute_visible R_init_costbo(DllInfo *dll) {
