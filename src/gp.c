@@ -159,56 +159,63 @@ void gp_alpha(const cb_gp *gp, double *alpha) {
                   FCONE FCONE FCONE);
 }
 
+/* Points are processed in blocks of nb rows: Vt = k(Xb, X) L^{-T} by a
+ * right-side triangular solve keeps the nb x n block in cache while L is read
+ * once per block (a left-side solve would stream all of L once per point). */
 void gp_predict(const cb_gp *gp, int m, const double *Xn, int ldn,
                 double *mean, double *var, double *dmean, double *dvar) {
   const int n = gp->n, ld = gp->cap, d = gp->d, one = 1;
   const int grad = dmean != NULL && gp->kernel != CB_FINITE;
   const double done = 1.0;
-  double *V = NULL, *alpha = NULL;
+  int nb = n > 0 ? 65536 / n : CB_BLOCK;
+  nb = nb < 16 ? 16 : (nb > CB_BLOCK ? CB_BLOCK : nb);
+  double *Vt = NULL, *alpha = NULL;
   if (n > 0) {
-    V = (double *)R_alloc((size_t)n * CB_BLOCK, sizeof(double));
+    Vt = (double *)R_alloc((size_t)n * nb, sizeof(double));
     if (grad) {
       alpha = (double *)R_alloc((size_t)n, sizeof(double));
       gp_alpha(gp, alpha);
     }
   }
-  for (int b0 = 0; b0 < m; b0 += CB_BLOCK) {
-    int nb = m - b0 < CB_BLOCK ? m - b0 : CB_BLOCK;
+  for (int b0 = 0; b0 < m; b0 += nb) {
+    const int bs = m - b0 < nb ? m - b0 : nb;
     R_CheckUserInterrupt();
-    for (int j = 0; j < nb; j++) {
+    for (int j = 0; j < bs; j++) {
       const double *x = Xn + b0 + j;
       mean[b0 + j] = gp_prior_mean(gp, x, ldn);
       var[b0 + j] = gp_kernel(gp, x, ldn, x, ldn);
-      for (int i = 0; i < n; i++)
-        V[i + (size_t)j * n] = gp_kernel(gp, gp->X + i, ld, x, ldn);
     }
     if (n == 0) continue;
-    F77_CALL(dtrsm)("L", "L", "N", "N", &n, &nb, &done, gp->L, &ld, V, &n
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < bs; j++)
+        Vt[j + (size_t)i * bs] = gp_kernel(gp, Xn + b0 + j, ldn, gp->X + i, ld);
+    F77_CALL(dtrsm)("R", "L", "T", "N", &bs, &n, &done, gp->L, &ld, Vt, &bs
                     FCONE FCONE FCONE FCONE);
-    F77_CALL(dgemv)("T", &n, &nb, &done, V, &n, gp->beta, &one, &done,
+    F77_CALL(dgemv)("N", &bs, &n, &done, Vt, &bs, gp->beta, &one, &done,
                     mean + b0, &one FCONE);
-    for (int j = 0; j < nb; j++) {
-      const double *v = V + (size_t)j * n;
-      var[b0 + j] -= F77_CALL(ddot)(&n, v, &one, v, &one);
+    for (int i = 0; i < n; i++) {
+      const double *v = Vt + (size_t)i * bs;
+      for (int j = 0; j < bs; j++) var[b0 + j] -= v[j] * v[j];
     }
     if (!grad) continue;
-    /* W = K^{-1} k(X, x): gradient of the variance is -2 W' dk/dx */
-    F77_CALL(dtrsm)("L", "L", "T", "N", &n, &nb, &done, gp->L, &ld, V, &n
+    /* Wt = Vt L^{-1}: row j is K^{-1} k(X, x_j); d var = -2 W' dk/dx */
+    F77_CALL(dtrsm)("R", "L", "N", "N", &bs, &n, &done, gp->L, &ld, Vt, &bs
                     FCONE FCONE FCONE FCONE);
-    for (int j = 0; j < nb; j++) {
-      const double *x = Xn + b0 + j, *w = V + (size_t)j * n;
+    for (int j = 0; j < bs; j++) {
+      const double *x = Xn + b0 + j;
       double *gm = dmean + (size_t)(b0 + j) * d;
       double *gv = dvar + (size_t)(b0 + j) * d;
       for (int k = 0; k < d; k++) gm[k] = gv[k] = 0.0;
       for (int i = 0; i < n; i++) {
         double dk, r2 = scaled_r2(x, ldn, gp->X + i, ld, gp->ell, d);
+        const double w = Vt[j + (size_t)i * bs];
         kern_r2(gp->kernel, r2, &dk);
         dk *= 2.0 * gp->sf2;
         for (int k = 0; k < d; k++) {
           double g = dk * (x[(size_t)k * ldn] - gp->X[i + (size_t)k * ld]) /
                      (gp->ell[k] * gp->ell[k]);
           gm[k] += alpha[i] * g;
-          gv[k] -= 2.0 * w[i] * g;
+          gv[k] -= 2.0 * w * g;
         }
       }
     }
