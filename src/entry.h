@@ -23,4 +23,11 @@ SEXP C_gp_sample(SEXP X, SEXP y, SEXP L, SEXP beta, SEXP kernel, SEXP hyp,
                  SEXP fmean, SEXP fcov, SEXP Xnew, SEXP nsim);
 SEXP C_gp_rff_eval(SEXP X, SEXP omega, SEXP phase, SEXP weight, SEXP scale);
 
+/* acq.c */
+SEXP C_acq_closed_form(SEXP type, SEXP m, SEXP s, SEXP best, SEXP cost,
+                       SEXP mc, SEXP sc, SEXP remaining, SEXP nu,
+                       SEXP lambda, SEXP beta, SEXP known_cost, SEXP grad);
+SEXP C_acq_h_inv(SEXP y);
+SEXP C_acq_log_h(SEXP u);
+
 #endif
