@@ -44,12 +44,14 @@ acq_codes <- c(ei = 1L, log_ei = 2L, ucb = 3L, q1 = 4L, log_q1 = 5L,
 #'   (PBGI-U, eq. 20); \eqn{g = m - \lambda c} when \eqn{s = 0}.
 #'
 #' The `log_` variants return logarithms. Every value is computed from
-#' \eqn{\log \mathrm{EI}}, which is accurate to about 1e-14 relative to EI for
-#' every finite input: far in the lower tail (\eqn{u = -40} and beyond) EI is
-#' tiny but never rounded to 0, and the products with the cost factors stay
-#' exact. The index \eqn{g} is found by a safeguarded Newton iteration on
-#' \eqn{\log h}, to full double precision in a few steps, for
-#' \eqn{\lambda c / s} anywhere in the double range.
+#' \eqn{\log \mathrm{EI}}, which is accurate to a few units in the last place
+#' for every finite input, so EI itself is accurate to about 1e-13 relative
+#' even at \eqn{u = -40}: far in the lower tail EI is tiny but never rounded
+#' to 0 or inflated by cancellation, and the products with the cost factors
+#' keep that accuracy. The index \eqn{g} is found by a safeguarded Newton
+#' iteration (with Halley's correction) on \eqn{\log h}, to full double
+#' precision in at most five steps, for \eqn{\lambda c / s} anywhere in the
+#' double range.
 #'
 #' The partial derivatives (`grad = TRUE`) are taken in the posterior moments
 #' with all other arguments held fixed, so that they can be chained with the

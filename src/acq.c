@@ -21,7 +21,7 @@ static double log_Phi(double x) { return Rf_pnorm5(x, 0.0, 1.0, 1, 1); }
  * terms; the truncation error decays like exp(-c x sqrt(N)), and
  * N = 10 + 1000 / x^2 leaves it below 1e-20 for every x >= 2. */
 static double log_q(double x) {
-  const int n = 10 + (int) ceil(1000.0 / (x * x));
+  const int n = 10 + (int)ceil(1000.0 / (x * x));
   double acc = x;
   for (int k = n; k >= 2; k--) acc = x + k / acc;
   return -log(acc) - log(x + 1.0 / acc);
@@ -29,9 +29,9 @@ static double log_q(double x) {
 
 /* log EI and the logs of its partial derivatives in m and s. */
 typedef struct {
-  double l;   /* log EI */
-  double lm;  /* log dEI/dm = log Phi(u) */
-  double ls;  /* log dEI/ds = log phi(u) */
+  double l;  /* log EI */
+  double lm; /* log dEI/dm = log Phi(u) */
+  double ls; /* log dEI/ds = log phi(u) */
 } ei_parts;
 
 static void ei_eval(double m, double s, double best, ei_parts *e) {
@@ -61,8 +61,7 @@ static void ei_eval(double m, double s, double best, ei_parts *e) {
 /* Value EI * exp(kappa) (or its log) and partial derivatives, where kappa
  * depends only on the cost moments with partials dk = (mc, sc, c). */
 static double ei_times(const ei_parts *e, double kappa, double dk_mc,
-                       double dk_sc, double dk_c, int logscale,
-                       acq_grad *d) {
+                       double dk_sc, double dk_c, int logscale, acq_grad *d) {
   if (kappa == R_NegInf) dk_mc = dk_sc = dk_c = 0.0;
   if (logscale) {
     const double v = e->l + kappa;
@@ -149,7 +148,8 @@ static void grad_zero(acq_grad *d) {
 /* Public C API ----------------------------------------------------------- */
 
 double acq_log_h(double u) {
-  if (u > -2.0) return log(u * Rf_pnorm5(u, 0.0, 1.0, 1, 0) + Rf_dnorm4(u, 0.0, 1.0, 0));
+  if (u > -2.0)
+    return log(u * Rf_pnorm5(u, 0.0, 1.0, 1, 0) + Rf_dnorm4(u, 0.0, 1.0, 0));
   return log_phi(u) + log_q(-u);
 }
 
@@ -179,8 +179,7 @@ static double q1_any(double m, double s, double best, double mc, double sc,
                      int logscale, acq_grad *d) {
   ei_parts e;
   double dmc, dsc;
-  const double k =
-      q1_kappa(mc, sc, remaining, known_cost, cost, &dmc, &dsc);
+  const double k = q1_kappa(mc, sc, remaining, known_cost, cost, &dmc, &dsc);
   ei_eval(m, s, best, &e);
   return ei_times(&e, k, dmc, dsc, 0.0, logscale, d);
 }
@@ -210,9 +209,8 @@ double acq_ei_pu_cc(double m, double s, double best, double mc, double sc,
   return pu_any(m, s, best, mc, sc, nu, known_cost, cost, 0, d);
 }
 
-double acq_log_ei_pu_cc(double m, double s, double best, double mc,
-                        double sc, double nu, int known_cost, double cost,
-                        acq_grad *d) {
+double acq_log_ei_pu_cc(double m, double s, double best, double mc, double sc,
+                        double nu, int known_cost, double cost, acq_grad *d) {
   return pu_any(m, s, best, mc, sc, nu, known_cost, cost, 1, d);
 }
 
@@ -331,17 +329,16 @@ enum {
   ACQ_PBGI
 };
 
-SEXP C_acq_closed_form(SEXP type, SEXP m, SEXP s, SEXP best, SEXP cost,
-                       SEXP mc, SEXP sc, SEXP remaining, SEXP nu,
-                       SEXP lambda, SEXP beta, SEXP known_cost, SEXP grad) {
+SEXP C_acq_closed_form(SEXP type, SEXP m, SEXP s, SEXP best, SEXP cost, SEXP mc,
+                       SEXP sc, SEXP remaining, SEXP nu, SEXP lambda, SEXP beta,
+                       SEXP known_cost, SEXP grad) {
   const int n = Rf_length(m), code = Rf_asInteger(type);
   const int kc = Rf_asLogical(known_cost), g = Rf_asLogical(grad);
-  const double *pm = REAL(m), *ps = REAL(s), *pb = REAL(best),
-               *pc = REAL(cost), *pmc = REAL(mc), *psc = REAL(sc),
-               *pr = REAL(remaining), *pnu = REAL(nu), *pl = REAL(lambda),
-               *pbeta = REAL(beta);
+  const double *pm = REAL(m), *ps = REAL(s), *pb = REAL(best), *pc = REAL(cost),
+               *pmc = REAL(mc), *psc = REAL(sc), *pr = REAL(remaining),
+               *pnu = REAL(nu), *pl = REAL(lambda), *pbeta = REAL(beta);
   int np = 0;
-  const char *nms[] = {"value", "d_mean",        "d_sd", "d_log_cost_mean",
+  const char *nms[] = {"value",         "d_mean", "d_sd", "d_log_cost_mean",
                        "d_log_cost_sd", "d_cost", "iter", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
   np++;
@@ -372,25 +369,25 @@ SEXP C_acq_closed_form(SEXP type, SEXP m, SEXP s, SEXP best, SEXP cost,
         val[i] = acq_ucb(pm[i], ps[i], pbeta[i], pd);
         break;
       case ACQ_Q1:
-        val[i] = acq_q1(pm[i], ps[i], pb[i], pmc[i], psc[i], pr[i], kc,
-                        pc[i], pd);
+        val[i] =
+            acq_q1(pm[i], ps[i], pb[i], pmc[i], psc[i], pr[i], kc, pc[i], pd);
         break;
       case ACQ_LOG_Q1:
         val[i] = acq_log_q1(pm[i], ps[i], pb[i], pmc[i], psc[i], pr[i], kc,
                             pc[i], pd);
         break;
       case ACQ_EI_PU_CC:
-        val[i] = acq_ei_pu_cc(pm[i], ps[i], pb[i], pmc[i], psc[i], pnu[i],
-                              kc, pc[i], pd);
+        val[i] = acq_ei_pu_cc(pm[i], ps[i], pb[i], pmc[i], psc[i], pnu[i], kc,
+                              pc[i], pd);
         break;
       case ACQ_LOG_EI_PU_CC:
-        val[i] = acq_log_ei_pu_cc(pm[i], ps[i], pb[i], pmc[i], psc[i],
-                                  pnu[i], kc, pc[i], pd);
+        val[i] = acq_log_ei_pu_cc(pm[i], ps[i], pb[i], pmc[i], psc[i], pnu[i],
+                                  kc, pc[i], pd);
         break;
       case ACQ_PBGI:
-        val[i] = kc ? acq_pbgi(pm[i], ps[i], pl[i], pc[i], pd, it + i)
-                    : acq_pbgi_u(pm[i], ps[i], pl[i], pmc[i], psc[i], pd,
-                                 it + i);
+        val[i] =
+            kc ? acq_pbgi(pm[i], ps[i], pl[i], pc[i], pd, it + i)
+               : acq_pbgi_u(pm[i], ps[i], pl[i], pmc[i], psc[i], pd, it + i);
         break;
       default:
         Rf_error("internal error: unknown acquisition code %d", code);

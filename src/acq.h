@@ -20,9 +20,10 @@
  *   PBGI        = g solving s h((m - g) / s) = lambda cost  (paper 002, eq. 6)
  *   PBGI-U      = the same with cost = exp(mc + sc^2 / 2)   (paper 002, eq. 20)
  *
- * All quantities are computed from log EI, which is accurate to a few ulps of
- * EI for every finite input (no underflow to 0 far in the tail), so the
- * products above are exact wherever the true value is a normal double.  The
+ * All quantities are computed from log EI, which is accurate to a few ulps
+ * of log EI for every finite input, i.e. EI to ~1e-13 relative even at
+ * u = -40 (no underflow to 0 in the tail), so the products above keep that
+ * accuracy wherever the true value is a normal double.  The
  * log_* variants return the natural log of the acquisition (-Inf only where
  * the acquisition is exactly 0: s = 0 and m <= best, a known cost above the
  * remaining budget, R <= 0, or sc = 0 and mc > log R; or where the log
@@ -51,7 +52,7 @@ typedef struct {
   double c;  /* d / d c   (known cost) */
 } acq_grad;
 
-/* log h(u) = log(u Phi(u) + phi(u)), accurate to a few ulps of h for every
+/* log h(u) = log(u Phi(u) + phi(u)), accurate to a few ulps for every
  * finite u; -Inf only for u < -1.3e154, where the true value is below
  * -DBL_MAX. */
 double acq_log_h(double u);
@@ -75,9 +76,8 @@ double acq_log_q1(double m, double s, double best, double mc, double sc,
  * log.  known_cost as for acq_q1. */
 double acq_ei_pu_cc(double m, double s, double best, double mc, double sc,
                     double nu, int known_cost, double cost, acq_grad *d);
-double acq_log_ei_pu_cc(double m, double s, double best, double mc,
-                        double sc, double nu, int known_cost, double cost,
-                        acq_grad *d);
+double acq_log_ei_pu_cc(double m, double s, double best, double mc, double sc,
+                        double nu, int known_cost, double cost, acq_grad *d);
 
 /* Inverse of h in log space: the t with log h(t) = y, for any finite y.
  * Safeguarded Newton (with Halley's correction) on the concave increasing

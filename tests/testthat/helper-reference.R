@@ -60,7 +60,7 @@ ref_log_h <- function(u) {
   else ref_log_h_series(u)
 }
 
-# --- the inverse of h -----------------------------------------------------------
+# --- the inverse of h ---------------------------------------------------------
 
 # The t with log h(t) = y, by Newton's method on a reference log h, from a
 # bracket found by bisection (so independent of the package's starting rules).
@@ -100,7 +100,7 @@ ref_h_inv_mpfr <- function(y, start, prec = 200L) {
   }, y, start)
 }
 
-# --- Monte Carlo -----------------------------------------------------------------
+# --- Monte Carlo --------------------------------------------------------------
 
 # Mean of a sample and its standard error.
 mc_mean <- function(x) c(mean = mean(x), se = stats::sd(x) / sqrt(length(x)))
@@ -111,7 +111,7 @@ mc_z <- function(closed, draws) {
   abs(closed - est[["mean"]]) / est[["se"]]
 }
 
-# --- finite differences -----------------------------------------------------------
+# --- finite differences -------------------------------------------------------
 
 # Central difference of f (a function of a named list of scalars) in `arg`.
 fd <- function(f, args, arg, rel = 1e-5) {
@@ -124,7 +124,7 @@ fd <- function(f, args, arg, rel = 1e-5) {
   (f(up) - f(dn)) / (up[[arg]] - dn[[arg]])
 }
 
-# --- naive expected improvement ----------------------------------------------------
+# --- naive expected improvement -----------------------------------------------
 
 # EI as the reference implementations compute it, Phi(u) = (1 + erf(u/sqrt 2))/2
 # in double precision: erf rounds to -1 below u ~ -8.3, so EI becomes s phi(u).

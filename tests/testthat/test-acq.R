@@ -3,7 +3,7 @@
 
 acq <- acq_closed_form
 
-# --- log h and log EI in the tails ----------------------------------------------
+# --- log h and log EI in the tails --------------------------------------------
 
 test_that("log h matches the series/integral reference from u = -1e4 to 40", {
   u <- c(-1e4, -1000, -100, -40, -38.5, -30, -20, -12, -10, -9, -8, -7,
@@ -141,7 +141,7 @@ test_that("the PBGI index solves EI(g) = lambda E[c] (Monte Carlo)", {
   expect_lt(max(zs), 4.5)
 })
 
-# --- the PBGI solver ------------------------------------------------------------
+# --- the PBGI solver ----------------------------------------------------------
 
 test_that("PBGI solves its equation to rounding level in a few steps", {
   y <- c(log(10^seq(-300, 300, by = 5)), seq(-10, 4, by = 0.01))
@@ -201,9 +201,9 @@ test_that("PBGI handles lambda c / s beyond the double range", {
   expect_equal(-g / 1e300, ref_h_inv(y), tolerance = 1e-14)
 })
 
-# --- the far tail, where the reference implementations fail ---------------------
+# --- the far tail, where the reference implementations fail -------------------
 
-test_that("cost-aware forms are exact at u = -9 and -12, where naive EI is not", {
+test_that("cost-aware forms are exact at u = -9, -12, where naive EI is not", {
   for (u in c(-9, -12)) {
     s <- 0.5
     m <- u * s
@@ -249,7 +249,7 @@ test_that("at u = -40 values are positive and finite", {
   expect_true(all(is.finite(unlist(g))) && g$d_mean > 0 && g$d_sd > 0)
 })
 
-# --- partial derivatives ---------------------------------------------------------
+# --- partial derivatives ------------------------------------------------------
 
 test_that("every partial derivative equals a central finite difference", {
   pts <- list(
@@ -263,9 +263,11 @@ test_that("every partial derivative equals a central finite difference", {
   specs <- list(
     list(type = "ei", cost = "none"), list(type = "log_ei", cost = "none"),
     list(type = "ucb", cost = "none"),
-    list(type = "q1", cost = "unknown"), list(type = "log_q1", cost = "unknown"),
+    list(type = "q1", cost = "unknown"),
+    list(type = "log_q1", cost = "unknown"),
     list(type = "q1", cost = "known"),
-    list(type = "ei_pu", cost = "unknown"), list(type = "ei_pu", cost = "known"),
+    list(type = "ei_pu", cost = "unknown"),
+    list(type = "ei_pu", cost = "known"),
     list(type = "log_ei_pu", cost = "unknown"),
     list(type = "ei_pu_cc", cost = "unknown"),
     list(type = "ei_pu_cc", cost = "known"),
@@ -343,7 +345,7 @@ test_that("PBGI gradient follows Prop. 3 of the PBGI paper", {
   expect_equal(g$d_log_cost_sd, -lam * ec * sc / pnorm(t), tolerance = 1e-12)
 })
 
-# --- robustness over a wide grid ---------------------------------------------------
+# --- robustness over a wide grid ----------------------------------------------
 
 test_that("no NaN, Inf or negative values over a wide random grid", {
   set.seed(3)
@@ -391,9 +393,9 @@ test_that("no NaN, Inf or negative values over a wide random grid", {
   expect_true(all(is.finite(acq("log_ei", m, s, best = b))))
 })
 
-# --- Pandora's Box stopping rule ----------------------------------------------------
+# --- Pandora's Box stopping rule ----------------------------------------------
 
-test_that("the Pandora stopping rule compares the best value with the indices", {
+test_that("the Pandora stopping rule compares the best value and indices", {
   expect_true(acq_pandora_stop(1, c(0.2, 1)))
   expect_false(acq_pandora_stop(1, c(0.2, 1 + 1e-12)))
   expect_true(acq_pandora_stop(0, numeric(0)))
@@ -405,7 +407,7 @@ test_that("the Pandora stopping rule compares the best value with the indices", 
   expect_error(acq_pandora_stop(1, c(1, NA)), class = "costbo_error_arg")
 })
 
-# --- argument checks ----------------------------------------------------------------
+# --- argument checks ----------------------------------------------------------
 
 test_that("bad input raises costbo_error_arg naming the argument", {
   e <- function(...) expect_error(acq_closed_form(...),
