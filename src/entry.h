@@ -27,4 +27,11 @@ SEXP C_gp_rff_eval(SEXP X, SEXP omega, SEXP phase, SEXP weight, SEXP scale);
 SEXP C_max_test(SEXP code, SEXP lower, SEXP upper, SEXP raw, SEXP unif,
                 SEXP control);
 
+/* acq.c */
+SEXP C_acq_closed_form(SEXP type, SEXP m, SEXP s, SEXP best, SEXP cost,
+                       SEXP mc, SEXP sc, SEXP remaining, SEXP nu,
+                       SEXP lambda, SEXP beta, SEXP known_cost, SEXP grad);
+SEXP C_acq_h_inv(SEXP y);
+SEXP C_acq_log_h(SEXP u);
+
 #endif

@@ -16,6 +16,9 @@ static const R_CallMethodDef call_entries[] = {
     CALLDEF(C_gp_sample, 10),
     CALLDEF(C_gp_rff_eval, 5),
     CALLDEF(C_max_test, 6),
+    CALLDEF(C_acq_closed_form, 13),
+    CALLDEF(C_acq_h_inv, 1),
+    CALLDEF(C_acq_log_h, 1),
     {NULL, NULL, 0}};
 
 void attribute_visible R_init_costbo(DllInfo *dll) {

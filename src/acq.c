@@ -1,0 +1,431 @@
+/* acq.c -- closed-form acquisition functions and their partial derivatives
+ * in the posterior moments (see acq.h for the definitions and conventions). */
+#include "acq.h"
+
+#include <float.h>
+
+#include "costbo.h"
+#include "entry.h"
+
+/* log phi(x), finite until x*x overflows. */
+static double log_phi(double x) { return -0.5 * x * x - M_LN_SQRT_2PI; }
+
+/* log Phi(x), accurate far into the lower tail (Rmath's pnorm on log scale). */
+static double log_Phi(double x) { return Rf_pnorm5(x, 0.0, 1.0, 1, 1); }
+
+/* log q(x) for x >= 2, where q(x) = 1 - x R(x) and R(x) = Q(x) / phi(x) is
+ * Mills' ratio, so that h(-x) = phi(x) q(x).  Writing Laplace's continued
+ * fraction R(x) = 1 / (x + r), r = 1 / (x + 2 / (x + 3 / (x + ...))), gives
+ * q(x) = r / (x + r) without the catastrophic cancellation of 1 - x R(x)
+ * (q ~ 1/x^2).  The tail of the fraction is evaluated backwards from N
+ * terms; the truncation error decays like exp(-c x sqrt(N)), and
+ * N = 10 + 1000 / x^2 leaves it below 1e-20 for every x >= 2. */
+static double log_q(double x) {
+  const int n = 10 + (int)ceil(1000.0 / (x * x));
+  double acc = x;
+  for (int k = n; k >= 2; k--) acc = x + k / acc;
+  return -log(acc) - log(x + 1.0 / acc);
+}
+
+/* log EI and the logs of its partial derivatives in m and s. */
+typedef struct {
+  double l;  /* log EI */
+  double lm; /* log dEI/dm = log Phi(u) */
+  double ls; /* log dEI/ds = log phi(u) */
+} ei_parts;
+
+static void ei_eval(double m, double s, double best, ei_parts *e) {
+  const double diff = m - best;
+  const double u = s > 0.0 ? diff / s : 0.0;
+  if (s > 0.0 && R_FINITE(u)) {
+    e->l = log(s) + acq_log_h(u);
+    e->lm = log_Phi(u);
+    e->ls = log_phi(u);
+    return;
+  }
+  /* s = 0 (or s so small that u overflows): EI = (m - best)^+, with the
+   * derivatives of the limit s -> 0+. */
+  if (diff > 0.0) {
+    e->l = log(diff);
+    e->lm = 0.0;
+    e->ls = R_NegInf;
+  } else if (diff < 0.0) {
+    e->l = e->lm = e->ls = R_NegInf;
+  } else {
+    e->l = R_NegInf;
+    e->lm = -M_LN2;
+    e->ls = log_phi(0.0);
+  }
+}
+
+/* Value EI * exp(kappa) (or its log) and partial derivatives, where kappa
+ * depends only on the cost moments with partials dk = (mc, sc, c). */
+static double ei_times(const ei_parts *e, double kappa, double dk_mc,
+                       double dk_sc, double dk_c, int logscale, acq_grad *d) {
+  if (kappa == R_NegInf) dk_mc = dk_sc = dk_c = 0.0;
+  if (logscale) {
+    const double v = e->l + kappa;
+    if (d) {
+      const int ok = R_FINITE(v);
+      d->m = ok ? exp(e->lm - e->l) : 0.0;
+      d->s = ok ? exp(e->ls - e->l) : 0.0;
+      d->mc = ok ? dk_mc : 0.0;
+      d->sc = ok ? dk_sc : 0.0;
+      d->c = ok ? dk_c : 0.0;
+    }
+    return v;
+  }
+  const double v = exp(e->l + kappa);
+  if (d) {
+    d->m = exp(e->lm + kappa);
+    d->s = exp(e->ls + kappa);
+    d->mc = v * dk_mc;
+    d->sc = v * dk_sc;
+    d->c = v * dk_c;
+  }
+  return v;
+}
+
+/* log P(c <= remaining) and its partials in (mc, sc) for lognormal c. */
+static double q1_kappa(double mc, double sc, double remaining, int known_cost,
+                       double cost, double *dk_mc, double *dk_sc) {
+  *dk_mc = *dk_sc = 0.0;
+  if (known_cost) return cost <= remaining ? 0.0 : R_NegInf;
+  if (remaining <= 0.0) return R_NegInf;
+  const double lr = log(remaining);
+  const double z = sc > 0.0 ? (lr - mc) / sc : 0.0;
+  if (!(sc > 0.0 && R_FINITE(z))) return mc <= lr ? 0.0 : R_NegInf;
+  const double k = log_Phi(z);
+  *dk_mc = -exp(log_phi(z) - k) / sc;
+  *dk_sc = z * *dk_mc;
+  return k;
+}
+
+static double pu_kappa(double mc, double sc, double nu, int known_cost,
+                       double cost, double *dk_mc, double *dk_sc,
+                       double *dk_c) {
+  *dk_mc = *dk_sc = *dk_c = 0.0;
+  if (known_cost) {
+    *dk_c = -nu / cost;
+    return -nu * log(cost);
+  }
+  *dk_mc = -nu;
+  *dk_sc = nu * nu * sc;
+  return -nu * mc + 0.5 * nu * nu * sc * sc;
+}
+
+/* Gittins index g = m - s t with s h(t) = lc, lc = lambda E[c] > 0 given
+ * both as a number and as its log (either may be the more precise).  Sets
+ * *dg_ds and *dg_dlc = dg / d(lc) = -1 / Phi(t). */
+static double pbgi_core(double m, double s, double lc, double log_lc,
+                        double *dg_ds, double *dg_dlc, int *iter) {
+  if (iter) *iter = 0;
+  double y = R_PosInf;
+  if (s > 0.0) {
+    const double r = lc / s;
+    y = (r >= DBL_MIN && r <= DBL_MAX) ? log(r) : log_lc - log(s);
+  }
+  if (!(y < R_PosInf)) {
+    /* s = 0: EI(g) = (m - g)^+ = lc. */
+    *dg_ds = 0.0;
+    *dg_dlc = -1.0;
+    return m - lc;
+  }
+  const double t = acq_h_inv_log(y, iter);
+  const double lpt = log_Phi(t);
+  *dg_ds = exp(log_phi(t) - lpt);
+  *dg_dlc = -exp(-lpt);
+  /* For t > 1 use s t = s h(t) - s h(-t) = lc - s h(-t): exact for any
+   * size of lc / s, including beyond the double range. */
+  if (t > 1.0) return m - lc + s * exp(acq_log_h(-t));
+  return m - s * t;
+}
+
+static void grad_zero(acq_grad *d) {
+  if (d) d->m = d->s = d->mc = d->sc = d->c = 0.0;
+}
+
+/* Public C API ----------------------------------------------------------- */
+
+double acq_log_h(double u) {
+  if (u > -2.0)
+    return log(u * Rf_pnorm5(u, 0.0, 1.0, 1, 0) + Rf_dnorm4(u, 0.0, 1.0, 0));
+  return log_phi(u) + log_q(-u);
+}
+
+double acq_ei(double m, double s, double best, acq_grad *d) {
+  ei_parts e;
+  ei_eval(m, s, best, &e);
+  return ei_times(&e, 0.0, 0.0, 0.0, 0.0, 0, d);
+}
+
+double acq_log_ei(double m, double s, double best, acq_grad *d) {
+  ei_parts e;
+  ei_eval(m, s, best, &e);
+  return ei_times(&e, 0.0, 0.0, 0.0, 0.0, 1, d);
+}
+
+double acq_ucb(double m, double s, double beta, acq_grad *d) {
+  if (d) {
+    grad_zero(d);
+    d->m = 1.0;
+    d->s = beta;
+  }
+  return m + beta * s;
+}
+
+static double q1_any(double m, double s, double best, double mc, double sc,
+                     double remaining, int known_cost, double cost,
+                     int logscale, acq_grad *d) {
+  ei_parts e;
+  double dmc, dsc;
+  const double k = q1_kappa(mc, sc, remaining, known_cost, cost, &dmc, &dsc);
+  ei_eval(m, s, best, &e);
+  return ei_times(&e, k, dmc, dsc, 0.0, logscale, d);
+}
+
+double acq_q1(double m, double s, double best, double mc, double sc,
+              double remaining, int known_cost, double cost, acq_grad *d) {
+  return q1_any(m, s, best, mc, sc, remaining, known_cost, cost, 0, d);
+}
+
+double acq_log_q1(double m, double s, double best, double mc, double sc,
+                  double remaining, int known_cost, double cost, acq_grad *d) {
+  return q1_any(m, s, best, mc, sc, remaining, known_cost, cost, 1, d);
+}
+
+static double pu_any(double m, double s, double best, double mc, double sc,
+                     double nu, int known_cost, double cost, int logscale,
+                     acq_grad *d) {
+  ei_parts e;
+  double dmc, dsc, dc;
+  const double k = pu_kappa(mc, sc, nu, known_cost, cost, &dmc, &dsc, &dc);
+  ei_eval(m, s, best, &e);
+  return ei_times(&e, k, dmc, dsc, dc, logscale, d);
+}
+
+double acq_ei_pu_cc(double m, double s, double best, double mc, double sc,
+                    double nu, int known_cost, double cost, acq_grad *d) {
+  return pu_any(m, s, best, mc, sc, nu, known_cost, cost, 0, d);
+}
+
+double acq_log_ei_pu_cc(double m, double s, double best, double mc, double sc,
+                        double nu, int known_cost, double cost, acq_grad *d) {
+  return pu_any(m, s, best, mc, sc, nu, known_cost, cost, 1, d);
+}
+
+double acq_h_inv_log(double y, int *iter) {
+  int k = 0;
+  double t;
+  /* Starting points from the two asymptotes of h: h(t) = t + h(-t) for
+   * large t, and log h(t) ~ log phi(t) - 2 log|t| for very negative t. */
+  if (y > 1.0) {
+    t = exp(y);
+    if (!R_FINITE(t)) {
+      if (iter) *iter = 0;
+      return t;
+    }
+    t -= exp(acq_log_h(-t));
+  } else if (y < -4.0) {
+    const double a = -2.0 * (y + M_LN_SQRT_2PI);
+    t = -sqrt(a);
+    for (int i = 0; i < 3; i++) {
+      const double b = a - 4.0 * log(-t);
+      t = b > 1.0 ? -sqrt(b) : -1.0;
+    }
+  } else {
+    t = 0.0;
+  }
+  /* F(t) = log h(t) - y is increasing and concave (h is log-concave), so it
+   * has one root, and the Newton iteration on it (here with Halley's
+   * second-order correction, which needs no further special functions)
+   * converges from the starting points above in 1-5 steps.  The bracket
+   * [lo, hi] of points where F < 0 and F > 0 guards against rounding and
+   * poor starting points; iteration stops once a step is within a few ulps
+   * of t. */
+  double lo = R_NegInf, hi = R_PosInf;
+  for (k = 0; k < 100; k++) {
+    const double lh = acq_log_h(t);
+    const double f = lh - y;
+    if (f == 0.0) break;
+    if (f < 0.0) {
+      if (t > lo) lo = t;
+    } else if (t < hi) {
+      hi = t;
+    }
+    /* Halley's step: F = log h - y, F' = Phi / h, F'' = phi / h - F'^2. */
+    const double f1 = exp(log_Phi(t) - lh);
+    const double f2 = exp(log_phi(t) - lh) - f1 * f1;
+    const double den = 2.0 * f1 * f1 - f * f2;
+    double tn = den > 0.0 ? t - 2.0 * f * f1 / den : t - f / f1;
+    if (!(tn >= lo && tn <= hi)) {
+      /* Only rounding (or a far-off start) can get here: bisect a finite
+       * bracket, else move one step of size 1 + |t| towards the root. */
+      if (R_FINITE(lo) && R_FINITE(hi)) {
+        tn = 0.5 * (lo + hi);
+      } else {
+        tn = f < 0.0 ? t + 1.0 + fabs(t) : t - 1.0 - fabs(t);
+      }
+    }
+    const double step = fabs(tn - t);
+    t = tn;
+    if (step <= 4.0 * DBL_EPSILON * (fabs(t) + 1.0)) {
+      k++;
+      break;
+    }
+  }
+  if (iter) *iter = k;
+  return t;
+}
+
+double acq_pbgi(double m, double s, double lambda, double cost, acq_grad *d,
+                int *iter) {
+  double ds, dlc;
+  const double g =
+      pbgi_core(m, s, lambda * cost, log(lambda) + log(cost), &ds, &dlc, iter);
+  if (d) {
+    grad_zero(d);
+    d->m = 1.0;
+    d->s = ds;
+    d->c = lambda * dlc;
+  }
+  return g;
+}
+
+double acq_pbgi_u(double m, double s, double lambda, double mc, double sc,
+                  acq_grad *d, int *iter) {
+  double ds, dlc;
+  const double log_lc = log(lambda) + mc + 0.5 * sc * sc;
+  const double lc = exp(log_lc);
+  const double g = pbgi_core(m, s, lc, log_lc, &ds, &dlc, iter);
+  if (d) {
+    grad_zero(d);
+    d->m = 1.0;
+    d->s = ds;
+    d->mc = lc * dlc;
+    d->sc = sc * d->mc;
+  }
+  return g;
+}
+
+int acq_pandora_stop(double best, const double *g, int n) {
+  for (int i = 0; i < n; i++) {
+    if (!(best >= g[i])) return 0;
+  }
+  return 1;
+}
+
+/* R entry points --------------------------------------------------------- */
+
+/* Type codes; R/acq.R maps the names of acq_closed_form() onto them. */
+enum {
+  ACQ_EI = 1,
+  ACQ_LOG_EI,
+  ACQ_UCB,
+  ACQ_Q1,
+  ACQ_LOG_Q1,
+  ACQ_EI_PU_CC,
+  ACQ_LOG_EI_PU_CC,
+  ACQ_PBGI
+};
+
+SEXP C_acq_closed_form(SEXP type, SEXP m, SEXP s, SEXP best, SEXP cost, SEXP mc,
+                       SEXP sc, SEXP remaining, SEXP nu, SEXP lambda, SEXP beta,
+                       SEXP known_cost, SEXP grad) {
+  const int n = Rf_length(m), code = Rf_asInteger(type);
+  const int kc = Rf_asLogical(known_cost), g = Rf_asLogical(grad);
+  const double *pm = REAL(m), *ps = REAL(s), *pb = REAL(best), *pc = REAL(cost),
+               *pmc = REAL(mc), *psc = REAL(sc), *pr = REAL(remaining),
+               *pnu = REAL(nu), *pl = REAL(lambda), *pbeta = REAL(beta);
+  int np = 0;
+  const char *nms[] = {"value",         "d_mean", "d_sd", "d_log_cost_mean",
+                       "d_log_cost_sd", "d_cost", "iter", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
+  np++;
+  SET_VECTOR_ELT(out, 0, Rf_allocVector(REALSXP, n));
+  double *val = REAL(VECTOR_ELT(out, 0)), *dd[5] = {NULL};
+  if (g) {
+    for (int j = 0; j < 5; j++) {
+      SET_VECTOR_ELT(out, j + 1, Rf_allocVector(REALSXP, n));
+      dd[j] = REAL(VECTOR_ELT(out, j + 1));
+    }
+  }
+  int *it = NULL;
+  if (code == ACQ_PBGI) {
+    SET_VECTOR_ELT(out, 6, Rf_allocVector(INTSXP, n));
+    it = INTEGER(VECTOR_ELT(out, 6));
+  }
+  acq_grad d, *pd = g ? &d : NULL;
+  for (int i = 0; i < n; i++) {
+    if ((i & 1023) == 1023) R_CheckUserInterrupt();
+    switch (code) {
+      case ACQ_EI:
+        val[i] = acq_ei(pm[i], ps[i], pb[i], pd);
+        break;
+      case ACQ_LOG_EI:
+        val[i] = acq_log_ei(pm[i], ps[i], pb[i], pd);
+        break;
+      case ACQ_UCB:
+        val[i] = acq_ucb(pm[i], ps[i], pbeta[i], pd);
+        break;
+      case ACQ_Q1:
+        val[i] =
+            acq_q1(pm[i], ps[i], pb[i], pmc[i], psc[i], pr[i], kc, pc[i], pd);
+        break;
+      case ACQ_LOG_Q1:
+        val[i] = acq_log_q1(pm[i], ps[i], pb[i], pmc[i], psc[i], pr[i], kc,
+                            pc[i], pd);
+        break;
+      case ACQ_EI_PU_CC:
+        val[i] = acq_ei_pu_cc(pm[i], ps[i], pb[i], pmc[i], psc[i], pnu[i], kc,
+                              pc[i], pd);
+        break;
+      case ACQ_LOG_EI_PU_CC:
+        val[i] = acq_log_ei_pu_cc(pm[i], ps[i], pb[i], pmc[i], psc[i], pnu[i],
+                                  kc, pc[i], pd);
+        break;
+      case ACQ_PBGI:
+        val[i] =
+            kc ? acq_pbgi(pm[i], ps[i], pl[i], pc[i], pd, it + i)
+               : acq_pbgi_u(pm[i], ps[i], pl[i], pmc[i], psc[i], pd, it + i);
+        break;
+      default:
+        Rf_error("internal error: unknown acquisition code %d", code);
+    }
+    if (g) {
+      dd[0][i] = d.m;
+      dd[1][i] = d.s;
+      dd[2][i] = d.mc;
+      dd[3][i] = d.sc;
+      dd[4][i] = d.c;
+    }
+  }
+  UNPROTECT(np);
+  return out;
+}
+
+SEXP C_acq_h_inv(SEXP y) {
+  const int n = Rf_length(y);
+  const double *py = REAL(y);
+  int np = 0;
+  const char *nms[] = {"t", "iter", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
+  np++;
+  SET_VECTOR_ELT(out, 0, Rf_allocVector(REALSXP, n));
+  SET_VECTOR_ELT(out, 1, Rf_allocVector(INTSXP, n));
+  double *t = REAL(VECTOR_ELT(out, 0));
+  int *it = INTEGER(VECTOR_ELT(out, 1));
+  for (int i = 0; i < n; i++) t[i] = acq_h_inv_log(py[i], it + i);
+  UNPROTECT(np);
+  return out;
+}
+
+SEXP C_acq_log_h(SEXP u) {
+  const int n = Rf_length(u);
+  const double *pu = REAL(u);
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, n));
+  double *po = REAL(out);
+  for (int i = 0; i < n; i++) po[i] = acq_log_h(pu[i]);
+  UNPROTECT(1);
+  return out;
+}

@@ -1,0 +1,105 @@
+/* acq.h -- the pure-C face of the closed-form acquisition functions.
+ *
+ * Everything is a maximization.  At one input x the caller supplies the
+ * posterior moments of the objective, m = E[f(x)] and s = sd[f(x)] >= 0, the
+ * best value observed so far `best`, and for an unknown cost the posterior
+ * moments of the log cost, mc = E[log c(x)] and sc = sd[log c(x)] >= 0 (an
+ * independent GP on log cost, so c(x) is lognormal).  A known cost is passed
+ * as cost = c(x) > 0.
+ *
+ * With u = (m - best) / s and h(u) = u Phi(u) + phi(u):
+ *
+ *   EI          = s h(u)                       (= max(m - best, 0) if s = 0)
+ *   UCB         = m + beta s
+ *   Q1          = EI * Phi((log R - mc) / sc)  (unknown cost, R = remaining
+ *                 budget; 0 when R <= 0)       paper 000, Prop. 1
+ *               = EI * 1{cost <= R}            (known cost)
+ *   EI-PU-CC    = EI * exp(-nu mc + nu^2 sc^2 / 2)  (unknown cost, = E[(f -
+ *                 best)^+ / c^nu]; nu = 1 is EI-PU)  paper 000, Prop. 2
+ *               = EI / cost^nu                 (known cost)
+ *   PBGI        = g solving s h((m - g) / s) = lambda cost  (paper 002, eq. 6)
+ *   PBGI-U      = the same with cost = exp(mc + sc^2 / 2)   (paper 002, eq. 20)
+ *
+ * All quantities are computed from log EI, which is accurate to a few ulps
+ * of log EI for every finite input, i.e. EI to ~1e-13 relative even at
+ * u = -40 (no underflow to 0 in the tail), so the products above keep that
+ * accuracy wherever the true value is a normal double.  The
+ * log_* variants return the natural log of the acquisition (-Inf only where
+ * the acquisition is exactly 0: s = 0 and m <= best, a known cost above the
+ * remaining budget, R <= 0, or sc = 0 and mc > log R; or where the log
+ * itself is beyond the double range, |u| > ~1e154).
+ *
+ * Partial derivatives.  Every function takes an acq_grad *d (NULL: no
+ * derivatives) and fills every field: the partial derivative of its return
+ * value with respect to m, s, mc, sc and a known cost c, holding the other
+ * arguments fixed; fields that do not apply are 0.  They are derivatives in
+ * the posterior moments, so that a caller chains them with the gradients of
+ * m, s, mc, sc (and of a known c) in x.  At the non-differentiable points
+ * (s = 0, sc = 0, cost = R) the one-sided limit from s > 0, sc > 0 is
+ * returned, and where a log value is -Inf its derivatives are 0.
+ *
+ * No function checks its arguments (the R layer validates): s, sc >= 0,
+ * cost > 0, lambda > 0, nu in [0, 1], beta >= 0, all finite.
+ */
+#ifndef COSTBO_ACQ_MODULE_H
+#define COSTBO_ACQ_MODULE_H
+
+typedef struct {
+  double m;  /* d / d m   (posterior mean of f) */
+  double s;  /* d / d s   (posterior sd of f) */
+  double mc; /* d / d mc  (posterior mean of log cost) */
+  double sc; /* d / d sc  (posterior sd of log cost) */
+  double c;  /* d / d c   (known cost) */
+} acq_grad;
+
+/* log h(u) = log(u Phi(u) + phi(u)), accurate to a few ulps for every
+ * finite u; -Inf only for u < -1.3e154, where the true value is below
+ * -DBL_MAX. */
+double acq_log_h(double u);
+
+/* Expected improvement E[(f - best)^+] and its log. */
+double acq_ei(double m, double s, double best, acq_grad *d);
+double acq_log_ei(double m, double s, double best, acq_grad *d);
+
+/* Upper confidence bound m + beta s. */
+double acq_ucb(double m, double s, double beta, acq_grad *d);
+
+/* Budgeted one-step EI Q1 and its log.  known_cost != 0 selects the known
+ * cost `cost` (then mc, sc are ignored and d->c = 0: the indicator is flat
+ * almost everywhere); otherwise mc, sc are used and cost is ignored. */
+double acq_q1(double m, double s, double best, double mc, double sc,
+              double remaining, int known_cost, double cost, acq_grad *d);
+double acq_log_q1(double m, double s, double best, double mc, double sc,
+                  double remaining, int known_cost, double cost, acq_grad *d);
+
+/* EI per unit cost with cost cooling exponent nu (nu = 1: EI-PU) and its
+ * log.  known_cost as for acq_q1. */
+double acq_ei_pu_cc(double m, double s, double best, double mc, double sc,
+                    double nu, int known_cost, double cost, acq_grad *d);
+double acq_log_ei_pu_cc(double m, double s, double best, double mc, double sc,
+                        double nu, int known_cost, double cost, acq_grad *d);
+
+/* Inverse of h in log space: the t with log h(t) = y, for any finite y.
+ * Safeguarded Newton (with Halley's correction) on the concave increasing
+ * function log h, started from asymptotic guesses; *iter (may be NULL)
+ * receives the number of steps taken (at most 5 over the double range).
+ * Accurate to a few ulps of t; +Inf when exp(y) overflows. */
+double acq_h_inv_log(double y, int *iter);
+
+/* Pandora's Box Gittins index for a known cost: the g with
+ * EI(m, s; g) = lambda cost.  d->m = 1, d->s = phi(t) / Phi(t),
+ * d->c = -lambda / Phi(t), with t = (m - g) / s (paper 002, Prop. 3);
+ * s = 0 gives g = m - lambda cost. *iter as for acq_h_inv_log. */
+double acq_pbgi(double m, double s, double lambda, double cost, acq_grad *d,
+                int *iter);
+
+/* PBGI-U: as acq_pbgi with cost = exp(mc + sc^2 / 2); then
+ * d->mc = -lambda cost / Phi(t), d->sc = sc d->mc and d->c = 0. */
+double acq_pbgi_u(double m, double s, double lambda, double mc, double sc,
+                  acq_grad *d, int *iter);
+
+/* Pandora's Box stopping rule: 1 if best >= max_i g[i] (stop), else 0.
+ * n = 0 gives 1 (no box left to open). */
+int acq_pandora_stop(double best, const double *g, int n);
+
+#endif

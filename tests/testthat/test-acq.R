@@ -1,0 +1,474 @@
+# Closed-form acquisitions: acq_closed_form(), acq_pandora_stop() and the C
+# core behind them (src/acq.c).
+
+acq <- acq_closed_form
+
+# --- log h and log EI in the tails --------------------------------------------
+
+test_that("log h matches the series/integral reference from u = -1e4 to 40", {
+  u <- c(-1e4, -1000, -100, -40, -38.5, -30, -20, -12, -10, -9, -8, -7,
+         -5, -3, -2.5, -2, -1.999, -1.5, -1, -0.5, 0, 0.5, 1, 2, 5, 10, 40)
+  got <- costbo:::acq_log_h(u)
+  ref <- ref_log_h_series(u)
+  expect_true(all(is.finite(got)))
+  # relative error of h itself, i.e. absolute error of log h
+  # absolute error of log h = relative error of h; log h itself carries a
+  # rounding error of eps |log h|
+  tol <- 8 * .Machine$double.eps * pmax(1, abs(ref))
+  expect_true(all(abs(got - ref) <= pmax(tol, 1e-12)))
+  expect_lt(max(abs(got - ref) / pmax(1, abs(ref))), 1e-13)
+})
+
+test_that("log h and log EI match 320-bit references to a few ulps", {
+  skip_if_not_installed("Rmpfr")
+  u <- c(-1e4, -1000, -100, seq(-40, 40, by = 1.25), -2 - 1e-9, -2 + 1e-9,
+         -1.5, -0.5, 0.5)
+  ref <- ref_log_h_mpfr(u)
+  tol <- 4 * .Machine$double.eps * pmax(1, abs(ref))
+  expect_true(all(abs(costbo:::acq_log_h(u) - ref) <= tol))
+  m <- u * 0.3 + 1
+  lei <- acq("log_ei", m, 0.3, best = 1)
+  expect_true(all(abs(lei - (log(0.3) + ref)) <= 2 * tol))
+  # EI itself wherever it is a normal double
+  ok <- log(0.3) + ref > log(.Machine$double.xmin)
+  ei <- acq("ei", m[ok], 0.3, best = 1)
+  expect_lt(max(abs(ei / exp(log(0.3) + ref[ok]) - 1)), 1e-12)
+})
+
+test_that("log EI is finite for every finite input", {
+  set.seed(11)
+  n <- 2000
+  m <- runif(n, -1e3, 1e3)
+  s <- 10^runif(n, -10, 3)
+  b <- runif(n, -1e3, 1e3)
+  expect_true(all(is.finite(acq("log_ei", m, s, best = b))))
+  expect_true(all(is.finite(acq("log_ei", -1, 1e-4, best = 0))))   # u = -1e4
+  expect_equal(acq("log_ei", -1e5, 1, best = 0),
+               ref_log_h_series(-1e5), tolerance = 1e-14)
+})
+
+test_that("s = 0 is handled exactly", {
+  expect_identical(acq("ei", c(2, -1, 0), 0, best = 0), c(2, 0, 0))
+  expect_identical(acq("log_ei", c(2, -1), 0, best = 0), c(log(2), -Inf))
+  g <- acq("ei", c(2, -1, 0), 0, best = 0, grad = TRUE)
+  expect_equal(g$d_mean, c(1, 0, 0.5))
+  expect_equal(g$d_sd, c(0, 0, dnorm(0)))
+  # limits from s > 0
+  expect_equal(acq("ei", c(2, 0), 1e-300, best = 0), c(2, 1e-300 * dnorm(0)))
+  expect_equal(acq("pbgi", 1, 0, cost = 2, lambda = 0.25), 0.5)
+})
+
+# --- Monte Carlo checks of the definitions ------------------------------------
+
+test_that("EI, Q1, EI-PU and EI-PU-CC equal Monte Carlo integrals", {
+  set.seed(20240601)
+  n <- 1e6
+  z <- rnorm(n)
+  w <- rnorm(n)
+  cases <- data.frame(
+    m = c(-1, 0.3, 0.3, -1, 1.5, 0.2),
+    s = c(0.5, 2, 0.5, 2, 1, 0.1),
+    mc = c(-0.5, 1, 0.3, 1, -1, 0),
+    sc = c(0.3, 1, 0.8, 0.3, 1, 0.5),
+    R = c(1, 3, 0.8, 5, 0.5, 1),
+    nu = c(0.3, 1, 0.6, 0, 0.9, 0.5)
+  )
+  cases$best <- 0.2
+  zs <- numeric(0)
+  for (i in seq_len(nrow(cases))) {
+    k <- cases[i, ]
+    imp <- pmax(k$m + k$s * z - k$best, 0)
+    cst <- exp(k$mc + k$sc * w)
+    zs <- c(zs,
+      ei = mc_z(acq("ei", k$m, k$s, best = k$best), imp),
+      q1 = mc_z(acq("q1", k$m, k$s, best = k$best, log_cost_mean = k$mc,
+                    log_cost_sd = k$sc, remaining = k$R), imp * (cst <= k$R)),
+      pu = mc_z(acq("ei_pu", k$m, k$s, best = k$best, log_cost_mean = k$mc,
+                    log_cost_sd = k$sc), imp / cst),
+      pucc = mc_z(acq("ei_pu_cc", k$m, k$s, best = k$best,
+                      log_cost_mean = k$mc, log_cost_sd = k$sc, nu = k$nu),
+                  imp / cst^k$nu)
+    )
+  }
+  expect_lt(max(zs), 4.5)
+})
+
+test_that("known-cost forms equal their definitions", {
+  set.seed(5)
+  m <- rnorm(20)
+  s <- runif(20, 0.1, 2)
+  cst <- runif(20, 0.5, 5)
+  ei <- acq("ei", m, s, best = 0.1)
+  expect_equal(acq("ei_pu_cc", m, s, best = 0.1, cost = cst, nu = 0.4),
+               ei / cst^0.4, tolerance = 1e-14)
+  expect_equal(acq("ei_pu", m, s, best = 0.1, cost = cst), ei / cst,
+               tolerance = 1e-14)
+  expect_equal(acq("q1", m, s, best = 0.1, cost = cst, remaining = 2),
+               ei * (cst <= 2), tolerance = 1e-14)
+  expect_identical(acq("q1", m, s, best = 0.1, cost = 2, remaining = 2),
+                   acq("ei", m, s, best = 0.1))
+  expect_identical(acq("q1", m[1:2], s[1:2], best = 0.1, log_cost_mean = 0,
+                       log_cost_sd = 1, remaining = c(0, -1)),
+                   c(0, 0))
+  # sc = 0 is a known cost exp(mc)
+  expect_identical(acq("q1", 0, 1, best = 0, log_cost_mean = log(c(1, 3)),
+                       log_cost_sd = 0, remaining = 2),
+                   acq("ei", 0, 1, best = 0) * c(1, 0))
+  expect_equal(acq("ei_pu_cc", m, s, best = 0.1, log_cost_mean = log(cst),
+                   log_cost_sd = 0, nu = 0.4), ei / cst^0.4,
+               tolerance = 1e-14)
+  expect_equal(acq("ucb", m, s, beta = 2), m + 2 * s)
+})
+
+test_that("the PBGI index solves EI(g) = lambda E[c] (Monte Carlo)", {
+  set.seed(77)
+  n <- 1e6
+  z <- rnorm(n)
+  w <- rnorm(n)
+  zs <- numeric(0)
+  for (lam in c(1e-3, 0.05, 0.5)) {
+    for (s in c(0.3, 2)) {
+      m <- 0.4
+      g <- acq("pbgi", m, s, cost = 1.5, lambda = lam)
+      zs <- c(zs, mc_z(lam * 1.5, pmax(m + s * z - g, 0)))
+      gu <- acq("pbgi", m, s, log_cost_mean = 0.2, log_cost_sd = 0.6,
+                lambda = lam)
+      # E[(f - g)^+ - lambda c] = 0 with c lognormal
+      zs <- c(zs, mc_z(0, pmax(m + s * z - gu, 0) - lam *
+                         exp(0.2 + 0.6 * w)))
+    }
+  }
+  expect_lt(max(zs), 4.5)
+})
+
+# --- the PBGI solver ----------------------------------------------------------
+
+test_that("PBGI solves its equation to rounding level in a few steps", {
+  y <- c(log(10^seq(-300, 300, by = 5)), seq(-10, 4, by = 0.01))
+  r <- costbo:::acq_h_inv(y)
+  expect_true(all(is.finite(r$t)))
+  expect_lte(max(r$iter), 5L)
+  expect_lte(mean(r$iter), 3)
+  # residual of log h(t) = y, i.e. relative residual of h(t) = lambda c / s:
+  # t carries a rounding error of ~eps |t|, which moves h by ~eps t^2
+  res <- abs(ref_log_h_series(r$t) - y)
+  expect_true(all(res <= 8 * .Machine$double.eps * (1 + r$t^2) + 2e-14))
+  mid <- abs(r$t) < 3
+  expect_lt(max(res[mid]), 1e-14)
+  # at the index itself: EI(m, s; g) = lambda c, relative 1e-14
+  lam <- 10^seq(-4, 1, by = 0.25)
+  g <- acq("pbgi", 1.3, 0.7, cost = 2, lambda = lam)
+  ei <- acq("ei", 1.3, 0.7, best = g)
+  expect_lt(max(abs(ei / (lam * 2) - 1)), 1e-13)
+})
+
+test_that("PBGI index matches high-precision roots for lambda in 1e-12..1e4", {
+  lam <- 10^seq(-12, 4, by = 0.25)
+  g <- acq("pbgi", 0, 1, cost = 1, lambda = lam)
+  # Rmpfr-free reference: Newton on the series/integral log h
+  t_ref <- ref_h_inv(log(lam))
+  expect_lt(max(abs(g + t_ref) / pmax(abs(t_ref), 1)), 1e-12)
+  # the extremes of the double range of lambda c / s
+  y <- log(c(1e-300, 1e-200, 1e200, 1e300))
+  expect_equal(costbo:::acq_h_inv(y)$t, ref_h_inv(y), tolerance = 1e-13)
+})
+
+test_that("PBGI index matches 320-bit roots", {
+  skip_if_not_installed("Rmpfr")
+  lam <- 10^seq(-12, 4, by = 1)
+  g <- acq("pbgi", 0, 1, cost = 1, lambda = lam)
+  y <- c(log(lam), log(c(1e-300, 1e-100, 1e100, 1e300)))
+  t <- costbo:::acq_h_inv(y)$t
+  t_ref <- ref_h_inv_mpfr(y, t)
+  expect_lt(max(abs(t - t_ref) / pmax(abs(t_ref), 1)), 8 * .Machine$double.eps)
+  expect_lt(max(abs(g + t_ref[seq_along(lam)]) /
+                  pmax(abs(t_ref[seq_along(lam)]), 1)),
+            8 * .Machine$double.eps)
+})
+
+test_that("PBGI handles lambda c / s beyond the double range", {
+  # lambda c / s = 1e310: g = m - lambda c exactly
+  expect_identical(acq("pbgi", 1, 1e-306, cost = 1, lambda = 1e4), 1 - 1e4)
+  g <- acq("pbgi", 1, 1e-306, cost = 1, lambda = 1e4, grad = TRUE)
+  expect_identical(unlist(g[1, ]),
+                   c(value = 1 - 1e4, d_mean = 1, d_sd = 0, d_cost = -1e4))
+  # lambda c / s = 1e-320: deep in the lower tail, still finite
+  g <- acq("pbgi", 0, 1e300, log_cost_mean = -50, log_cost_sd = 0,
+           lambda = 1e-12)
+  expect_true(is.finite(g) && g > 1e301)
+  # t = (m - g) / s is the root for y = log(lambda c / s)
+  y <- log(1e-12) - 50 - log(1e300)
+  expect_equal(-g / 1e300, ref_h_inv(y), tolerance = 1e-14)
+})
+
+# --- the far tail, where the reference implementations fail -------------------
+
+test_that("cost-aware forms are exact at u = -9, -12, where naive EI is not", {
+  for (u in c(-9, -12)) {
+    s <- 0.5
+    m <- u * s
+    lei <- log(s) + ref_log_h(u)
+    ei_exact <- exp(lei)
+    mc <- 0.3
+    sc <- 0.8
+    nu <- 0.6
+    pu <- exp(lei - mc + sc^2 / 2)
+    pucc <- exp(lei - nu * mc + nu^2 * sc^2 / 2)
+    q1 <- exp(lei + pnorm((log(2) - mc) / sc, log.p = TRUE))
+    expect_equal(acq("ei", m, s, best = 0), ei_exact, tolerance = 1e-12)
+    expect_equal(acq("ei_pu", m, s, best = 0, log_cost_mean = mc,
+                     log_cost_sd = sc), pu, tolerance = 1e-12)
+    expect_equal(acq("ei_pu_cc", m, s, best = 0, log_cost_mean = mc,
+                     log_cost_sd = sc, nu = nu), pucc, tolerance = 1e-12)
+    expect_equal(acq("q1", m, s, best = 0, log_cost_mean = mc,
+                     log_cost_sd = sc, remaining = 2), q1, tolerance = 1e-12)
+    # the naive formula is off by two orders of magnitude
+    ratio <- naive_ei(m, s, 0) / ei_exact
+    expect_gt(ratio, if (u == -9) 80 else 140)
+  }
+  expect_equal(naive_ei(-9, 1, 0) / exp(ref_log_h(-9)), 84, tolerance = 0.01)
+})
+
+test_that("at u = -40 values are positive and finite", {
+  lei <- ref_log_h(-40)
+  expect_identical(naive_ei(-40, 1, 0), 0)
+  expect_equal(acq("log_ei", -40, 1, best = 0), lei, tolerance = 1e-14)
+  expect_equal(acq("log_q1", -40, 1, best = 0, log_cost_mean = 0,
+                   log_cost_sd = 1, remaining = 2),
+               lei + pnorm(log(2), log.p = TRUE), tolerance = 1e-14)
+  expect_equal(acq("log_ei_pu", -40, 1, best = 0, log_cost_mean = 0.5,
+                   log_cost_sd = 1), lei - 0.5 + 0.5, tolerance = 1e-14)
+  expect_equal(acq("log_ei_pu_cc", -40, 1, best = 0, cost = 3, nu = 0.5),
+               lei - 0.5 * log(3), tolerance = 1e-14)
+  # EI (~1e-351) is below the double range, EI / c is not for c = e^-100
+  v <- acq("ei_pu", -40, 1, best = 0, log_cost_mean = -100, log_cost_sd = 1)
+  expect_gt(v, 0)
+  expect_equal(v, exp(lei + 100.5), tolerance = 1e-11)
+  g <- acq("ei_pu", -40, 1, best = 0, log_cost_mean = -100, log_cost_sd = 1,
+           grad = TRUE)
+  expect_true(all(is.finite(unlist(g))) && g$d_mean > 0 && g$d_sd > 0)
+})
+
+# --- partial derivatives ------------------------------------------------------
+
+test_that("every partial derivative equals a central finite difference", {
+  pts <- list(
+    list(mean = 0.3, sd = 0.8, best = 0.5, lcm = 0.4, lcs = 0.7, cost = 2.5,
+         remaining = 3, nu = 0.6, lambda = 0.05, beta = 1.5),
+    list(mean = -2, sd = 0.3, best = 1, lcm = -1, lcs = 0.2, cost = 0.4,
+         remaining = 0.5, nu = 1, lambda = 1e-6, beta = 0),
+    list(mean = 4, sd = 2, best = 1, lcm = 2, lcs = 1.5, cost = 7,
+         remaining = 20, nu = 0.1, lambda = 2, beta = 3)
+  )
+  specs <- list(
+    list(type = "ei", cost = "none"), list(type = "log_ei", cost = "none"),
+    list(type = "ucb", cost = "none"),
+    list(type = "q1", cost = "unknown"),
+    list(type = "log_q1", cost = "unknown"),
+    list(type = "q1", cost = "known"),
+    list(type = "ei_pu", cost = "unknown"),
+    list(type = "ei_pu", cost = "known"),
+    list(type = "log_ei_pu", cost = "unknown"),
+    list(type = "ei_pu_cc", cost = "unknown"),
+    list(type = "ei_pu_cc", cost = "known"),
+    list(type = "log_ei_pu_cc", cost = "known"),
+    list(type = "pbgi", cost = "known"), list(type = "pbgi", cost = "unknown")
+  )
+  call_acq <- function(spec, p, grad = FALSE) {
+    a <- list(type = spec$type, mean = p$mean, sd = p$sd, grad = grad)
+    if (!spec$type %in% c("ucb", "pbgi")) a$best <- p$best
+    if (spec$cost == "known") a$cost <- p$cost
+    if (spec$cost == "unknown") {
+      a$log_cost_mean <- p$lcm
+      a$log_cost_sd <- p$lcs
+    }
+    if (spec$type %in% c("q1", "log_q1")) a$remaining <- p$remaining
+    if (spec$type %in% c("ei_pu_cc", "log_ei_pu_cc")) a$nu <- p$nu
+    if (spec$type == "pbgi") a$lambda <- p$lambda
+    if (spec$type == "ucb") a$beta <- p$beta
+    do.call(acq_closed_form, a)
+  }
+  col <- c(mean = "d_mean", sd = "d_sd", lcm = "d_log_cost_mean",
+           lcs = "d_log_cost_sd", cost = "d_cost")
+  n_checked <- 0
+  for (p in pts) {
+    for (spec in specs) {
+      g <- call_acq(spec, p, grad = TRUE)
+      vars <- c("mean", "sd", switch(spec$cost, none = NULL,
+                                     unknown = c("lcm", "lcs"),
+                                     known = "cost"))
+      for (v in vars) {
+        num <- fd(function(q) call_acq(spec, q), p, v)
+        ana <- g[[col[[v]]]]
+        expect_equal(ana, num, tolerance = 1e-5,
+                     label = sprintf("%s (%s cost) d/d%s at mean %g",
+                                     spec$type, spec$cost, v, p$mean))
+        n_checked <- n_checked + 1
+      }
+    }
+  }
+  expect_gt(n_checked, 100)
+})
+
+test_that("log-scale derivatives stay accurate far in the tail", {
+  for (u in c(-9, -30, -100)) {
+    p <- list(mean = u * 0.5, sd = 0.5)
+    f <- function(q) acq("log_ei", q$mean, q$sd, best = 0)
+    g <- acq("log_ei", p$mean, p$sd, best = 0, grad = TRUE)
+    expect_equal(g$d_mean, fd(f, p, "mean", rel = 1e-7), tolerance = 1e-5)
+    expect_equal(g$d_sd, fd(f, p, "sd", rel = 1e-7), tolerance = 1e-5)
+  }
+  # PBGI far in both directions of lambda
+  for (lam in c(1e-12, 1e4)) {
+    p <- list(mean = 0.2, sd = 0.9)
+    f <- function(q) acq("pbgi", q$mean, q$sd, cost = 1.1, lambda = lam)
+    g <- acq("pbgi", p$mean, p$sd, cost = 1.1, lambda = lam, grad = TRUE)
+    expect_equal(g$d_sd, fd(f, p, "sd"), tolerance = 1e-5)
+    expect_equal(g$d_cost, -lam / pnorm((p$mean - g$value) / p$sd),
+                 tolerance = 1e-10)
+  }
+})
+
+test_that("PBGI gradient follows Prop. 3 of the PBGI paper", {
+  m <- 0.1
+  s <- 1.7
+  lam <- 0.03
+  mc <- 0.5
+  sc <- 0.4
+  g <- acq("pbgi", m, s, log_cost_mean = mc, log_cost_sd = sc, lambda = lam,
+           grad = TRUE)
+  t <- (m - g$value) / s
+  ec <- exp(mc + sc^2 / 2)
+  expect_equal(g$d_mean, 1)
+  expect_equal(g$d_sd, dnorm(t) / pnorm(t), tolerance = 1e-12)
+  expect_equal(g$d_log_cost_mean, -lam * ec / pnorm(t), tolerance = 1e-12)
+  expect_equal(g$d_log_cost_sd, -lam * ec * sc / pnorm(t), tolerance = 1e-12)
+})
+
+# --- robustness over a wide grid ----------------------------------------------
+
+test_that("no NaN, Inf or negative values over a wide random grid", {
+  set.seed(3)
+  n <- 5000
+  m <- runif(n, -100, 100)
+  s <- 10^runif(n, -8, 2)
+  b <- runif(n, -100, 100)
+  mc <- runif(n, -20, 20)
+  sc <- runif(n, 0, 3)
+  cst <- 10^runif(n, -3, 3)
+  R <- runif(n, -5, 100)
+  nu <- runif(n)
+  lam <- 10^runif(n, -12, 4)
+  fin <- function(x) all(is.finite(unlist(x)))
+  for (type in c("ei", "q1", "ei_pu", "ei_pu_cc")) {
+    for (known in c(TRUE, FALSE)) {
+      if (type == "ei" && !known) next
+      a <- list(type = type, mean = m, sd = s, best = b, grad = TRUE)
+      if (type != "ei") {
+        if (known) a$cost <- cst else {
+          a$log_cost_mean <- mc
+          a$log_cost_sd <- sc
+        }
+      }
+      if (type == "q1") a$remaining <- R
+      if (type == "ei_pu_cc") a$nu <- nu
+      out <- do.call(acq_closed_form, a)
+      expect_true(fin(out), label = type)
+      expect_true(all(out$value >= 0 & out$d_sd >= 0 & out$d_mean >= 0),
+                  label = type)
+      a$type <- paste0("log_", type)
+      lo <- do.call(acq_closed_form, a)
+      expect_true(all(!is.na(unlist(lo))), label = a$type)
+      expect_true(all(is.finite(lo$value[out$value > 0])), label = a$type)
+      expect_true(all(lo$value < Inf), label = a$type)
+    }
+  }
+  pk <- acq("pbgi", m, s, cost = cst, lambda = lam, grad = TRUE)
+  pu <- acq("pbgi", m, s, log_cost_mean = mc, log_cost_sd = sc, lambda = lam,
+            grad = TRUE)
+  expect_true(fin(pk) && fin(pu))
+  expect_true(all(pk$d_sd >= 0 & pk$d_cost < 0 & pu$d_log_cost_mean < 0))
+  # the index is above the mean exactly when lambda c < s phi(0)
+  expect_identical(pk$value > m, lam * cst < s * dnorm(0))
+  expect_true(all(is.finite(acq("log_ei", m, s, best = b))))
+})
+
+# --- Pandora's Box stopping rule ----------------------------------------------
+
+test_that("the Pandora stopping rule compares the best value and indices", {
+  expect_true(acq_pandora_stop(1, c(0.2, 1)))
+  expect_false(acq_pandora_stop(1, c(0.2, 1 + 1e-12)))
+  expect_true(acq_pandora_stop(0, numeric(0)))
+  # a near-certain point below the best value stops; an uncertain one not
+  g <- acq("pbgi", c(0, 0), c(1e-3, 1), cost = 1, lambda = 0.01)
+  expect_true(acq_pandora_stop(0.5, g[1]))
+  expect_false(acq_pandora_stop(0.5, g))
+  expect_error(acq_pandora_stop(NA, 1), class = "costbo_error_arg")
+  expect_error(acq_pandora_stop(1, c(1, NA)), class = "costbo_error_arg")
+})
+
+# --- argument checks ----------------------------------------------------------
+
+test_that("bad input raises costbo_error_arg naming the argument", {
+  e <- function(...) expect_error(acq_closed_form(...),
+                                  class = "costbo_error_arg")
+  e("ei", 0, -1, best = 0)
+  e("ei", 0, NA, best = 0)
+  e("ei", NA, 1, best = 0)
+  e("ei", 0, Inf, best = 0)
+  e("ei", 0, 1, best = NaN)
+  e("ei", 0, 1)
+  e("ei", "a", 1, best = 0)
+  e("eii", 0, 1, best = 0)
+  e("ei", 0:2, 1:2, best = 0)
+  e("ei", 0, 1, best = 0, grad = NA)
+  e("ei_pu", 0, 1, best = 0, cost = 0)
+  e("ei_pu", 0, 1, best = 0, cost = -1)
+  e("ei_pu", 0, 1, best = 0)
+  e("ei_pu", 0, 1, best = 0, cost = 1, log_cost_mean = 0, log_cost_sd = 1)
+  e("ei_pu", 0, 1, best = 0, log_cost_mean = 0)
+  e("ei_pu", 0, 1, best = 0, log_cost_mean = 0, log_cost_sd = -1)
+  e("ei_pu", 0, 1, best = 0, cost = 1, nu = 0.5)
+  e("ei_pu_cc", 0, 1, best = 0, cost = 1, nu = 1.5)
+  e("ei_pu_cc", 0, 1, best = 0, cost = 1, nu = -0.1)
+  e("ei_pu_cc", 0, 1, best = 0, cost = 1)
+  e("q1", 0, 1, best = 0, cost = 1)
+  e("q1", 0, 1, best = 0, cost = 1, remaining = NA)
+  e("pbgi", 0, 1, cost = 1, lambda = 0)
+  e("pbgi", 0, 1, cost = 1, lambda = -1)
+  e("pbgi", 0, 1, cost = 1)
+  e("pbgi", 0, 1, cost = c(1, NA), lambda = 1)
+  e("pbgi", 0, 1, best = 0, cost = 1, lambda = 1)
+  e("ucb", 0, 1, beta = -1)
+  e("ucb", 0, 1)
+  e("ei", 0, 1, best = 0, cost = 1)
+  cnd <- tryCatch(acq_closed_form("pbgi", 0, 1, cost = 1, lambda = 0),
+                  error = identity)
+  expect_match(conditionMessage(cnd), "`lambda`")
+  cnd <- tryCatch(acq_closed_form("ei_pu_cc", 0, 1, best = 0, cost = 1,
+                                  nu = 2), error = identity)
+  expect_match(conditionMessage(cnd), "`nu`")
+})
+
+test_that("error messages are clear", {
+  expect_snapshot(error = TRUE, {
+    acq_closed_form("ei", 0, -1, best = 0)
+    acq_closed_form("pbgi", 0, 1, cost = 1, lambda = 0)
+    acq_closed_form("q1", 0, 1, best = 0, log_cost_mean = 0)
+    acq_closed_form("ei_pu_cc", 0, 1, best = 0, cost = 1, nu = 2)
+  })
+})
+
+test_that("arguments are recycled and grad returns the right columns", {
+  v <- acq("ei", c(0, 1, 2), 1, best = 0.5)
+  expect_length(v, 3)
+  g <- acq("q1", 0, c(1, 2), best = 0, log_cost_mean = 0, log_cost_sd = 1,
+           remaining = 2, grad = TRUE)
+  expect_named(g, c("value", "d_mean", "d_sd", "d_log_cost_mean",
+                    "d_log_cost_sd"))
+  expect_equal(nrow(g), 2)
+  g <- acq("ei_pu", 0, 1, best = 0, cost = c(1, 2), grad = TRUE)
+  expect_named(g, c("value", "d_mean", "d_sd", "d_cost"))
+  expect_named(acq("ei", 0, 1, best = 0, grad = TRUE),
+               c("value", "d_mean", "d_sd"))
+})
