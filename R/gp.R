@@ -294,7 +294,14 @@ warm_theta <- function(start, theta0, fixed, range, ymean, ysd) {
   ifelse(fixed, theta0, th)
 }
 
-gp_hyp <- function(object) c(object$hyp)
+# The GP in the fixed positional layout the C entry points read (see
+# gp_unpack() in src/gp.c): list(X, y, L, beta, kernel, hyp, fmean, fcov),
+# all on the internal scale and of the storage types C expects.
+gp_pack <- function(object) {
+  list(object$Xs, object$ys, object$L, object$beta, as.integer(object$kcode),
+       as.double(object$hyp), as.double(object$fmean),
+       as.double(object$fcov))
+}
 
 #' @export
 print.costbo_gp <- function(x, digits = max(3L, getOption("digits") - 3L),
@@ -405,8 +412,7 @@ predict.costbo_gp <- function(object, newdata, sd = TRUE, grad = FALSE,
   if (grad && identical(object$kernel, "finite")) {
     stop_arg("grad", "FALSE for a GP over a finite set of candidates", grad)
   }
-  r <- .Call(C_gp_predict, object$Xs, object$ys, object$L, object$beta,
-             object$kcode, object$hyp, object$fmean, object$fcov, Xn, grad)
+  r <- .Call(C_gp_predict, gp_pack(object), Xn, grad)
   out <- list(mean = object$ymean + object$ysd * r$mean)
   s <- sqrt(pmax(r$var, 0))
   if (sd) out$sd <- object$ysd * s
@@ -469,8 +475,7 @@ gp_condition <- function(object, x, y) {
   Xa <- gp_newdata(object, x, arg = "x")
   y <- check_vector(y, nrow(Xa))
   ya <- (y - object$ymean) / object$ysd
-  r <- .Call(C_gp_condition, object$Xs, object$ys, object$L, object$beta,
-             object$kcode, object$hyp, object$fmean, object$fcov, Xa, ya)
+  r <- .Call(C_gp_condition, gp_pack(object), Xa, ya)
   if (identical(object$kernel, "finite")) {
     object$X <- rbind(object$X, Xa + 1)
   } else {
@@ -577,8 +582,7 @@ simulate.costbo_gp <- function(object, nsim = 1, seed = NULL, newdata, ...) {
     set.seed(seed)
     rng_state <- structure(seed, kind = as.list(RNGkind()))
   }
-  s <- .Call(C_gp_sample, object$Xs, object$ys, object$L, object$beta,
-             object$kcode, object$hyp, object$fmean, object$fcov, Xn, nsim)
+  s <- .Call(C_gp_sample, gp_pack(object), Xn, nsim)
   out <- object$ymean + object$ysd * s
   attr(out, "seed") <- rng_state
   out

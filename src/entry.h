@@ -5,22 +5,22 @@
 #include <Rinternals.h>
 
 /* gp.c */
+/* A GP packed by the R function gp_pack(): list(X, y, L, beta, kernel, hyp,
+ * fmean, fcov) on the internal scale; `extra` rows of capacity are added
+ * for fantasy updates.  Used by every module whose entry points take a GP. */
+struct cb_gp_s;
+void gp_unpack(struct cb_gp_s *gp, SEXP packed, int extra);
 SEXP C_gp_factor(SEXP X, SEXP y, SEXP kernel, SEXP hyp, SEXP fmean,
                  SEXP fcov);
-SEXP C_gp_predict(SEXP X, SEXP y, SEXP L, SEXP beta, SEXP kernel, SEXP hyp,
-                  SEXP fmean, SEXP fcov, SEXP Xnew, SEXP grad);
+SEXP C_gp_predict(SEXP gp, SEXP Xnew, SEXP grad);
 SEXP C_gp_lik(SEXP X, SEXP y, SEXP kernel, SEXP theta, SEXP use_prior,
               SEXP pshape, SEXP prate, SEXP profile);
 SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
               SEXP upper, SEXP slot, SEXP use_prior, SEXP pshape, SEXP prate,
               SEXP profile, SEXP control);
-SEXP C_gp_condition(SEXP X, SEXP y, SEXP L, SEXP beta, SEXP kernel, SEXP hyp,
-                    SEXP fmean, SEXP fcov, SEXP Xadd, SEXP yadd);
-SEXP C_gp_fantasy_roundtrip(SEXP X, SEXP y, SEXP L, SEXP beta, SEXP kernel,
-                            SEXP hyp, SEXP fmean, SEXP fcov, SEXP Xadd,
-                            SEXP yadd, SEXP Xtest);
-SEXP C_gp_sample(SEXP X, SEXP y, SEXP L, SEXP beta, SEXP kernel, SEXP hyp,
-                 SEXP fmean, SEXP fcov, SEXP Xnew, SEXP nsim);
+SEXP C_gp_condition(SEXP gp, SEXP Xadd, SEXP yadd);
+SEXP C_gp_fantasy_roundtrip(SEXP gp, SEXP Xadd, SEXP yadd, SEXP Xtest);
+SEXP C_gp_sample(SEXP gp, SEXP Xnew, SEXP nsim);
 SEXP C_gp_rff_eval(SEXP X, SEXP omega, SEXP phase, SEXP weight, SEXP scale);
 
 /* maximize.c */

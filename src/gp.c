@@ -224,6 +224,45 @@ void gp_predict(const cb_gp *gp, int m, const double *Xn, int ldn,
     for (size_t k = 0; k < (size_t)m * d; k++) dmean[k] = dvar[k] = 0.0;
 }
 
+void gp_predict1(const cb_gp *gp, const double *x, int ldx,
+                 const double *alpha, double *mean, double *var, double *dmean,
+                 double *dvar, double *work) {
+  const int n = gp->n, ld = gp->cap, d = gp->d, one = 1;
+  const int grad = dmean != NULL && gp->kernel != CB_FINITE;
+  *mean = gp_prior_mean(gp, x, ldx);
+  *var = gp_kernel(gp, x, ldx, x, ldx);
+  if (grad)
+    for (int k = 0; k < d; k++) dmean[k] = dvar[k] = 0.0;
+  if (n == 0) return;
+  double *v = work;
+  for (int i = 0; i < n; i++) v[i] = gp_kernel(gp, gp->X + i, ld, x, ldx);
+  F77_CALL(dtrsv)("L", "N", "N", &n, gp->L, &ld, v, &one FCONE FCONE FCONE);
+  *mean += F77_CALL(ddot)(&n, v, &one, gp->beta, &one);
+  *var -= F77_CALL(ddot)(&n, v, &one, v, &one);
+  if (!grad) return;
+  F77_CALL(dtrsv)("L", "T", "N", &n, gp->L, &ld, v, &one FCONE FCONE FCONE);
+  for (int i = 0; i < n; i++) {
+    double dk, r2 = scaled_r2(x, ldx, gp->X + i, ld, gp->ell, d);
+    kern_r2(gp->kernel, r2, &dk);
+    dk *= 2.0 * gp->sf2;
+    for (int k = 0; k < d; k++) {
+      double g = dk * (x[(size_t)k * ldx] - gp->X[i + (size_t)k * ld]) /
+                 (gp->ell[k] * gp->ell[k]);
+      dmean[k] += alpha[i] * g;
+      dvar[k] -= 2.0 * v[i] * g;
+    }
+  }
+}
+
+void gp_unpack(cb_gp *gp, SEXP packed, int extra) {
+  SEXP X = VECTOR_ELT(packed, 0), fmean = VECTOR_ELT(packed, 6);
+  const int n = Rf_nrows(X), d = Rf_ncols(X);
+  gp_init(gp, Rf_asInteger(VECTOR_ELT(packed, 4)), d, n, n + extra, REAL(X),
+          REAL(VECTOR_ELT(packed, 1)), REAL(VECTOR_ELT(packed, 2)),
+          REAL(VECTOR_ELT(packed, 3)), REAL(VECTOR_ELT(packed, 5)),
+          Rf_length(fmean), REAL(fmean), REAL(VECTOR_ELT(packed, 7)));
+}
+
 int gp_fantasy_add(cb_gp *gp, const double *x, int ldx, double y) {
   const int n = gp->n, ld = gp->cap;
   double *row = gp->L + n, s = 0.0, t = 0.0;
@@ -531,15 +570,6 @@ static void lik_setup(lik_ctx *c, int kernel, int n, int d, const double *X,
 /* R entry points                                                           */
 /* ------------------------------------------------------------------------ */
 
-static void gp_from_sexp(cb_gp *gp, SEXP X, SEXP y, SEXP L, SEXP beta,
-                         SEXP kernel, SEXP hyp, SEXP fmean, SEXP fcov,
-                         int extra) {
-  const int n = Rf_nrows(X), d = Rf_ncols(X);
-  gp_init(gp, Rf_asInteger(kernel), d, n, n + extra, REAL(X), REAL(y),
-          REAL(L), REAL(beta), REAL(hyp), Rf_length(fmean), REAL(fmean),
-          REAL(fcov));
-}
-
 SEXP C_gp_factor(SEXP X, SEXP y, SEXP kernel, SEXP hyp, SEXP fmean,
                  SEXP fcov) {
   const int n = Rf_nrows(X), d = Rf_ncols(X);
@@ -570,12 +600,11 @@ SEXP C_gp_factor(SEXP X, SEXP y, SEXP kernel, SEXP hyp, SEXP fmean,
   return out;
 }
 
-SEXP C_gp_predict(SEXP X, SEXP y, SEXP L, SEXP beta, SEXP kernel, SEXP hyp,
-                  SEXP fmean, SEXP fcov, SEXP Xnew, SEXP grad) {
+SEXP C_gp_predict(SEXP gpk, SEXP Xnew, SEXP grad) {
   const int m = Rf_nrows(Xnew), d = Rf_ncols(Xnew), g = Rf_asLogical(grad);
   int np = 0;
   cb_gp gp;
-  gp_from_sexp(&gp, X, y, L, beta, kernel, hyp, fmean, fcov, 0);
+  gp_unpack(&gp, gpk, 0);
   const char *nms[] = {"mean", "var", "dmean", "dvar", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
   np++;
@@ -726,11 +755,10 @@ static SEXP factor_to_sexp(const cb_gp *gp, const char **nms) {
   return out;
 }
 
-SEXP C_gp_condition(SEXP X, SEXP y, SEXP L, SEXP beta, SEXP kernel, SEXP hyp,
-                    SEXP fmean, SEXP fcov, SEXP Xadd, SEXP yadd) {
+SEXP C_gp_condition(SEXP gpk, SEXP Xadd, SEXP yadd) {
   const int k = Rf_nrows(Xadd);
   cb_gp gp;
-  gp_from_sexp(&gp, X, y, L, beta, kernel, hyp, fmean, fcov, k);
+  gp_unpack(&gp, gpk, k);
   for (int i = 0; i < k; i++)
     if (gp_fantasy_add(&gp, REAL(Xadd) + i, k, REAL(yadd)[i]) != 0)
       Rf_error("conditioning on point %d failed: its posterior variance plus "
@@ -740,13 +768,11 @@ SEXP C_gp_condition(SEXP X, SEXP y, SEXP L, SEXP beta, SEXP kernel, SEXP hyp,
   return factor_to_sexp(&gp, nms);
 }
 
-SEXP C_gp_fantasy_roundtrip(SEXP X, SEXP y, SEXP L, SEXP beta, SEXP kernel,
-                            SEXP hyp, SEXP fmean, SEXP fcov, SEXP Xadd,
-                            SEXP yadd, SEXP Xtest) {
+SEXP C_gp_fantasy_roundtrip(SEXP gpk, SEXP Xadd, SEXP yadd, SEXP Xtest) {
   const int k = Rf_nrows(Xadd), m = Rf_nrows(Xtest);
   int np = 0;
   cb_gp gp;
-  gp_from_sexp(&gp, X, y, L, beta, kernel, hyp, fmean, fcov, k);
+  gp_unpack(&gp, gpk, k);
   SEXP out = PROTECT(Rf_allocMatrix(REALSXP, m, 6));
   np++;
   double *o = REAL(out);
@@ -763,12 +789,11 @@ SEXP C_gp_fantasy_roundtrip(SEXP X, SEXP y, SEXP L, SEXP beta, SEXP kernel,
   return out;
 }
 
-SEXP C_gp_sample(SEXP X, SEXP y, SEXP L, SEXP beta, SEXP kernel, SEXP hyp,
-                 SEXP fmean, SEXP fcov, SEXP Xnew, SEXP nsim) {
+SEXP C_gp_sample(SEXP gpk, SEXP Xnew, SEXP nsim) {
   const int m = Rf_nrows(Xnew), ns = Rf_asInteger(nsim);
   int np = 0;
   cb_gp gp;
-  gp_from_sexp(&gp, X, y, L, beta, kernel, hyp, fmean, fcov, 0);
+  gp_unpack(&gp, gpk, 0);
   double *z = (double *)R_alloc((size_t)m * ns, sizeof(double));
   GetRNGstate();
   for (size_t i = 0; i < (size_t)m * ns; i++) z[i] = norm_rand();

@@ -19,7 +19,7 @@
 
 enum { CB_MATERN52 = 0, CB_MATERN32 = 1, CB_SE = 2, CB_FINITE = 3 };
 
-typedef struct {
+typedef struct cb_gp_s {
   int kernel;          /* CB_MATERN52, CB_MATERN32, CB_SE or CB_FINITE */
   int d;               /* input dimension (1 for CB_FINITE) */
   int n;               /* number of observations currently conditioned on */
@@ -60,6 +60,13 @@ int gp_factor(cb_gp *gp);
  * dmean and dvar (d x m, column j = gradient at point j) may be NULL. */
 void gp_predict(const cb_gp *gp, int m, const double *Xn, int ldn,
                 double *mean, double *var, double *dmean, double *dvar);
+
+/* One point without allocation: work has length n; alpha = gp_alpha(gp)
+ * (read only when gradients are requested: dmean, dvar of length d, may be
+ * NULL). */
+void gp_predict1(const cb_gp *gp, const double *x, int ldx,
+                 const double *alpha, double *mean, double *var, double *dmean,
+                 double *dvar, double *work);
 
 /* Condition on a hypothetical observation (x, y) by appending one row to the
  * Cholesky factor, O(n^2).  Returns 0, or 1 when n == cap or the new pivot

@@ -8,12 +8,12 @@
 
 static const R_CallMethodDef call_entries[] = {
     CALLDEF(C_gp_factor, 6),
-    CALLDEF(C_gp_predict, 10),
+    CALLDEF(C_gp_predict, 3),
     CALLDEF(C_gp_lik, 8),
     CALLDEF(C_gp_fit, 12),
-    CALLDEF(C_gp_condition, 10),
-    CALLDEF(C_gp_fantasy_roundtrip, 11),
-    CALLDEF(C_gp_sample, 10),
+    CALLDEF(C_gp_condition, 3),
+    CALLDEF(C_gp_fantasy_roundtrip, 4),
+    CALLDEF(C_gp_sample, 3),
     CALLDEF(C_gp_rff_eval, 5),
     CALLDEF(C_max_test, 6),
     CALLDEF(C_acq_closed_form, 13),

@@ -149,8 +149,7 @@ test_that("a fantasy update equals a fresh factorization and undoes exactly", {
   expect_equal(as.numeric(logLik(upd)), as.numeric(logLik(fit30)),
                tolerance = 1e-10)
   # the C round trip: add five fantasies, predict, drop them, predict again
-  rt <- .Call(costbo:::C_gp_fantasy_roundtrip, fit$Xs, fit$ys, fit$L,
-              fit$beta, fit$kcode, fit$hyp, double(), double(), Xa,
+  rt <- .Call(costbo:::C_gp_fantasy_roundtrip, costbo:::gp_pack(fit), Xa,
               (ya - fit$ymean) / fit$ysd, Xt)
   expect_identical(rt[, 5], rt[, 1])
   expect_identical(rt[, 6], rt[, 2])
