@@ -6,6 +6,7 @@
 
 #include "costbo.h"
 #include "entry.h"
+#include "maximize.h"
 
 /* log phi(x), finite until x*x overflows. */
 static double log_phi(double x) { return -0.5 * x * x - M_LN_SQRT_2PI; }
@@ -315,19 +316,206 @@ int acq_pandora_stop(double best, const double *g, int n) {
   return 1;
 }
 
+/* Acquisitions at inputs ------------------------------------------------- */
+
+void acq_setup(cb_acq *a, int cap) {
+  const int d = a->f->d, c = cap > 0 ? cap : 1;
+  a->alpha_f = (double *)R_alloc((size_t)c, sizeof(double));
+  a->alpha_c = (double *)R_alloc((size_t)c, sizeof(double));
+  a->work = (double *)R_alloc((size_t)c, sizeof(double));
+  a->gm = (double *)R_alloc((size_t)(4 * d), sizeof(double));
+  a->gv = a->gm + d;
+  a->gmc = a->gm + 2 * d;
+  a->gvc = a->gm + 3 * d;
+  acq_refresh(a);
+}
+
+void acq_refresh(cb_acq *a) {
+  if (a->f->kernel != CB_FINITE) gp_alpha(a->f, a->alpha_f);
+  if (a->cost_kind == CB_COST_GP && a->lc->kernel != CB_FINITE)
+    gp_alpha(a->lc, a->alpha_c);
+}
+
+/* sd and its gradient from a variance and its gradient (0 where var <= 0) */
+static double sd_of(double var, int d, const double *dvar, double *dsd) {
+  double s = var > 0.0 ? sqrt(var) : 0.0;
+  if (dsd)
+    for (int k = 0; k < d; k++) dsd[k] = s > 0.0 ? dvar[k] / (2.0 * s) : 0.0;
+  return s;
+}
+
+double acq_at(int d, const double *x, double *grad, void *ctx) {
+  cb_acq *a = (cb_acq *)ctx;
+  const int g = grad != NULL && a->f->kernel != CB_FINITE;
+  double mf, vf, mc = 0.0, vc = 0.0, sc = 0.0, cost = 1.0, v;
+  int known = 1;
+  acq_grad pd;
+  gp_predict1(a->f, x, 1, a->alpha_f, &mf, &vf, g ? a->gm : NULL,
+              g ? a->gv : NULL, a->work);
+  double s = sd_of(vf, d, a->gv, g ? a->gv : NULL); /* gv: now d sd */
+  double m = a->f_shift + a->f_scale * mf;
+  s *= a->f_scale;
+  switch (a->cost_kind) {
+    case CB_COST_GP:
+      known = 0;
+      gp_predict1(a->lc, x, 1, a->alpha_c, &mc, &vc, g ? a->gmc : NULL,
+                  g ? a->gvc : NULL, a->work);
+      sc = a->c_scale * sd_of(vc, d, a->gvc, g ? a->gvc : NULL);
+      mc = a->c_shift + a->c_scale * mc;
+      break;
+    case CB_COST_TABLE:
+      cost = a->cost_par[(int)x[0]];
+      break;
+    default:
+      cost = a->cost_par[0];
+  }
+  acq_grad *pg = g ? &pd : NULL;
+  switch (a->type) {
+    case CB_ACQ_EI:
+      v = acq_ei(m, s, a->best, pg);
+      break;
+    case CB_ACQ_LOG_EI:
+      v = acq_log_ei(m, s, a->best, pg);
+      break;
+    case CB_ACQ_UCB:
+      v = acq_ucb(m, s, a->beta, pg);
+      break;
+    case CB_ACQ_Q1:
+      v = acq_q1(m, s, a->best, mc, sc, a->remaining, known, cost, pg);
+      break;
+    case CB_ACQ_LOG_Q1:
+      v = acq_log_q1(m, s, a->best, mc, sc, a->remaining, known, cost, pg);
+      break;
+    case CB_ACQ_EI_PU_CC:
+      v = acq_ei_pu_cc(m, s, a->best, mc, sc, a->nu, known, cost, pg);
+      break;
+    case CB_ACQ_LOG_EI_PU_CC:
+      v = acq_log_ei_pu_cc(m, s, a->best, mc, sc, a->nu, known, cost, pg);
+      break;
+    default:
+      v = known ? acq_pbgi(m, s, a->lambda, cost, pg, NULL)
+                : acq_pbgi_u(m, s, a->lambda, mc, sc, pg, NULL);
+  }
+  if (grad) {
+    for (int k = 0; k < d; k++) {
+      double gk = 0.0;
+      if (g) {
+        gk = pd.m * a->f_scale * a->gm[k] + pd.s * a->f_scale * a->gv[k];
+        if (!known)
+          gk += pd.mc * a->c_scale * a->gmc[k] + pd.sc * a->c_scale * a->gvc[k];
+        if (a->xrange) gk /= a->xrange[k];
+      }
+      grad[k] = R_FINITE(gk) ? gk : 0.0;
+    }
+  }
+  return v;
+}
+
 /* R entry points --------------------------------------------------------- */
 
-/* Type codes; R/acq.R maps the names of acq_closed_form() onto them. */
-enum {
-  ACQ_EI = 1,
-  ACQ_LOG_EI,
-  ACQ_UCB,
-  ACQ_Q1,
-  ACQ_LOG_Q1,
-  ACQ_EI_PU_CC,
-  ACQ_LOG_EI_PU_CC,
-  ACQ_PBGI
-};
+/* An acquisition packed by the R function acq_pack(): list(type, f GP,
+ * f scaling c(shift, scale), cost kind, cost GP or NULL, cost scaling,
+ * cost parameters, xrange, state c(best, remaining, nu, lambda, beta)). */
+static void acq_unpack(cb_acq *a, cb_gp *f, cb_gp *lc, SEXP acq, int extra) {
+  const double *fs = REAL(VECTOR_ELT(acq, 2)), *cs = REAL(VECTOR_ELT(acq, 5));
+  const double *st = REAL(VECTOR_ELT(acq, 8));
+  a->type = Rf_asInteger(VECTOR_ELT(acq, 0));
+  gp_unpack(f, VECTOR_ELT(acq, 1), extra);
+  a->f = f;
+  a->f_shift = fs[0];
+  a->f_scale = fs[1];
+  a->cost_kind = Rf_asInteger(VECTOR_ELT(acq, 3));
+  a->lc = NULL;
+  if (a->cost_kind == CB_COST_GP) {
+    gp_unpack(lc, VECTOR_ELT(acq, 4), extra);
+    a->lc = lc;
+  }
+  a->c_shift = cs[0];
+  a->c_scale = cs[1];
+  a->cost_par = REAL(VECTOR_ELT(acq, 6));
+  a->xrange = REAL(VECTOR_ELT(acq, 7));
+  a->best = st[0];
+  a->remaining = st[1];
+  a->nu = st[2];
+  a->lambda = st[3];
+  a->beta = st[4];
+  int cap = f->cap;
+  if (a->lc && a->lc->cap > cap) cap = a->lc->cap;
+  acq_setup(a, cap);
+}
+
+SEXP C_acq_evaluate(SEXP acq, SEXP X, SEXP grad) {
+  const int m = Rf_nrows(X), d = Rf_ncols(X), g = Rf_asLogical(grad);
+  int np = 0;
+  cb_acq a;
+  cb_gp f, lc;
+  acq_unpack(&a, &f, &lc, acq, 0);
+  const char *nms[] = {"value", "grad", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
+  np++;
+  SET_VECTOR_ELT(out, 0, Rf_allocVector(REALSXP, m));
+  double *val = REAL(VECTOR_ELT(out, 0)), *gr = NULL;
+  if (g) {
+    SET_VECTOR_ELT(out, 1, Rf_allocMatrix(REALSXP, d, m));
+    gr = REAL(VECTOR_ELT(out, 1));
+  }
+  double *x = (double *)R_alloc((size_t)d, sizeof(double));
+  for (int i = 0; i < m; i++) {
+    if ((i & 255) == 255) R_CheckUserInterrupt();
+    for (int k = 0; k < d; k++) x[k] = REAL(X)[i + (size_t)k * m];
+    val[i] = acq_at(d, x, g ? gr + (size_t)i * d : NULL, &a);
+  }
+  UNPROTECT(np);
+  return out;
+}
+
+SEXP C_acq_maximize(SEXP acq, SEXP lower, SEXP upper, SEXP raw, SEXP unif,
+                    SEXP control) {
+  const int d = Rf_length(lower), n_raw = Rf_nrows(raw);
+  const double *ctl = REAL(control);
+  int np = 0;
+  cb_acq a;
+  cb_gp f, lc;
+  acq_unpack(&a, &f, &lc, acq, 0);
+  /* optimize on the unit cube of the GPs; gradients there */
+  a.xrange = NULL;
+  cb_max_control mc;
+  max_control_default(&mc, d);
+  mc.n_starts = (int)ctl[0];
+  mc.select = (int)ctl[1];
+  mc.eta = ctl[2];
+  mc.maxit = (int)ctl[3];
+  const char *nms[] = {"x", "value", "raw_best", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
+  np++;
+  SEXP x = PROTECT(Rf_allocVector(REALSXP, d));
+  np++;
+  double rb;
+  double v = max_box(acq_at, &a, d, REAL(lower), REAL(upper), n_raw,
+                     REAL(raw), REAL(unif), &mc, REAL(x), &rb);
+  SET_VECTOR_ELT(out, 0, x);
+  SET_VECTOR_ELT(out, 1, Rf_ScalarReal(v));
+  SET_VECTOR_ELT(out, 2, Rf_ScalarReal(rb));
+  UNPROTECT(np);
+  return out;
+}
+
+SEXP C_acq_argmax(SEXP acq, SEXP cand) {
+  const int m = Rf_nrows(cand), d = Rf_ncols(cand);
+  int np = 0;
+  cb_acq a;
+  cb_gp f, lc;
+  acq_unpack(&a, &f, &lc, acq, 0);
+  const char *nms[] = {"index", "values", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
+  np++;
+  SET_VECTOR_ELT(out, 1, Rf_allocVector(REALSXP, m));
+  int ib = max_finite(acq_at, &a, d, m, REAL(cand), REAL(VECTOR_ELT(out, 1)));
+  SET_VECTOR_ELT(out, 0, Rf_ScalarInteger(ib + 1));
+  UNPROTECT(np);
+  return out;
+}
+
 
 SEXP C_acq_closed_form(SEXP type, SEXP m, SEXP s, SEXP best, SEXP cost, SEXP mc,
                        SEXP sc, SEXP remaining, SEXP nu, SEXP lambda, SEXP beta,
@@ -351,7 +539,7 @@ SEXP C_acq_closed_form(SEXP type, SEXP m, SEXP s, SEXP best, SEXP cost, SEXP mc,
     }
   }
   int *it = NULL;
-  if (code == ACQ_PBGI) {
+  if (code == CB_ACQ_PBGI) {
     SET_VECTOR_ELT(out, 6, Rf_allocVector(INTSXP, n));
     it = INTEGER(VECTOR_ELT(out, 6));
   }
@@ -359,32 +547,32 @@ SEXP C_acq_closed_form(SEXP type, SEXP m, SEXP s, SEXP best, SEXP cost, SEXP mc,
   for (int i = 0; i < n; i++) {
     if ((i & 1023) == 1023) R_CheckUserInterrupt();
     switch (code) {
-      case ACQ_EI:
+      case CB_ACQ_EI:
         val[i] = acq_ei(pm[i], ps[i], pb[i], pd);
         break;
-      case ACQ_LOG_EI:
+      case CB_ACQ_LOG_EI:
         val[i] = acq_log_ei(pm[i], ps[i], pb[i], pd);
         break;
-      case ACQ_UCB:
+      case CB_ACQ_UCB:
         val[i] = acq_ucb(pm[i], ps[i], pbeta[i], pd);
         break;
-      case ACQ_Q1:
+      case CB_ACQ_Q1:
         val[i] =
             acq_q1(pm[i], ps[i], pb[i], pmc[i], psc[i], pr[i], kc, pc[i], pd);
         break;
-      case ACQ_LOG_Q1:
+      case CB_ACQ_LOG_Q1:
         val[i] = acq_log_q1(pm[i], ps[i], pb[i], pmc[i], psc[i], pr[i], kc,
                             pc[i], pd);
         break;
-      case ACQ_EI_PU_CC:
+      case CB_ACQ_EI_PU_CC:
         val[i] = acq_ei_pu_cc(pm[i], ps[i], pb[i], pmc[i], psc[i], pnu[i], kc,
                               pc[i], pd);
         break;
-      case ACQ_LOG_EI_PU_CC:
+      case CB_ACQ_LOG_EI_PU_CC:
         val[i] = acq_log_ei_pu_cc(pm[i], ps[i], pb[i], pmc[i], psc[i], pnu[i],
                                   kc, pc[i], pd);
         break;
-      case ACQ_PBGI:
+      case CB_ACQ_PBGI:
         val[i] =
             kc ? acq_pbgi(pm[i], ps[i], pl[i], pc[i], pd, it + i)
                : acq_pbgi_u(pm[i], ps[i], pl[i], pmc[i], psc[i], pd, it + i);

@@ -102,4 +102,61 @@ double acq_pbgi_u(double m, double s, double lambda, double mc, double sc,
  * n = 0 gives 1 (no box left to open). */
 int acq_pandora_stop(double best, const double *g, int n);
 
+/* ------------------------------------------------------------------------
+ * Acquisitions at inputs, for fitted models.
+ *
+ * A cb_acq couples a closed form with a GP on the objective and a cost
+ * model, and evaluates the acquisition (and its gradient) at an input x on
+ * the unit cube of the GPs, chaining the partial derivatives above with the
+ * gradients of the posterior moments in x (gp_predict1).  Its signature
+ * matches cb_objfn of maximize.h, so it is maximized by max_box and
+ * max_finite, and the lookahead modules evaluate it on fantasy states by
+ * pointing f (and the cost GP) at a conditioned cb_gp and calling
+ * acq_refresh().
+ * ------------------------------------------------------------------------ */
+#include "gp.h"
+
+enum {
+  CB_ACQ_EI = 1,
+  CB_ACQ_LOG_EI,
+  CB_ACQ_UCB,
+  CB_ACQ_Q1,
+  CB_ACQ_LOG_Q1,
+  CB_ACQ_EI_PU_CC,
+  CB_ACQ_LOG_EI_PU_CC,
+  CB_ACQ_PBGI
+};
+
+/* CB_COST_CONST: the known cost par[0] everywhere; CB_COST_GP: a GP on log
+ * cost; CB_COST_TABLE: known costs of the candidates of a finite domain,
+ * par[index]. */
+enum { CB_COST_CONST = 0, CB_COST_GP = 1, CB_COST_TABLE = 2 };
+
+typedef struct {
+  int type;             /* CB_ACQ_* */
+  const cb_gp *f;       /* objective GP (internal scale) */
+  double f_shift;       /* objective in user units = f_shift + f_scale * f */
+  double f_scale;
+  int cost_kind;        /* CB_COST_* */
+  const cb_gp *lc;      /* CB_COST_GP: GP on log cost (internal scale) */
+  double c_shift;       /* log cost = c_shift + c_scale * lc */
+  double c_scale;
+  const double *cost_par;
+  const double *xrange; /* user units per unit of the cube (d); NULL: 1 */
+  double best, remaining, nu, lambda, beta;
+  double *alpha_f, *alpha_c, *work, *gm, *gv, *gmc, *gvc; /* scratch */
+} cb_acq;
+
+/* Allocate the scratch (R_alloc, for GPs of up to cap observations) and
+ * compute the GP weights; call once after the fields above are set. */
+void acq_setup(cb_acq *a, int cap);
+
+/* Recompute the GP weights after f or lc changed (e.g. a fantasy update). */
+void acq_refresh(cb_acq *a);
+
+/* The acquisition at x (unit cube; for a finite domain, the 0-based
+ * candidate index in x[0]); grad (may be NULL) receives its gradient in
+ * the user's units of x, i.e. divided by xrange.  ctx is a cb_acq *. */
+double acq_at(int d, const double *x, double *grad, void *ctx);
+
 #endif

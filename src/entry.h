@@ -24,6 +24,7 @@ SEXP C_gp_sample(SEXP gp, SEXP Xnew, SEXP nsim);
 SEXP C_gp_rff_eval(SEXP X, SEXP omega, SEXP phase, SEXP weight, SEXP scale);
 
 /* maximize.c */
+SEXP C_max_select(SEXP vals, SEXP k, SEXP method, SEXP eta, SEXP unif);
 SEXP C_max_test(SEXP code, SEXP lower, SEXP upper, SEXP raw, SEXP unif,
                 SEXP control);
 
@@ -31,6 +32,10 @@ SEXP C_max_test(SEXP code, SEXP lower, SEXP upper, SEXP raw, SEXP unif,
 SEXP C_acq_closed_form(SEXP type, SEXP m, SEXP s, SEXP best, SEXP cost,
                        SEXP mc, SEXP sc, SEXP remaining, SEXP nu,
                        SEXP lambda, SEXP beta, SEXP known_cost, SEXP grad);
+SEXP C_acq_evaluate(SEXP acq, SEXP X, SEXP grad);
+SEXP C_acq_maximize(SEXP acq, SEXP lower, SEXP upper, SEXP raw, SEXP unif,
+                    SEXP control);
+SEXP C_acq_argmax(SEXP acq, SEXP cand);
 SEXP C_acq_h_inv(SEXP y);
 SEXP C_acq_log_h(SEXP u);
 

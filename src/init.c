@@ -15,8 +15,12 @@ static const R_CallMethodDef call_entries[] = {
     CALLDEF(C_gp_fantasy_roundtrip, 4),
     CALLDEF(C_gp_sample, 3),
     CALLDEF(C_gp_rff_eval, 5),
+    CALLDEF(C_max_select, 5),
     CALLDEF(C_max_test, 6),
     CALLDEF(C_acq_closed_form, 13),
+    CALLDEF(C_acq_evaluate, 3),
+    CALLDEF(C_acq_maximize, 6),
+    CALLDEF(C_acq_argmax, 2),
     CALLDEF(C_acq_h_inv, 1),
     CALLDEF(C_acq_log_h, 1),
     {NULL, NULL, 0}};

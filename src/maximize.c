@@ -80,6 +80,7 @@ static void order_by_key(int n, double *key, int *idx) {
  * of the space-filling design are used. */
 static void select_starts(int n, const double *vals, int k, int method,
                           double eta, const double *unif, int *chosen) {
+  if (k <= 0) return;
   int *idx = (int *)R_alloc((size_t)n, sizeof(int));
   double *key = (double *)R_alloc((size_t)n, sizeof(double));
   int best = 0, nf = 0;
@@ -192,6 +193,23 @@ int max_finite(cb_objfn f, void *ctx, int d, int m, const double *cand,
     }
   }
   return ib;
+}
+
+/* ------------------------------------------------------------------------ */
+/* R entry points                                                           */
+/* ------------------------------------------------------------------------ */
+
+/* The starting points the maximizer would choose from raw values (1-based),
+ * for objectives evaluated in R. */
+SEXP C_max_select(SEXP vals, SEXP k, SEXP method, SEXP eta, SEXP unif) {
+  const int n = Rf_length(vals), kk = Rf_asInteger(k);
+  SEXP out = PROTECT(Rf_allocVector(INTSXP, kk));
+  int *ch = INTEGER(out);
+  select_starts(n, REAL(vals), kk, Rf_asInteger(method), Rf_asReal(eta),
+                REAL(unif), ch);
+  for (int j = 0; j < kk; j++) ch[j]++;
+  UNPROTECT(1);
+  return out;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -1,0 +1,336 @@
+# Acquisition functions at inputs, for fitted models: evaluation with
+# gradients and maximization (src/acq.c, src/maximize.c).
+
+# Cost kinds of the C layer (enum in src/acq.h).
+cost_kinds <- c(const = 0L, gp = 1L, table = 2L)
+
+# Validate the model and the budget state of an acquisition and return a
+# plain list describing it; `cost` may still be an R function (evaluated by
+# the R path) or a number / vector (the C path).
+acq_spec <- function(model, type, cost_model, cost, best, remaining, nu,
+                     lambda, beta, call) {
+  if (!inherits(model, "costbo_gp")) {
+    stop_arg("model", "a costbo_gp fit (see gp_fit() and gp_finite())",
+             model, call = call)
+  }
+  type <- check_choice(type, acq_types, call = call)
+  finite <- identical(model$kernel, "finite")
+  cost_aware <- type %in% c("q1", "log_q1", "ei_pu", "log_ei_pu", "ei_pu_cc",
+                            "log_ei_pu_cc", "pbgi")
+  if (!is.null(cost_model)) {
+    if (!inherits(cost_model, "costbo_gp")) {
+      stop_arg("cost_model", "a costbo_gp fit of the log cost", cost_model,
+               call = call)
+    }
+    same <- if (finite) {
+      identical(cost_model$kernel, "finite") &&
+        length(cost_model$fmean) == length(model$fmean)
+    } else {
+      !identical(cost_model$kernel, "finite") && cost_model$d == model$d &&
+        isTRUE(all.equal(cost_model$lower, model$lower)) &&
+        isTRUE(all.equal(cost_model$upper, model$upper))
+    }
+    if (!same) {
+      stop_arg("cost_model", paste("a GP on the same domain as `model` (same",
+                                   "inputs and `lower`/`upper` bounds)"),
+               show = FALSE, call = call)
+    }
+    if (!is.null(cost)) {
+      stop_arg("cost", "NULL when `cost_model` is given", cost, call = call)
+    }
+  }
+  if (!is.null(cost) && !is.function(cost)) {
+    n_cand <- if (finite) length(model$fmean) else 1L
+    ok <- is.numeric(cost) && length(cost) %in% unique(c(1L, n_cand)) &&
+      !anyNA(cost) && all(is.finite(cost)) && all(cost > 0)
+    if (!ok) {
+      stop_arg("cost", sprintf(paste("a function of x, or positive finite",
+                                     "cost%s"),
+                               if (finite) sprintf(" (1 or %d values)", n_cand)
+                               else " (one value)"), cost, call = call)
+    }
+    cost <- as.double(cost)
+  }
+  if (is.null(best) && !(type %in% c("ucb", "pbgi"))) {
+    if (model$n == 0L) {
+      stop_arg("best", "given when the model has no observations",
+               show = FALSE, call = call)
+    }
+    best <- max(model$y)
+  }
+  if (!is.null(best)) best <- check_number(best, arg = "best", call = call)
+  if (type %in% c("q1", "log_q1")) {
+    if (is.null(remaining)) {
+      stop_arg("remaining", sprintf("given for type \"%s\"", type),
+               show = FALSE, call = call)
+    }
+    remaining <- check_number(remaining, arg = "remaining", call = call)
+  }
+  if (type %in% c("ei_pu_cc", "log_ei_pu_cc")) {
+    if (is.null(nu)) {
+      stop_arg("nu", sprintf("given for type \"%s\"", type), show = FALSE,
+               call = call)
+    }
+    nu <- check_number(nu, min = 0, max = 1, arg = "nu", call = call)
+  }
+  if (type %in% c("ei_pu", "log_ei_pu")) nu <- 1
+  if (type == "pbgi") {
+    if (is.null(lambda)) {
+      stop_arg("lambda", "given for type \"pbgi\"", show = FALSE, call = call)
+    }
+    lambda <- check_number(lambda, min = 0, min_open = TRUE, arg = "lambda",
+                           call = call)
+  }
+  if (type == "ucb") {
+    beta <- check_number(if (is.null(beta)) 2 else beta, min = 0,
+                         arg = "beta", call = call)
+  }
+  list(model = model, type = type, finite = finite, cost_aware = cost_aware,
+       cost_model = cost_model, cost = cost,
+       state = c(best = if (is.null(best)) 0 else best,
+                 remaining = if (is.null(remaining)) 0 else remaining,
+                 nu = if (is.null(nu)) 1 else nu,
+                 lambda = if (is.null(lambda)) 1 else lambda,
+                 beta = if (is.null(beta)) 0 else beta))
+}
+
+# The fixed positional layout read by acq_unpack() in src/acq.c.
+acq_pack <- function(spec) {
+  m <- spec$model
+  xrange <- if (spec$finite) 1 else m$upper - m$lower
+  kind <- if (!is.null(spec$cost_model)) "gp" else if (spec$finite &&
+    length(spec$cost) > 1L) "table" else "const"
+  cm <- spec$cost_model
+  list(acq_codes[[spec$type]], gp_pack(m), c(m$ymean, m$ysd),
+       cost_kinds[[kind]], if (is.null(cm)) NULL else gp_pack(cm),
+       if (is.null(cm)) c(0, 1) else c(cm$ymean, cm$ysd),
+       if (is.null(spec$cost)) 1 else spec$cost, as.double(xrange),
+       as.double(spec$state))
+}
+
+# Values (and gradients in user units, one row per point) at internal-scale
+# points Xs: in C, or in R when the cost is an R function.
+acq_values <- function(spec, Xs, grad) {
+  if (!is.function(spec$cost)) {
+    r <- .Call(C_acq_evaluate, acq_pack(spec), Xs, grad)
+    return(list(value = r$value, grad = if (grad) t(r$grad)))
+  }
+  m <- spec$model
+  X <- sweep(sweep(Xs, 2L, m$upper - m$lower, "*"), 2L, m$lower, "+")
+  p <- predict(m, X, grad = grad)
+  cv <- eval_cost(spec$cost, X, grad)
+  st <- spec$state
+  cl <- list(type = spec$type, mean = p$mean, sd = p$sd, grad = grad)
+  if (!(spec$type %in% c("ucb", "pbgi"))) cl$best <- st[["best"]]
+  if (spec$cost_aware) cl$cost <- cv$value
+  if (spec$type %in% c("q1", "log_q1")) cl$remaining <- st[["remaining"]]
+  if (spec$type %in% c("ei_pu_cc", "log_ei_pu_cc")) cl$nu <- st[["nu"]]
+  if (spec$type == "pbgi") cl$lambda <- st[["lambda"]]
+  if (spec$type == "ucb") cl$beta <- st[["beta"]]
+  r <- do.call(acq_closed_form, cl)
+  if (!grad) return(list(value = r))
+  g <- r$d_mean * p$mean_grad + r$d_sd * p$sd_grad
+  if (spec$cost_aware) g <- g + r$d_cost * cv$grad
+  list(value = r$value, grad = g)
+}
+
+# A user cost function at the rows of X: values, and gradients (from a
+# "gradient" attribute of the result, else central differences).
+eval_cost <- function(cost, X, grad) {
+  v <- cost_rows(cost, X)
+  if (!grad) return(list(value = v))
+  g <- attr(v, "gradient")
+  if (is.null(g)) {
+    h <- 1e-6 * pmax(1, abs(X))
+    g <- vapply(seq_len(ncol(X)), function(k) {
+      e <- matrix(0, nrow(X), ncol(X))
+      e[, k] <- h[, k]
+      (cost_rows(cost, X + e) - cost_rows(cost, X - e)) / (2 * h[, k])
+    }, numeric(nrow(X)))
+    g <- matrix(g, nrow(X))
+  }
+  list(value = as.double(v), grad = g)
+}
+
+cost_rows <- function(cost, X) {
+  v <- cost(X)
+  if (!(is.numeric(v) && length(v) == nrow(X) && all(is.finite(v)) &&
+        all(v > 0))) {
+    stop_costbo(sprintf(paste("the cost function must return %d positive",
+                              "finite values (one per row of its matrix",
+                              "argument)"), nrow(X)))
+  }
+  v
+}
+
+#' Evaluate an acquisition function at points
+#'
+#' Evaluates a cost-aware acquisition function of fitted Gaussian processes
+#' at given points, with its gradient in the input. The closed forms are
+#' those of [acq_closed_form()], applied to the posterior moments of the
+#' objective model and of the cost model, and differentiated through the
+#' GP predictions.
+#'
+#' The cost is one of: none (`cost_model` and `cost` both `NULL`: every
+#' evaluation costs 1); an unknown cost modelled by `cost_model`, a GP fitted
+#' to the **log** of observed costs on the same domain; or a known cost
+#' `cost`, either a function of `x` (a matrix with one row per point,
+#' returning one cost per row, optionally with a `"gradient"` attribute; else
+#' its gradient is taken by central differences) or, for a [gp_finite()]
+#' model, one cost per candidate. Known costs given as numbers are handled
+#' in C; cost functions are evaluated in R.
+#'
+#' @param model A `costbo_gp` of the objective, from [gp_fit()] or
+#'   [gp_finite()].
+#' @param x Points: a matrix with one row per point (as `newdata` in
+#'   [predict.costbo_gp()]); for a [gp_finite()] model, candidate indices.
+#' @param type The acquisition, as in [acq_closed_form()].
+#' @param cost_model A `costbo_gp` fitted to the log costs, or `NULL`.
+#' @param cost A known cost: a function of `x`, a positive number, or one
+#'   positive number per candidate of a [gp_finite()] model; or `NULL`.
+#' @param best Best objective value observed; default the largest observation
+#'   of `model`.
+#' @param remaining Remaining budget, for `"q1"`.
+#' @param nu Cost-cooling exponent in \[0, 1\], for `"ei_pu_cc"`.
+#' @param lambda Cost multiplier, for `"pbgi"`.
+#' @param beta Exploration weight for `"ucb"` (default 2).
+#' @param grad Also return the gradient in `x`?
+#' @return With `grad = FALSE` a numeric vector of values, one per point;
+#'   otherwise a list with `value` and `grad` (a matrix with one row per point
+#'   and one column per input, in the units of the acquisition per unit of
+#'   input).
+#' @family acquisition
+#' @examples
+#' set.seed(1)
+#' X <- matrix(runif(20), ncol = 2)
+#' fit <- gp_fit(X, sin(6 * X[, 1]) + X[, 2], lower = c(0, 0), upper = c(1, 1))
+#' cost_fit <- gp_fit(X, log(1 + 5 * X[, 1]), lower = c(0, 0), upper = c(1, 1))
+#' acq_evaluate(fit, rbind(c(0.2, 0.9), c(0.8, 0.9)), "ei_pu",
+#'              cost_model = cost_fit, grad = TRUE)
+#' acq_evaluate(fit, c(0.2, 0.9), "pbgi", cost = function(x) 1 + 5 * x[, 1],
+#'              lambda = 0.01)
+#' @export
+acq_evaluate <- function(model, x, type = "ei", cost_model = NULL, cost = NULL,
+                         best = NULL, remaining = NULL, nu = NULL,
+                         lambda = NULL, beta = NULL, grad = FALSE) {
+  call <- sys.call()
+  spec <- acq_spec(model, type, cost_model, cost, best, remaining, nu, lambda,
+                   beta, call)
+  grad <- check_flag(grad, call = call)
+  if (grad && spec$finite) {
+    stop_arg("grad", "FALSE for a GP over a finite set of candidates", grad,
+             call = call)
+  }
+  Xs <- gp_newdata(model, x, arg = "x", call = call)
+  r <- acq_values(spec, Xs, grad)
+  if (grad) r else r$value
+}
+
+#' Maximize an acquisition function
+#'
+#' Finds the point that maximizes a cost-aware acquisition function of fitted
+#' Gaussian processes (see [acq_evaluate()] for the acquisitions and costs).
+#' Over a box, by the protocol of the reference implementations: the
+#' acquisition is evaluated at `n_raw` scrambled Sobol points, `n_starts` of
+#' them are chosen as starting points (by Boltzmann-weighted sampling on the
+#' standardized values, always keeping the best, or the best `n_starts`), and
+#' L-BFGS-B with analytic gradients is run from each, all in C. Over a finite
+#' candidate set (a matrix of points, or the candidates of a [gp_finite()]
+#' model) the maximum is exact. Ties go to the first point found.
+#'
+#' @inheritParams acq_evaluate
+#' @param lower,upper The box to search; default the bounds of `model`.
+#' @param candidates A matrix of candidate points (one per row) to search
+#'   instead of a box, or, for a [gp_finite()] model, candidate indices
+#'   (default: all candidates).
+#' @param n_raw Number of raw Sobol points (default `200 * d`).
+#' @param n_starts Number of L-BFGS-B starts (default `10 * d`).
+#' @param select How to choose the starts: `"boltzmann"` or `"best"`.
+#' @return A list with `x` (the maximizer: a point, or a candidate index for
+#'   a [gp_finite()] model) and `value` (the acquisition there); over a box
+#'   also `raw_best`, the best raw-point value.
+#' @family acquisition
+#' @examples
+#' set.seed(1)
+#' x <- c(0.05, 0.3, 0.5, 0.9)
+#' fit <- gp_fit(x, sin(8 * x), lower = 0, upper = 1)
+#' acq_maximize(fit, "ei")
+#' acq_maximize(fit, "ei_pu", cost = function(x) exp(2 * x[, 1]))
+#' @export
+acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
+                         best = NULL, remaining = NULL, nu = NULL,
+                         lambda = NULL, beta = NULL, lower = NULL,
+                         upper = NULL, candidates = NULL, n_raw = NULL,
+                         n_starts = NULL, select = c("boltzmann", "best")) {
+  call <- sys.call()
+  spec <- acq_spec(model, type, cost_model, cost, best, remaining, nu, lambda,
+                   beta, call)
+  select <- check_choice(select, c("boltzmann", "best"), call = call)
+  if (spec$finite || !is.null(candidates)) {
+    if (spec$finite && is.null(candidates)) candidates <- seq_along(model$fmean)
+    Xs <- gp_newdata(model, candidates, arg = "candidates", call = call)
+    if (is.function(spec$cost)) {
+      v <- acq_values(spec, Xs, FALSE)$value
+      i <- which.max(replace(v, !is.finite(v), -Inf))
+    } else {
+      r <- .Call(C_acq_argmax, acq_pack(spec), Xs)
+      i <- r$index
+      v <- r$values
+    }
+    x <- if (spec$finite) as.integer(Xs[i, 1L] + 1) else
+      check_matrix(candidates, d = model$d)[i, ]
+    return(list(x = x, value = v[i]))
+  }
+  d <- model$d
+  if (is.null(lower)) lower <- model$lower
+  if (is.null(upper)) upper <- model$upper
+  lower <- check_vector(rep_len(lower, d), d, arg = "lower", call = call)
+  upper <- check_vector(rep_len(upper, d), d, arg = "upper", call = call)
+  if (any(upper <= lower)) {
+    stop_arg("upper", "greater than `lower` in every coordinate", upper,
+             call = call)
+  }
+  n_raw <- check_count(if (is.null(n_raw)) 200L * d else n_raw, min = 1L,
+                       arg = "n_raw", call = call)
+  n_starts <- check_count(if (is.null(n_starts)) 10L * d else n_starts,
+                          min = 0L, arg = "n_starts", call = call)
+  range <- model$upper - model$lower
+  lo <- (lower - model$lower) / range
+  up <- (upper - model$lower) / range
+  raw <- sobol_points(n_raw, d)
+  unif <- stats::runif(n_raw)
+  sel <- match(select, c("boltzmann", "best")) - 1L
+  if (!is.function(spec$cost)) {
+    r <- .Call(C_acq_maximize, acq_pack(spec), lo, up, raw, unif,
+               c(n_starts, sel, 1, 200))
+    xs <- r$x
+    value <- r$value
+    raw_best <- r$raw_best
+  } else {
+    pts <- sweep(sweep(raw, 2L, up - lo, "*"), 2L, lo, "+")
+    vals <- acq_values(spec, pts, FALSE)$value
+    vals[!is.finite(vals)] <- -Inf
+    ib <- which.max(vals)
+    raw_best <- vals[ib]
+    xs <- pts[ib, ]
+    value <- raw_best
+    starts <- .Call(C_max_select, vals, min(n_starts, n_raw), sel, 1, unif)
+    fn <- function(z) {
+      v <- acq_values(spec, matrix(z, 1L), FALSE)$value
+      if (is.finite(v)) -v else 1e300
+    }
+    gr <- function(z) {
+      g <- -acq_values(spec, matrix(z, 1L), TRUE)$grad * range
+      ifelse(is.finite(g), g, 0)
+    }
+    for (s in starts) {
+      o <- stats::optim(pts[s, ], fn, gr, method = "L-BFGS-B", lower = lo,
+                        upper = up)
+      if (-o$value > value) {
+        value <- -o$value
+        xs <- o$par
+      }
+    }
+  }
+  list(x = model$lower + xs * range, value = value, raw_best = raw_best)
+}
