@@ -23,4 +23,10 @@ SEXP C_gp_sample(SEXP X, SEXP y, SEXP L, SEXP beta, SEXP kernel, SEXP hyp,
                  SEXP fmean, SEXP fcov, SEXP Xnew, SEXP nsim);
 SEXP C_gp_rff_eval(SEXP X, SEXP omega, SEXP phase, SEXP weight, SEXP scale);
 
+/* qmc.c */
+SEXP C_qmc_sobol_max_dim(void);
+SEXP C_qmc_sobol_scramble(SEXP d);
+SEXP C_qmc_sobol(SEXP n, SEXP d, SEXP skip, SEXP scramble, SEXP normal);
+SEXP C_qmc_gauss_hermite(SEXP n, SEXP physicists);
+
 #endif

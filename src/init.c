@@ -15,6 +15,10 @@ static const R_CallMethodDef call_entries[] = {
     CALLDEF(C_gp_fantasy_roundtrip, 11),
     CALLDEF(C_gp_sample, 10),
     CALLDEF(C_gp_rff_eval, 5),
+    CALLDEF(C_qmc_sobol_max_dim, 0),
+    CALLDEF(C_qmc_sobol_scramble, 1),
+    CALLDEF(C_qmc_sobol, 5),
+    CALLDEF(C_qmc_gauss_hermite, 2),
     {NULL, NULL, 0}};
 
 void attribute_visible R_init_costbo(DllInfo *dll) {
