@@ -141,7 +141,7 @@ eval_cost <- function(cost, X, grad) {
   if (!grad) return(list(value = v))
   g <- attr(v, "gradient")
   if (is.null(g)) {
-    h <- 1e-6 * pmax(1, abs(X))
+    h <- matrix(1e-6 * pmax(1, abs(X)), nrow(X))
     g <- vapply(seq_len(ncol(X)), function(k) {
       e <- matrix(0, nrow(X), ncol(X))
       e[, k] <- h[, k]
@@ -222,6 +222,7 @@ acq_evaluate <- function(model, x, type = "ei", cost_model = NULL, cost = NULL,
              call = call)
   }
   Xs <- gp_newdata(model, x, arg = "x", call = call)
+  if (!spec$finite) check_in_box(Xs, "x", call)
   r <- acq_values(spec, Xs, grad)
   if (grad) r else r$value
 }
@@ -269,6 +270,7 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
   if (spec$finite || !is.null(candidates)) {
     if (spec$finite && is.null(candidates)) candidates <- seq_along(model$fmean)
     Xs <- gp_newdata(model, candidates, arg = "candidates", call = call)
+    if (!spec$finite) check_in_box(Xs, "candidates", call)
     if (is.function(spec$cost)) {
       v <- acq_values(spec, Xs, FALSE)$value
       i <- which.max(replace(v, !is.finite(v), -Inf))
@@ -297,6 +299,7 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
   range <- model$upper - model$lower
   lo <- (lower - model$lower) / range
   up <- (upper - model$lower) / range
+  check_in_box(rbind(lo, up), "lower", call)
   raw <- sobol_points(n_raw, d)
   unif <- stats::runif(n_raw)
   sel <- match(select, c("boltzmann", "best")) - 1L
@@ -333,4 +336,13 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
     }
   }
   list(x = model$lower + xs * range, value = value, raw_best = raw_best)
+}
+
+# Internal-scale points must lie in the unit cube, i.e. inside the bounds of
+# the model.
+check_in_box <- function(Xs, arg, call) {
+  if (any(Xs < -1e-10) || any(Xs > 1 + 1e-10)) {
+    stop_arg(arg, "inside the bounds [lower, upper] of the model",
+             show = FALSE, call = call)
+  }
 }

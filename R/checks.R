@@ -93,6 +93,10 @@ check_matrix <- function(x, d = NULL, arg = deparse(substitute(x)),
                          call = sys.call(-1L), min_rows = 1L) {
   if (is.data.frame(x)) x <- as.matrix(x)
   if (is.numeric(x) && is.null(dim(x))) {
+    if (!is.null(d) && length(x) %% d != 0L) {
+      stop_arg(arg, sprintf("a matrix with %d columns (or a vector of a multiple of %d values)",
+                            d, d), x, call)
+    }
     x <- if (!is.null(d) && d > 1L) matrix(x, ncol = d, byrow = TRUE)
     else matrix(x, ncol = if (is.null(d)) 1L else d)
   }
@@ -107,7 +111,7 @@ check_matrix <- function(x, d = NULL, arg = deparse(substitute(x)),
   if (anyNA(x) || !all(is.finite(x)))
     stop_arg(arg, "free of NA, NaN and infinite values", x, call,
              show = FALSE)
-  if (as.double(nrow(x)) * max(nrow(x), ncol(x)) > .Machine$integer.max)
+  if (as.double(nrow(x)) * ncol(x) > .Machine$integer.max)
     stop_arg(arg, "small enough for 32-bit BLAS indexing", x, call)
   storage.mode(x) <- "double"
   x

@@ -114,6 +114,10 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   estimate <- check_choice(estimate, c("map", "ml", "fixed"))
   X <- check_matrix(X, min_rows = 2L)
   n <- nrow(X)
+  if (as.double(n) * n > .Machine$integer.max) {
+    stop_arg("X", "small enough for an n x n covariance matrix with 32-bit BLAS indexing",
+             X)
+  }
   d <- ncol(X)
   y <- check_vector(y, n)
   if (stats::sd(y) == 0) stop_arg("y", "non-constant", y, show = FALSE)

@@ -39,4 +39,10 @@ SEXP C_acq_argmax(SEXP acq, SEXP cand);
 SEXP C_acq_h_inv(SEXP y);
 SEXP C_acq_log_h(SEXP u);
 
+/* qmc.c */
+SEXP C_qmc_sobol_max_dim(void);
+SEXP C_qmc_sobol_scramble(SEXP d);
+SEXP C_qmc_sobol(SEXP n, SEXP d, SEXP skip, SEXP scramble, SEXP normal);
+SEXP C_qmc_gauss_hermite(SEXP n, SEXP physicists);
+
 #endif

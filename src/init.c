@@ -23,6 +23,10 @@ static const R_CallMethodDef call_entries[] = {
     CALLDEF(C_acq_argmax, 2),
     CALLDEF(C_acq_h_inv, 1),
     CALLDEF(C_acq_log_h, 1),
+    CALLDEF(C_qmc_sobol_max_dim, 0),
+    CALLDEF(C_qmc_sobol_scramble, 1),
+    CALLDEF(C_qmc_sobol, 5),
+    CALLDEF(C_qmc_gauss_hermite, 2),
     {NULL, NULL, 0}};
 
 void attribute_visible R_init_costbo(DllInfo *dll) {

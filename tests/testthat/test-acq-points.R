@@ -1,0 +1,187 @@
+# Acquisitions at inputs for fitted models: agreement with the closed forms
+# on predicted moments, gradients, maximization and input checks.
+
+acq_fixture <- function(seed = 1, n = 12) {
+  set.seed(seed)
+  X <- matrix(runif(2 * n), ncol = 2)
+  f <- sin(6 * X[, 1]) + X[, 2]
+  lc <- log(1 + 5 * X[, 1] + X[, 2]^2)
+  list(X = X,
+       fit = gp_fit(X, f, lower = c(0, 0), upper = c(1, 1)),
+       cost_fit = gp_fit(X, lc, lower = c(0, 0), upper = c(1, 1)),
+       cost_fn = function(x) 1 + 5 * x[, 1] + x[, 2]^2)
+}
+
+types <- list(
+  list(type = "ei"), list(type = "log_ei"), list(type = "ucb", beta = 1.5),
+  list(type = "q1", remaining = 5), list(type = "log_q1", remaining = 5),
+  list(type = "ei_pu"), list(type = "log_ei_pu"),
+  list(type = "ei_pu_cc", nu = 0.4), list(type = "log_ei_pu_cc", nu = 0.4),
+  list(type = "pbgi", lambda = 0.05)
+)
+
+closed_on_moments <- function(a, fx, x, cost_values = NULL,
+                              cost_model = NULL) {
+  p <- predict(fx$fit, x)
+  cl <- c(list(type = a$type, mean = p$mean, sd = p$sd), a[-1])
+  if (!(a$type %in% c("ucb", "pbgi"))) cl$best <- max(fx$fit$y)
+  if (a$type %in% c("q1", "log_q1", "ei_pu", "log_ei_pu", "ei_pu_cc",
+                    "log_ei_pu_cc", "pbgi")) {
+    if (!is.null(cost_model)) {
+      pc <- predict(cost_model, x)
+      cl$log_cost_mean <- pc$mean
+      cl$log_cost_sd <- pc$sd
+    } else {
+      cl$cost <- cost_values
+    }
+  }
+  do.call(acq_closed_form, cl)
+}
+
+test_that("acquisitions at points equal the closed forms on predicted moments", {
+  fx <- acq_fixture()
+  set.seed(2)
+  x <- matrix(runif(20), ncol = 2)
+  for (a in types) {
+    args <- c(list(fx$fit, x, a$type), a[-1])
+    v_gp <- do.call(acq_evaluate, c(args, list(cost_model = fx$cost_fit)))
+    expect_equal(v_gp, closed_on_moments(a, fx, x, cost_model = fx$cost_fit),
+                 tolerance = 1e-12, info = a$type)
+    v_fn <- do.call(acq_evaluate, c(args, list(cost = fx$cost_fn)))
+    expect_equal(v_fn, closed_on_moments(a, fx, x, fx$cost_fn(x)),
+                 tolerance = 1e-12, info = a$type)
+    v_c <- do.call(acq_evaluate, c(args, list(cost = 2.5)))
+    expect_equal(v_c, closed_on_moments(a, fx, x, rep(2.5, 10)),
+                 tolerance = 1e-12, info = a$type)
+  }
+})
+
+test_that("gradients in x equal central finite differences", {
+  fx <- acq_fixture(seed = 3)
+  set.seed(4)
+  x <- matrix(runif(10, 0.05, 0.95), ncol = 2)
+  for (a in types) {
+    for (cost_case in c("gp", "fn", "const")) {
+      args <- c(list(fx$fit, type = a$type), a[-1])
+      args <- c(args, switch(cost_case, gp = list(cost_model = fx$cost_fit),
+                             fn = list(cost = fx$cost_fn),
+                             const = list(cost = 2)))
+      r <- do.call(acq_evaluate, c(args, list(x = x, grad = TRUE)))
+      g <- r$grad
+      # where a log acquisition is -Inf (known cost above the budget) the
+      # gradient is 0 by convention and has no finite-difference counterpart
+      expect_true(all(g[!is.finite(r$value), ] == 0))
+      for (i in which(is.finite(r$value))) {
+        f1 <- function(z) do.call(acq_evaluate, c(args, list(x = z)))
+        fd <- ref_grad(f1, x[i, ], h = 1e-6)
+        # the R path differentiates a user cost function numerically
+        tol <- if (cost_case == "fn") 1e-4 else 1e-5
+        expect_lt(rel_err(g[i, ], fd, floor = 1e-3), tol)
+      }
+    }
+  }
+})
+
+test_that("the maximizer finds the maximum of EI on a fine 1-D grid", {
+  x <- c(0.05, 0.25, 0.45, 0.7, 0.95)
+  fit <- gp_fit(x, -10 * (x - 0.55)^2, lower = 0, upper = 1,
+                estimate = "fixed", lengthscale = 0.15, outputscale = 1,
+                noise = 1e-6)
+  grid <- seq(0, 1, length.out = 200001)
+  v <- acq_evaluate(fit, grid, "ei")
+  i <- which.max(v)
+  expect_gt(i, 1)
+  expect_lt(i, length(grid))
+  # refine the grid maximum by a local quadratic fit
+  x0 <- grid[i] - (v[i + 1] - v[i - 1]) / (2 * (v[i + 1] - 2 * v[i] + v[i - 1])) *
+    (grid[2] - grid[1])
+  for (select in c("boltzmann", "best")) {
+    set.seed(5)
+    r <- acq_maximize(fit, "ei", select = select)
+    expect_equal(r$x, x0, tolerance = 1e-6)
+    expect_gte(r$value, max(v) - 1e-12)
+  }
+  # with a known cost function the R path finds the same point when the cost
+  # is constant
+  set.seed(5)
+  r2 <- acq_maximize(fit, "ei_pu", cost = function(x) rep(2, nrow(x)))
+  expect_equal(r2$x, x0, tolerance = 1e-6)
+  expect_equal(r2$value, max(v) / 2, tolerance = 1e-8)
+})
+
+test_that("maximization in 2-D beats a dense grid and is reproducible", {
+  fx <- acq_fixture(seed = 6, n = 15)
+  g <- as.matrix(expand.grid(seq(0, 1, length.out = 201),
+                             seq(0, 1, length.out = 201)))
+  for (a in list(list(type = "ei_pu_cc", nu = 0.5),
+                 list(type = "pbgi", lambda = 0.02))) {
+    v <- do.call(acq_evaluate, c(list(fx$fit, g, a$type,
+                                      cost_model = fx$cost_fit), a[-1]))
+    set.seed(7)
+    r <- do.call(acq_maximize, c(list(fx$fit, a$type,
+                                      cost_model = fx$cost_fit), a[-1]))
+    expect_gte(r$value, max(v) - 1e-10)
+    set.seed(7)
+    r2 <- do.call(acq_maximize, c(list(fx$fit, a$type,
+                                       cost_model = fx$cost_fit), a[-1]))
+    expect_identical(r, r2)
+  }
+  # a sub-box
+  set.seed(8)
+  r <- acq_maximize(fx$fit, "ucb", lower = c(0.2, 0.2), upper = c(0.4, 0.5))
+  expect_true(all(r$x >= c(0.2, 0.2) & r$x <= c(0.4, 0.5)))
+})
+
+test_that("finite domains are maximized exactly, with known costs per candidate", {
+  S <- diag(c(1, 1, 4, 0.25))
+  g <- gp_finite(c(0, 0.2, 0, 0.5), S, x = 1, y = 0.1, noise = 0)
+  cost <- c(1, 1, 10, 0.5)
+  for (type in c("ei", "ei_pu", "pbgi")) {
+    extra <- if (type == "pbgi") list(lambda = 0.1) else list()
+    r <- do.call(acq_maximize, c(list(g, type, cost = cost), extra))
+    v <- do.call(acq_evaluate, c(list(g, 1:4, type, cost = cost), extra))
+    expect_identical(r$x, which.max(v))
+    expect_identical(r$value, max(v))
+  }
+  # candidate subsets of a continuous model
+  fx <- acq_fixture(seed = 9)
+  cand <- matrix(c(0.1, 0.2, 0.5, 0.5, 0.9, 0.1), ncol = 2, byrow = TRUE)
+  r <- acq_maximize(fx$fit, "ei", candidates = cand)
+  v <- acq_evaluate(fx$fit, cand, "ei")
+  expect_equal(r$x, cand[which.max(v), ])
+})
+
+test_that("Q1 is zero once the budget is spent, never an error", {
+  fx <- acq_fixture()
+  x <- matrix(c(0.3, 0.3), 1)
+  expect_identical(acq_evaluate(fx$fit, x, "q1", cost_model = fx$cost_fit,
+                                remaining = 0), 0)
+  expect_identical(acq_evaluate(fx$fit, x, "q1", cost = 2, remaining = 1.5), 0)
+  expect_gt(acq_evaluate(fx$fit, x, "q1", cost = 2, remaining = 2.5), 0)
+})
+
+test_that("bad input to acquisitions at points stops with a clear error", {
+  fx <- acq_fixture()
+  bad <- function(expr) expect_error(expr, class = "costbo_error_arg")
+  bad(acq_evaluate("fit", c(0.5, 0.5)))
+  bad(acq_evaluate(fx$fit, c(0.5, 0.5), "eii"))
+  bad(acq_evaluate(fx$fit, c(1.5, 0.5)))
+  bad(acq_evaluate(fx$fit, c(0.5, 0.5, 0.5)))
+  bad(acq_evaluate(fx$fit, c(0.5, 0.5), "ei_pu", cost = -1))
+  bad(acq_evaluate(fx$fit, c(0.5, 0.5), "ei_pu", cost = 0))
+  bad(acq_evaluate(fx$fit, c(0.5, 0.5), "ei_pu_cc", cost = 1, nu = 1.5))
+  bad(acq_evaluate(fx$fit, c(0.5, 0.5), "ei_pu_cc", cost = 1))
+  bad(acq_evaluate(fx$fit, c(0.5, 0.5), "pbgi", cost = 1, lambda = 0))
+  bad(acq_evaluate(fx$fit, c(0.5, 0.5), "pbgi", cost = 1))
+  bad(acq_evaluate(fx$fit, c(0.5, 0.5), "q1", cost = 1))
+  bad(acq_evaluate(fx$fit, c(0.5, 0.5), "ei_pu", cost = 1,
+                   cost_model = fx$cost_fit))
+  other <- gp_fit(fx$X * 2, fx$X[, 1], lower = c(0, 0), upper = c(2, 2))
+  bad(acq_evaluate(fx$fit, c(0.5, 0.5), "ei_pu", cost_model = other))
+  bad(acq_maximize(fx$fit, "ei", lower = c(-1, 0)))
+  bad(acq_maximize(fx$fit, "ei", n_raw = 0))
+  bad(acq_maximize(fx$fit, "ei", select = "random"))
+  expect_error(acq_evaluate(fx$fit, c(0.5, 0.5), "ei_pu",
+                            cost = function(x) -1),
+               class = "costbo_error")
+})
