@@ -1,0 +1,4 @@
+library(testthat)
+library(costbo)
+
+test_check("costbo")
