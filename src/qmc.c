@@ -52,8 +52,7 @@ static void sobol_direction(int j, uint32_t *v) {
   uint32_t a = table_bits(&pos, s - 1);
   m[0] = 1u;
   for (int k = 2; k <= s; k++) m[k - 1] = 2u * table_bits(&pos, k - 1) + 1u;
-  for (int k = 0; k < s && k < QMC_SOBOL_BITS; k++)
-    v[k] = m[k] << (31 - k);
+  for (int k = 0; k < s && k < QMC_SOBOL_BITS; k++) v[k] = m[k] << (31 - k);
   for (int k = s; k < QMC_SOBOL_BITS; k++) {
     uint32_t w = v[k - s] ^ (v[k - s] >> s);
     for (int i = 1; i < s; i++)
@@ -115,9 +114,10 @@ static void sobol_fill(int n, int d, int skip, const uint32_t *scramble,
       if ((g >> k) & 1u) x ^= v[k];
     double *col = out + (size_t)j * n;
     for (int i = 0; i < n; i++) {
-      col[i] = normal ? Rf_qnorm5(((double)x + 0.5) * QMC_TWO_M32, 0.0, 1.0,
-                                  1, 0)
-                      : (double)x * QMC_TWO_M32;
+      if ((i & 0xfffff) == 0xfffff) R_CheckUserInterrupt();
+      col[i] = normal
+                   ? Rf_qnorm5(((double)x + 0.5) * QMC_TWO_M32, 0.0, 1.0, 1, 0)
+                   : (double)x * QMC_TWO_M32;
       x ^= v[lowest_bit((uint32_t)skip + (uint32_t)i + 1u)];
     }
   }
@@ -309,8 +309,9 @@ SEXP C_qmc_gauss_hermite(SEXP n, SEXP physicists) {
                                REAL(VECTOR_ELT(out, 1)));
   UNPROTECT(1);
   if (fail)
-    Rf_error("Gauss-Hermite rule with %d nodes: Newton's method did not "
-             "converge",
-             nn);
+    Rf_error(
+        "Gauss-Hermite rule with %d nodes: Newton's method did not "
+        "converge",
+        nn);
   return out;
 }
