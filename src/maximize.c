@@ -3,6 +3,7 @@
 #include "maximize.h"
 
 #include "entry.h"
+#include "qmc.h"
 
 typedef struct {
   cb_objfn f;
@@ -178,6 +179,16 @@ double max_box(cb_objfn f, void *ctx, int d, const double *lower,
   return best;
 }
 
+double max_box_sobol(cb_objfn f, void *ctx, int d, const double *lower,
+                     const double *upper, int n_raw,
+                     const cb_max_control *ctl, double *xbest) {
+  double *raw = (double *)R_alloc((size_t)n_raw * d, sizeof(double));
+  double *unif = (double *)R_alloc((size_t)n_raw, sizeof(double));
+  qmc_sobol_random(n_raw, d, 0, raw);
+  for (int i = 0; i < n_raw; i++) unif[i] = unif_rand();
+  return max_box(f, ctx, d, lower, upper, n_raw, raw, unif, ctl, xbest, NULL);
+}
+
 int max_finite(cb_objfn f, void *ctx, int d, int m, const double *cand,
                double *vals) {
   double *x = (double *)R_alloc((size_t)d, sizeof(double)), best = R_NegInf;
@@ -288,10 +299,17 @@ SEXP C_max_test(SEXP code, SEXP lower, SEXP upper, SEXP raw, SEXP unif,
   np++;
   SEXP x = PROTECT(Rf_allocVector(REALSXP, d));
   np++;
-  double rb;
-  double v = max_box(fns[Rf_asInteger(code)], NULL, d, REAL(lower),
-                     REAL(upper), n_raw, REAL(raw), REAL(unif), &mc, REAL(x),
-                     &rb);
+  double rb = R_NaN, v;
+  if (n_raw > 0) {
+    v = max_box(fns[Rf_asInteger(code)], NULL, d, REAL(lower), REAL(upper),
+                n_raw, REAL(raw), REAL(unif), &mc, REAL(x), &rb);
+  } else {
+    /* draw 200 d raw points in C */
+    GetRNGstate();
+    v = max_box_sobol(fns[Rf_asInteger(code)], NULL, d, REAL(lower),
+                      REAL(upper), 200 * d, &mc, REAL(x));
+    PutRNGstate();
+  }
   SET_VECTOR_ELT(out, 0, x);
   SET_VECTOR_ELT(out, 1, Rf_ScalarReal(v));
   SET_VECTOR_ELT(out, 2, Rf_ScalarReal(rb));

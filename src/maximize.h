@@ -41,6 +41,15 @@ double max_box(cb_objfn f, void *ctx, int d, const double *lower,
                const double *unif, const cb_max_control *ctl, double *xbest,
                double *raw_best);
 
+/* max_box with its random inputs drawn here: n_raw scrambled Sobol points
+ * (qmc.h) and n_raw selection uniforms, in that order, from R's RNG; the
+ * caller brackets the call with GetRNGstate()/PutRNGstate().  This is the
+ * entry for C modules (lookahead policies) that maximize inner
+ * acquisitions. */
+double max_box_sobol(cb_objfn f, void *ctx, int d, const double *lower,
+                     const double *upper, int n_raw,
+                     const cb_max_control *ctl, double *xbest);
+
 /* Exact argmax of f over m candidates (m x d, column-major); vals (may be
  * NULL) receives every value.  Returns the 0-based index of the first
  * maximal candidate. */

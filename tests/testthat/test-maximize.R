@@ -40,3 +40,14 @@ test_that("points stay inside the box", {
   expect_equal(r$x, c(1.5, 2), tolerance = 1e-8)
   expect_equal(r$value, -(100 * 0.25^2 + 0.25), tolerance = 1e-10)
 })
+
+test_that("C callers can draw the raw Sobol points from R's RNG", {
+  draw <- function(seed) {
+    set.seed(seed)
+    .Call(costbo:::C_max_test, 2L, rep(0, 6), rep(1, 6), matrix(0, 0, 6),
+          double(), c(60, 0, 1))
+  }
+  a <- draw(11)
+  expect_equal(a$value, 3.32236801141551, tolerance = 1e-9)
+  expect_identical(a, draw(11))
+})
