@@ -322,7 +322,7 @@ void acq_setup(cb_acq *a, int cap) {
   const int d = a->f->d, c = cap > 0 ? cap : 1;
   a->alpha_f = (double *)R_alloc((size_t)c, sizeof(double));
   a->alpha_c = (double *)R_alloc((size_t)c, sizeof(double));
-  a->work = (double *)R_alloc((size_t)c, sizeof(double));
+  a->work = (double *)R_alloc((size_t)(2 * c), sizeof(double));
   a->gm = (double *)R_alloc((size_t)(4 * d), sizeof(double));
   a->gv = a->gm + d;
   a->gmc = a->gm + 2 * d;

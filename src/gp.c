@@ -234,23 +234,32 @@ void gp_predict1(const cb_gp *gp, const double *x, int ldx,
   if (grad)
     for (int k = 0; k < d; k++) dmean[k] = dvar[k] = 0.0;
   if (n == 0) return;
-  double *v = work;
-  for (int i = 0; i < n; i++) v[i] = gp_kernel(gp, gp->X + i, ld, x, ldx);
+  double *v = work, *dk = work + n;
+  if (gp->kernel == CB_FINITE) {
+    for (int i = 0; i < n; i++) v[i] = gp_kernel(gp, gp->X + i, ld, x, ldx);
+  } else {
+    /* kernel values and their r2-derivatives in one pass */
+    for (int i = 0; i < n; i++) {
+      double r2 = scaled_r2(x, ldx, gp->X + i, ld, gp->ell, d);
+      v[i] = gp->sf2 * kern_r2(gp->kernel, r2, dk + i);
+    }
+  }
   F77_CALL(dtrsv)("L", "N", "N", &n, gp->L, &ld, v, &one FCONE FCONE FCONE);
   *mean += F77_CALL(ddot)(&n, v, &one, gp->beta, &one);
   *var -= F77_CALL(ddot)(&n, v, &one, v, &one);
   if (!grad) return;
   F77_CALL(dtrsv)("L", "T", "N", &n, gp->L, &ld, v, &one FCONE FCONE FCONE);
-  for (int i = 0; i < n; i++) {
-    double dk, r2 = scaled_r2(x, ldx, gp->X + i, ld, gp->ell, d);
-    kern_r2(gp->kernel, r2, &dk);
-    dk *= 2.0 * gp->sf2;
-    for (int k = 0; k < d; k++) {
-      double g = dk * (x[(size_t)k * ldx] - gp->X[i + (size_t)k * ld]) /
-                 (gp->ell[k] * gp->ell[k]);
-      dmean[k] += alpha[i] * g;
-      dvar[k] -= 2.0 * v[i] * g;
+  for (int k = 0; k < d; k++) {
+    const double xk = x[(size_t)k * ldx], *Xk = gp->X + (size_t)k * ld;
+    const double c = 2.0 * gp->sf2 / (gp->ell[k] * gp->ell[k]);
+    double gm = 0.0, gv = 0.0;
+    for (int i = 0; i < n; i++) {
+      double g = dk[i] * (xk - Xk[i]);
+      gm += alpha[i] * g;
+      gv += v[i] * g;
     }
+    dmean[k] = c * gm;
+    dvar[k] = -2.0 * c * gv;
   }
 }
 

@@ -61,7 +61,7 @@ int gp_factor(cb_gp *gp);
 void gp_predict(const cb_gp *gp, int m, const double *Xn, int ldn,
                 double *mean, double *var, double *dmean, double *dvar);
 
-/* One point without allocation: work has length n; alpha = gp_alpha(gp)
+/* One point without allocation: work has length 2 n; alpha = gp_alpha(gp)
  * (read only when gradients are requested: dmean, dvar of length d, may be
  * NULL). */
 void gp_predict1(const cb_gp *gp, const double *x, int ldx,
