@@ -54,11 +54,17 @@
 #' colMeans(x)
 #' @export
 sobol_points <- function(n, d, scramble = TRUE, skip = 0) {
-  n <- check_count(n)
-  d <- check_sobol_dim(d)
-  scramble <- check_flag(scramble)
-  skip <- check_sobol_skip(skip, n)
-  sobol_run(n, d, scramble, skip, normal = FALSE)
+  sobol_checked(n, d, scramble, skip, normal = FALSE, call = sys.call())
+}
+
+# Validate the arguments shared by sobol_points() and sobol_normal(), then
+# generate.
+sobol_checked <- function(n, d, scramble, skip, normal, call) {
+  n <- check_count(n, call = call)
+  d <- check_sobol_dim(d, call = call)
+  scramble <- check_flag(scramble, call = call)
+  skip <- check_sobol_skip(skip, n, call = call)
+  sobol_run(n, d, scramble, skip, normal = normal)
 }
 
 #' Standard normal quasi-Monte Carlo draws
@@ -82,11 +88,7 @@ sobol_points <- function(n, d, scramble = TRUE, skip = 0) {
 #' mean(pmax(z[, 1], 0)) # E max(Z, 0) = 1 / sqrt(2 pi) = 0.3989
 #' @export
 sobol_normal <- function(n, d, scramble = TRUE, skip = 0) {
-  n <- check_count(n)
-  d <- check_sobol_dim(d)
-  scramble <- check_flag(scramble)
-  skip <- check_sobol_skip(skip, n)
-  sobol_run(n, d, scramble, skip, normal = TRUE)
+  sobol_checked(n, d, scramble, skip, normal = TRUE, call = sys.call())
 }
 
 #' Gauss-Hermite quadrature

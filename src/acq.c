@@ -472,7 +472,6 @@ SEXP C_acq_evaluate(SEXP acq, SEXP X, SEXP grad) {
 SEXP C_acq_maximize(SEXP acq, SEXP lower, SEXP upper, SEXP raw, SEXP unif,
                     SEXP control) {
   const int d = Rf_length(lower), n_raw = Rf_nrows(raw);
-  const double *ctl = REAL(control);
   int np = 0;
   cb_acq a;
   cb_gp f, lc;
@@ -480,11 +479,7 @@ SEXP C_acq_maximize(SEXP acq, SEXP lower, SEXP upper, SEXP raw, SEXP unif,
   /* optimize on the unit cube of the GPs; gradients there */
   a.xrange = NULL;
   cb_max_control mc;
-  max_control_default(&mc, d);
-  mc.n_starts = (int)ctl[0];
-  mc.select = (int)ctl[1];
-  mc.eta = ctl[2];
-  mc.maxit = (int)ctl[3];
+  max_control_from(&mc, d, REAL(control), Rf_length(control));
   const char *nms[] = {"x", "value", "raw_best", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
   np++;

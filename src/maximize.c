@@ -60,6 +60,14 @@ void max_control_default(cb_max_control *ctl, int d) {
   ctl->pgtol = 0.0;
 }
 
+void max_control_from(cb_max_control *ctl, int d, const double *v, int len) {
+  max_control_default(ctl, d);
+  if (len > 0) ctl->n_starts = (int)v[0];
+  if (len > 1) ctl->select = (int)v[1];
+  if (len > 2) ctl->eta = v[2];
+  if (len > 3) ctl->maxit = (int)v[3];
+}
+
 /* Sort idx[0..n-1] by increasing key, ties by increasing index. */
 static void order_by_key(int n, double *key, int *idx) {
   for (int i = 0; i < n; i++) idx[i] = i;
@@ -286,14 +294,10 @@ static double obj_hartmann6(int d, const double *x, double *g, void *ctx) {
 SEXP C_max_test(SEXP code, SEXP lower, SEXP upper, SEXP raw, SEXP unif,
                 SEXP control) {
   const int d = Rf_length(lower), n_raw = Rf_nrows(raw);
-  const double *ctl = REAL(control);
   int np = 0;
   cb_objfn fns[3] = {obj_rosenbrock, obj_branin, obj_hartmann6};
   cb_max_control mc;
-  max_control_default(&mc, d);
-  mc.n_starts = (int)ctl[0];
-  mc.select = (int)ctl[1];
-  mc.eta = ctl[2];
+  max_control_from(&mc, d, REAL(control), Rf_length(control));
   const char *nms[] = {"x", "value", "raw_best", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
   np++;

@@ -31,6 +31,10 @@ typedef struct {
  * 200 iterations, factr 1e7, pgtol 0. */
 void max_control_default(cb_max_control *ctl, int d);
 
+/* Control from a numeric vector (n_starts, select, eta[, maxit]) as the R
+ * layer passes it; missing entries keep the defaults. */
+void max_control_from(cb_max_control *ctl, int d, const double *v, int len);
+
 /* Maximize f over [lower, upper] (length d).  raw: n_raw x d points in the
  * unit cube (column-major), mapped onto the box; unif: n_raw uniforms on
  * (0, 1) for the Boltzmann sampling (one per raw point).  Writes the maximizer to xbest and
