@@ -2,7 +2,7 @@
 # gradients and maximization (src/acq.c, src/maximize.c).
 
 # Cost kinds of the C layer (enum in src/acq.h).
-cost_kinds <- c(const = 0L, gp = 1L, table = 2L)
+cost_kinds <- c(const = 0L, gp = 1L, table = 2L, linear = 3L, cosine = 4L)
 
 # Validate the model and the budget state of an acquisition and return a
 # plain list describing it; `cost` may still be an R function (evaluated by
@@ -39,7 +39,12 @@ acq_spec <- function(model, type, cost_model, cost, best, remaining, nu,
       stop_arg("cost", "NULL when `cost_model` is given", cost, call = call)
     }
   }
-  if (!is.null(cost) && !is.function(cost)) {
+  if (inherits(cost, "costbo_cost")) {
+    if (finite) {
+      stop_arg("cost", "one value per candidate for a finite domain", cost,
+               call = call)
+    }
+  } else if (!is.null(cost) && !is.function(cost)) {
     n_cand <- if (finite) length(model$fmean) else 1L
     ok <- is.numeric(cost) && length(cost) %in% unique(c(1L, n_cand)) &&
       !anyNA(cost) && all(is.finite(cost)) && all(cost > 0)
@@ -94,24 +99,30 @@ acq_spec <- function(model, type, cost_model, cost, best, remaining, nu,
                  beta = if (is.null(beta)) 0 else beta))
 }
 
+# Is the cost an R function that only R can evaluate (no C equivalent)?
+r_cost <- function(spec) {
+  is.function(spec$cost) && is.null(attr(spec$cost, "costbo_cost"))
+}
+
 # The fixed positional layout read by acq_unpack() in src/acq.c.
 acq_pack <- function(spec) {
   m <- spec$model
   xrange <- if (spec$finite) 1 else m$upper - m$lower
-  kind <- if (!is.null(spec$cost_model)) "gp" else if (spec$finite &&
-    length(spec$cost) > 1L) "table" else "const"
+  cc <- attr(spec$cost, "costbo_cost")
+  par <- if (!is.null(cc)) cc$par else if (is.null(spec$cost)) 1 else spec$cost
+  kind <- if (!is.null(spec$cost_model)) "gp" else if (!is.null(cc)) cc$kind
+    else if (spec$finite && length(spec$cost) > 1L) "table" else "const"
   cm <- spec$cost_model
   list(acq_codes[[spec$type]], gp_pack(m), c(m$ymean, m$ysd),
        cost_kinds[[kind]], if (is.null(cm)) NULL else gp_pack(cm),
-       if (is.null(cm)) c(0, 1) else c(cm$ymean, cm$ysd),
-       if (is.null(spec$cost)) 1 else spec$cost, as.double(xrange),
-       as.double(spec$state))
+       if (is.null(cm)) c(0, 1) else c(cm$ymean, cm$ysd), as.double(par),
+       as.double(xrange), as.double(spec$state))
 }
 
 # Values (and gradients in user units, one row per point) at internal-scale
 # points Xs: in C, or in R when the cost is an R function.
 acq_values <- function(spec, Xs, grad) {
-  if (!is.function(spec$cost)) {
+  if (!r_cost(spec)) {
     r <- .Call(C_acq_evaluate, acq_pack(spec), Xs, grad)
     return(list(value = r$value, grad = if (grad) t(r$grad)))
   }
@@ -271,7 +282,7 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
     if (spec$finite && is.null(candidates)) candidates <- seq_along(model$fmean)
     Xs <- gp_newdata(model, candidates, arg = "candidates", call = call)
     if (!spec$finite) check_in_box(Xs, "candidates", call)
-    if (is.function(spec$cost)) {
+    if (r_cost(spec)) {
       v <- acq_values(spec, Xs, FALSE)$value
       i <- which.max(replace(v, !is.finite(v), -Inf))
     } else {
@@ -303,7 +314,7 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
   raw <- sobol_points(n_raw, d)
   unif <- stats::runif(n_raw)
   sel <- match(select, c("boltzmann", "best")) - 1L
-  if (!is.function(spec$cost)) {
+  if (!r_cost(spec)) {
     r <- .Call(C_acq_maximize, acq_pack(spec), lo, up, raw, unif,
                c(n_starts, sel, 1, 200))
     xs <- r$x

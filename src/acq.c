@@ -344,6 +344,31 @@ static double sd_of(double var, int d, const double *dvar, double *dsd) {
   return s;
 }
 
+/* A parametric known cost at unit-cube x; dc (may be NULL) receives its
+ * gradient in unit-cube units. */
+static double known_cost_at(const cb_acq *a, int d, const double *x,
+                            double *dc) {
+  const double *p = a->cost_par;
+  if (a->cost_kind == CB_COST_LINEAR) {
+    double u = 0.0;
+    for (int k = 0; k < d; k++) u += x[k];
+    if (dc)
+      for (int k = 0; k < d; k++) dc[k] = p[1] / d;
+    return p[0] + p[1] * u / d;
+  }
+  const double w = 2.0 * M_PI * p[1] / p[3];
+  double s = 0.0;
+  for (int k = 0; k < d; k++) {
+    double th = w * (p[4 + k] + x[k] * a->xrange[k] + p[2]);
+    s += cos(th);
+    if (dc) dc[k] = -p[0] / d * sin(th) * w * a->xrange[k];
+  }
+  const double c = exp(p[0] * s / d);
+  if (dc)
+    for (int k = 0; k < d; k++) dc[k] *= c;
+  return c;
+}
+
 double acq_at(int d, const double *x, double *grad, void *ctx) {
   cb_acq *a = (cb_acq *)ctx;
   const int g = grad != NULL && a->f->kernel != CB_FINITE;
@@ -366,9 +391,17 @@ double acq_at(int d, const double *x, double *grad, void *ctx) {
     case CB_COST_TABLE:
       cost = a->cost_par[(int)x[0]];
       break;
+    case CB_COST_LINEAR:
+      cost = known_cost_at(a, d, x, g ? a->gmc : NULL);
+      break;
+    case CB_COST_COSINE:
+      cost = known_cost_at(a, d, x, g ? a->gmc : NULL);
+      break;
     default:
       cost = a->cost_par[0];
   }
+  const int dcost = g && (a->cost_kind == CB_COST_LINEAR ||
+                          a->cost_kind == CB_COST_COSINE);
   acq_grad *pg = g ? &pd : NULL;
   switch (a->type) {
     case CB_ACQ_EI:
@@ -403,7 +436,8 @@ double acq_at(int d, const double *x, double *grad, void *ctx) {
         gk = pd.m * a->f_scale * a->gm[k] + pd.s * a->f_scale * a->gv[k];
         if (!known)
           gk += pd.mc * a->c_scale * a->gmc[k] + pd.sc * a->c_scale * a->gvc[k];
-        if (a->xrange) gk /= a->xrange[k];
+        if (dcost) gk += pd.c * a->gmc[k];
+        if (!a->grad_unit) gk /= a->xrange[k];
       }
       grad[k] = R_FINITE(gk) ? gk : 0.0;
     }
@@ -434,6 +468,7 @@ static void acq_unpack(cb_acq *a, cb_gp *f, cb_gp *lc, SEXP acq, int extra) {
   a->c_scale = cs[1];
   a->cost_par = REAL(VECTOR_ELT(acq, 6));
   a->xrange = REAL(VECTOR_ELT(acq, 7));
+  a->grad_unit = 0;
   a->best = st[0];
   a->remaining = st[1];
   a->nu = st[2];
@@ -477,7 +512,7 @@ SEXP C_acq_maximize(SEXP acq, SEXP lower, SEXP upper, SEXP raw, SEXP unif,
   cb_gp f, lc;
   acq_unpack(&a, &f, &lc, acq, 0);
   /* optimize on the unit cube of the GPs; gradients there */
-  a.xrange = NULL;
+  a.grad_unit = 1;
   cb_max_control mc;
   max_control_from(&mc, d, REAL(control), Rf_length(control));
   const char *nms[] = {"x", "value", "raw_best", ""};

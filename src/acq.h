@@ -129,8 +129,16 @@ enum {
 
 /* CB_COST_CONST: the known cost par[0] everywhere; CB_COST_GP: a GP on log
  * cost; CB_COST_TABLE: known costs of the candidates of a finite domain,
- * par[index]. */
-enum { CB_COST_CONST = 0, CB_COST_GP = 1, CB_COST_TABLE = 2 };
+ * par[index]; CB_COST_LINEAR: par[0] + par[1] * mean(u), u the unit-cube
+ * input; CB_COST_COSINE: log c = a mean_i cos(2 pi b (x_i + c) / P) with
+ * par = (a, b, c, P, lower[0..d-1]) and x_i = lower_i + u_i range_i. */
+enum {
+  CB_COST_CONST = 0,
+  CB_COST_GP = 1,
+  CB_COST_TABLE = 2,
+  CB_COST_LINEAR = 3,
+  CB_COST_COSINE = 4
+};
 
 typedef struct {
   int type;             /* CB_ACQ_* */
@@ -142,7 +150,8 @@ typedef struct {
   double c_shift;       /* log cost = c_shift + c_scale * lc */
   double c_scale;
   const double *cost_par;
-  const double *xrange; /* user units per unit of the cube (d); NULL: 1 */
+  const double *xrange; /* user units per unit of the cube (d) */
+  int grad_unit;        /* gradients in unit-cube (1) or user (0) units */
   double best, remaining, nu, lambda, beta;
   double *alpha_f, *alpha_c, *work, *gm, *gv, *gmc, *gvc; /* scratch */
 } cb_acq;
@@ -156,7 +165,8 @@ void acq_refresh(cb_acq *a);
 
 /* The acquisition at x (unit cube; for a finite domain, the 0-based
  * candidate index in x[0]); grad (may be NULL) receives its gradient in
- * the user's units of x, i.e. divided by xrange.  ctx is a cb_acq *. */
+ * unit-cube units when grad_unit is set, else in the user's units of x
+ * (divided by xrange).  ctx is a cb_acq *. */
 double acq_at(int d, const double *x, double *grad, void *ctx);
 
 #endif

@@ -1,0 +1,251 @@
+# Optimization problems: domain, objective, cost and budget.
+
+#' Define a cost-aware optimization problem
+#'
+#' A problem is an expensive objective to **maximize** over a box (or a
+#' finite set of candidate points), the cost of each evaluation, and the total
+#' budget. A minimization problem is negated where it is defined.
+#'
+#' The cost is either known in advance, as a function of the input (or a
+#' constant), or measured: with `cost = NULL` the objective returns the cost
+#' it incurred together with the value, as `list(value = , cost = )` (or a
+#' named numeric vector `c(value = , cost = )`), and policies learn the cost
+#' with a Gaussian process on the log cost.
+#'
+#' @param objective The function to maximize. It receives one point `x` (a
+#'   numeric vector of length `d`) and returns a number, or, when the cost is
+#'   measured (`cost = NULL`), `list(value = , cost = )`.
+#' @param lower,upper Bounds of the box (length `d`; a single number is
+#'   recycled when `d` is known from the other bound or `candidates`).
+#'   Optional with `candidates`, whose range then defines the box.
+#' @param cost The cost of an evaluation: `NULL` (measured by the objective),
+#'   a positive number (every evaluation costs the same), or a function of
+#'   one point returning a positive number (see also [cost_linear()] and
+#'   [cost_cosine()], which the C core evaluates directly).
+#' @param budget Total budget (positive), in the units of the cost.
+#' @param candidates Optional matrix of candidate points (one per row): the
+#'   problem's domain is then this finite set.
+#' @param prior Optional explicit Gaussian prior over the candidates,
+#'   `list(mean = , cov = )` (length and dimension `nrow(candidates)`); the
+#'   objective is then modelled by [gp_finite()] with this prior instead of a
+#'   fitted GP (as in the papers' exact constructions).
+#' @param noise With `prior`: the observation noise variance (default 0).
+#' @param name A name for printing.
+#' @param optimum The known maximum value, if any, so that regret can be
+#'   reported.
+#' @return An object of class `bo_problem`.
+#' @family problems
+#' @seealso [test_problem()] for the papers' test problems.
+#' @examples
+#' # a 2-D problem whose evaluations cost more on the right
+#' prob <- bo_problem(function(x) -sum((x - 0.3)^2), lower = c(0, 0),
+#'                    upper = c(1, 1), cost = function(x) 1 + 4 * x[1],
+#'                    budget = 20, name = "quadratic", optimum = 0)
+#' prob
+#' # a cost measured by the experiment itself
+#' timed <- bo_problem(function(x) list(value = sin(5 * x), cost = 1 + x),
+#'                     lower = 0, upper = 2, budget = 15)
+#' @export
+bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
+                       budget, candidates = NULL, prior = NULL, noise = 0,
+                       name = NULL, optimum = NULL) {
+  if (!is.function(objective)) {
+    stop_arg("objective", "a function of one point", objective)
+  }
+  if (missing(budget)) stop_arg("budget", "given", NULL, show = FALSE)
+  budget <- check_number(budget, min = 0, min_open = TRUE)
+  if (!is.null(candidates)) {
+    candidates <- check_matrix(candidates, arg = "candidates")
+    d <- ncol(candidates)
+    rc <- apply(candidates, 2L, range)
+    if (is.null(lower)) lower <- rc[1L, ]
+    if (is.null(upper)) upper <- rc[2L, ] + ifelse(rc[2L, ] > rc[1L, ], 0, 1)
+  } else {
+    if (is.null(lower) || is.null(upper)) {
+      stop_arg(if (is.null(lower)) "lower" else "upper",
+               "given when there are no `candidates`", NULL, show = FALSE)
+    }
+    d <- max(length(lower), length(upper))
+  }
+  lower <- check_vector(if (length(lower) == 1L) rep(lower, d) else lower, d,
+                        arg = "lower")
+  upper <- check_vector(if (length(upper) == 1L) rep(upper, d) else upper, d,
+                        arg = "upper")
+  if (any(upper <= lower)) {
+    stop_arg("upper", "greater than `lower` in every coordinate", upper)
+  }
+  if (!is.null(candidates)) {
+    tol <- 1e-10 * (upper - lower)
+    if (any(sweep(candidates, 2L, lower - tol) < 0) ||
+        any(sweep(candidates, 2L, upper + tol) > 0)) {
+      stop_arg("candidates", "inside [lower, upper]", show = FALSE)
+    }
+  }
+  if (!is.null(prior)) {
+    if (is.null(candidates)) {
+      stop_arg("prior", "given only together with `candidates`", prior)
+    }
+    if (!(is.list(prior) && all(c("mean", "cov") %in% names(prior)))) {
+      stop_arg("prior", "a list with elements `mean` and `cov`", prior)
+    }
+    # gp_finite() validates the mean and the covariance
+    gp_finite(prior$mean, prior$cov, noise = check_number(noise, min = 0))
+    if (length(prior$mean) != nrow(candidates)) {
+      stop_arg("prior", sprintf("of dimension nrow(candidates) = %d",
+                                nrow(candidates)), prior)
+    }
+  }
+  cost_type <- "measured"
+  if (!is.null(cost)) {
+    if (is.numeric(cost)) {
+      cost <- cost_constant(check_number(cost, min = 0, min_open = TRUE,
+                                         arg = "cost"))
+    } else if (!is.function(cost)) {
+      stop_arg("cost", "NULL, a positive number or a function of one point",
+               cost)
+    }
+    cost_type <- "known"
+  }
+  if (!is.null(name) && !(is.character(name) && length(name) == 1L)) {
+    stop_arg("name", "a single string", name)
+  }
+  if (!is.null(optimum)) optimum <- check_number(optimum)
+  new_bo_problem(list(
+    objective = objective, d = d, lower = lower, upper = upper, cost = cost,
+    cost_type = cost_type, budget = budget, candidates = candidates,
+    prior = prior, noise = noise,
+    name = if (is.null(name)) "problem" else name, optimum = optimum
+  ))
+}
+
+new_bo_problem <- function(x) structure(x, class = "bo_problem")
+
+#' @export
+print.bo_problem <- function(x, ...) {
+  dom <- if (is.null(x$candidates)) {
+    sprintf("box [%s] x [%s]", paste(format(x$lower), collapse = ", "),
+            paste(format(x$upper), collapse = ", "))
+  } else {
+    sprintf("%d candidate points%s", nrow(x$candidates),
+            if (is.null(x$prior)) "" else " with an explicit prior")
+  }
+  cat(sprintf("Cost-aware optimization problem \"%s\" (maximize), %d input%s\n",
+              x$name, x$d, if (x$d == 1L) "" else "s"))
+  cat("  domain: ", dom, "\n", sep = "")
+  cost <- if (x$cost_type == "measured") {
+    "measured by the objective (unknown in advance)"
+  } else if (!is.null(attr(x$cost, "costbo_cost"))) {
+    sprintf("known (%s)", attr(x$cost, "costbo_cost")$label)
+  } else "known (function of x)"
+  cat("  cost:   ", cost, "\n", sep = "")
+  cat("  budget: ", format(x$budget), "\n", sep = "")
+  if (!is.null(x$optimum)) cat("  known optimum: ", format(x$optimum), "\n",
+                               sep = "")
+  invisible(x)
+}
+
+# Cost functions the C core evaluates itself (src/acq.c, CB_COST_*): an R
+# function of one point carrying attribute "costbo_cost" = list(kind, par,
+# label). `par` is in the layout acq_at() reads.
+new_cost <- function(fun, kind, par, label) {
+  structure(fun, costbo_cost = list(kind = kind, par = as.double(par),
+                                    label = label),
+            class = c("costbo_cost", "function"))
+}
+
+cost_constant <- function(value) {
+  new_cost(function(x) value, "const", value, sprintf("constant %g", value))
+}
+
+#' Cost functions of the papers' experiments
+#'
+#' Known cost functions evaluated by costbo's C core (so acquisitions using
+#' them are maximized entirely in C), with the formulas of the papers'
+#' reference implementations.
+#'
+#' `cost_linear()` is \eqn{c(x) = a + b\,\bar u} with \eqn{\bar u} the mean
+#' of the coordinates of \eqn{x} mapped to the unit cube; with the defaults
+#' \eqn{a = 1, b = 20} this is \eqn{20 (0.05 + \bar u)}, costs in
+#' \[1, 21\] (Xie et al. 2024).
+#'
+#' `cost_cosine()` is \eqn{\log c(x) = a \cdot \mathrm{mean}_i
+#' \cos(2\pi b (x_i + c) / P)} on the problem's own input scale (Astudillo et
+#' al. 2021, as in its code). With `seed` the coefficients are drawn as there:
+#' \eqn{a \in [0.75, 1.5]}, \eqn{b \in [1, 3]}, \eqn{c \in [0, 2\pi]},
+#' uniformly, from a generator seeded with `seed` modulo 20.
+#'
+#' @param lower,upper The problem's box.
+#' @param a,b Coefficients (see Details).
+#' @param c Phase of `cost_cosine()`.
+#' @param period The period divisor \eqn{P}.
+#' @param seed For `cost_cosine()`: draw `a`, `b`, `c` from this seed instead.
+#' @return A function of one point `x` returning its cost, of class
+#'   `costbo_cost`.
+#' @family problems
+#' @examples
+#' cl <- cost_linear(c(0, 0), c(1, 1))
+#' cl(c(0, 0)); cl(c(1, 1))
+#' cc <- cost_cosine(c(-5.12, -5.12), c(5.12, 5.12), period = 5.12, seed = 1)
+#' cc(c(0, 0))
+#' @export
+cost_linear <- function(lower, upper, a = 1, b = 20) {
+  d <- length(lower)
+  lower <- check_vector(lower)
+  upper <- check_vector(upper, d)
+  if (any(upper <= lower)) {
+    stop_arg("upper", "greater than `lower` in every coordinate", upper)
+  }
+  a <- check_number(a)
+  b <- check_number(b)
+  if (a <= 0 || a + b <= 0) {
+    stop_arg("a", "such that the cost a + b * mean(u) is positive on the box",
+             a)
+  }
+  range <- upper - lower
+  new_cost(function(x) a + b * mean((x - lower) / range), "linear", c(a, b),
+           sprintf("linear %g + %g mean(u)", a, b))
+}
+
+#' @rdname cost_linear
+#' @export
+cost_cosine <- function(lower, upper, a = 1, b = 2, c = 0, period = 1,
+                        seed = NULL) {
+  d <- length(lower)
+  lower <- check_vector(lower)
+  upper <- check_vector(upper, d)
+  if (any(upper <= lower)) {
+    stop_arg("upper", "greater than `lower` in every coordinate", upper)
+  }
+  period <- check_number(period, min = 0, min_open = TRUE)
+  if (!is.null(seed)) {
+    seed <- check_count(seed)
+    coef <- with_seed(seed %% 20L, stats::runif(3L))
+    a <- 0.75 + 0.75 * coef[1L]
+    b <- 1 + 2 * coef[2L]
+    c <- 2 * pi * coef[3L]
+  } else {
+    a <- check_number(a)
+    b <- check_number(b)
+    c <- check_number(c)
+  }
+  new_cost(function(x) exp(a * mean(cos(2 * pi * b * (x + c) / period))),
+           "cosine", c(a, b, c, period, lower),
+           sprintf("cosine a = %.3g, b = %.3g, c = %.3g, P = %g", a, b, c,
+                   period))
+}
+
+#' @export
+print.costbo_cost <- function(x, ...) {
+  cat("Cost function:", attr(x, "costbo_cost")$label, "\n")
+  invisible(x)
+}
+
+# Evaluate expr with the RNG seeded, restoring the caller's RNG state.
+with_seed <- function(seed, expr) {
+  had <- exists(".Random.seed", envir = globalenv(), inherits = FALSE)
+  if (had) old <- get(".Random.seed", envir = globalenv())
+  on.exit(if (had) assign(".Random.seed", old, envir = globalenv()) else
+    rm(".Random.seed", envir = globalenv()))
+  set.seed(seed)
+  expr
+}

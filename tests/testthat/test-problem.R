@@ -1,0 +1,67 @@
+# Problem definitions and the papers' cost families.
+
+test_that("bo_problem() stores a valid problem", {
+  p <- bo_problem(function(x) -sum(x^2), lower = c(-1, -2), upper = c(1, 2),
+                  cost = function(x) 1 + x[1]^2, budget = 10, name = "bowl",
+                  optimum = 0)
+  expect_s3_class(p, "bo_problem")
+  expect_identical(p$d, 2L)
+  expect_identical(p$cost_type, "known")
+  expect_output(print(p), "bowl")
+  m <- bo_problem(function(x) list(value = x, cost = 1), lower = 0, upper = 1,
+                  budget = 3)
+  expect_identical(m$cost_type, "measured")
+  k <- bo_problem(function(x) x, lower = 0, upper = 1, cost = 2, budget = 3)
+  expect_identical(k$cost(0.5), 2)
+  cand <- matrix(c(0, 1, 2, 3), ncol = 1)
+  f <- bo_problem(function(x) x, candidates = cand, budget = 2,
+                  prior = list(mean = rep(0, 4), cov = diag(4)))
+  expect_equal(f$lower, 0)
+  expect_equal(f$upper, 3)
+})
+
+test_that("bo_problem() rejects bad arguments, naming them", {
+  bad <- function(expr) expect_error(expr, class = "costbo_error_arg")
+  f <- function(x) sum(x)
+  bad(bo_problem("f", 0, 1, budget = 1))
+  bad(bo_problem(f, 0, 1))
+  bad(bo_problem(f, 0, 1, budget = -1))
+  bad(bo_problem(f, 0, 1, budget = NA))
+  bad(bo_problem(f, c(0, 1), c(1, 0), budget = 1))
+  bad(bo_problem(f, 0, NULL, budget = 1))
+  bad(bo_problem(f, 0, 1, cost = -2, budget = 1))
+  bad(bo_problem(f, 0, 1, cost = "cheap", budget = 1))
+  bad(bo_problem(f, 0, 1, budget = 1, prior = list(mean = 0, cov = 1)))
+  bad(bo_problem(f, candidates = matrix(1:3), budget = 1,
+                 prior = list(mean = c(0, 0), cov = diag(2))))
+  bad(bo_problem(f, candidates = matrix(1:2), budget = 1,
+                 prior = list(mean = c(0, 0), cov = matrix(c(1, 2, 2, 1), 2))))
+  bad(bo_problem(f, 0, 1, budget = 1, name = 3))
+  expect_snapshot(bo_problem(f, 0, 1, budget = -1), error = TRUE)
+})
+
+test_that("the cost families follow the papers' formulas", {
+  # Xie et al. (2024): c(x) = 20 (0.05 + mean(u)), costs in [1, 21]
+  cl <- cost_linear(c(-5, 0), c(10, 15))
+  expect_equal(cl(c(-5, 0)), 1)
+  expect_equal(cl(c(10, 15)), 21)
+  expect_equal(cl(c(2.5, 3)), 20 * (0.05 + mean(c(0.5, 0.2))))
+  # Astudillo et al. (2021), in its code: ln c = a mean cos(2 pi b (x + c) / P)
+  cc <- cost_cosine(c(-5.12, -5.12), c(5.12, 5.12), a = 1, b = 2, c = 0.5,
+                    period = 5.12)
+  x <- c(1.3, -2.2)
+  expect_equal(cc(x), exp(mean(cos(2 * pi * 2 * (x + 0.5) / 5.12))))
+  s1 <- cost_cosine(0, 1, seed = 3)
+  s2 <- cost_cosine(0, 1, seed = 23)
+  expect_identical(s1(0.4), s2(0.4))
+  par <- attr(s1, "costbo_cost")$par
+  expect_true(par[1] >= 0.75 && par[1] <= 1.5)
+  expect_true(par[2] >= 1 && par[2] <= 3)
+  expect_true(par[3] >= 0 && par[3] <= 2 * pi)
+  set.seed(1)
+  r1 <- runif(1)
+  cost_cosine(0, 1, seed = 4)
+  set.seed(1)
+  expect_identical(runif(1), r1)
+  expect_output(print(cl), "linear")
+})
