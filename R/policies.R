@@ -1,0 +1,225 @@
+# Policies: small objects that choose the next point from a state.
+
+#' Policies and the policy protocol
+#'
+#' A policy chooses the next point to evaluate from the current state of an
+#' optimization. costbo's policies are small objects of class `bo_policy`
+#' made by the `policy_*()` constructors; every policy works with known and
+#' with measured (unknown) costs.
+#'
+#' @section The protocol:
+#' A `bo_policy` is a list with
+#' * `name`, `label`: an identifier and a display name;
+#' * `params`: its parameters;
+#' * `propose(state)`: returns `list(x = , info = , memory = )`: the next
+#'   point (for a problem with an explicit prior over candidates, a candidate
+#'   index), a named list of scalar diagnostics recorded with the evaluation,
+#'   and the policy's memory for the next step;
+#' * `acquisition(state, X)`: the values the policy maximizes, at the rows of
+#'   `X` (used by [bo_acquisition()] and the plots);
+#' * `init(state)` (optional): the initial memory.
+#'
+#' The `state` holds the problem, the evaluations (`X`, `value`, `cost`,
+#' `status`), the budget (`budget`, `spent`, and `budget_start`, the budget
+#' at the start of the optimization phase), the fitted models (`models$f`,
+#' the GP of the objective, and `models$cost`, the GP of the log cost when the
+#' cost is measured and can be learned), and `memory`. Lookahead policies
+#' (scenario trees, rollouts, control sets) implement the same four
+#' functions, so [bo_optimize()], [bo_session()] and the plots work with all
+#' of them.
+#' @name bo_policy
+#' @family policies
+NULL
+
+new_bo_policy <- function(name, label, propose, acquisition, init = NULL,
+                          params = list()) {
+  structure(list(name = name, label = label, params = params,
+                 propose = propose, acquisition = acquisition, init = init),
+            class = "bo_policy")
+}
+
+policy_init <- function(policy, state) {
+  if (is.null(policy$init)) NULL else policy$init(state)
+}
+
+#' @export
+print.bo_policy <- function(x, ...) {
+  cat("Policy:", x$label, "\n")
+  if (length(x$params)) {
+    p <- vapply(x$params, function(v) paste(format(v), collapse = ", "),
+                character(1))
+    cat(paste0("  ", names(p), " = ", p, collapse = "\n"), "\n")
+  }
+  invisible(x)
+}
+
+# The arguments of acq_evaluate()/acq_maximize() for a closed-form type in a
+# state; `extra` holds the type's own parameters.
+myopic_args <- function(state, type, extra = list()) {
+  cost <- state_cost_args(state)
+  a <- list(model = state$models$f, type = type, cost_model = cost$cost_model,
+            cost = cost$cost)
+  if (!(type %in% c("ucb", "pbgi"))) a$best <- state_best(state)
+  if (type == "q1") a$remaining <- state_remaining(state)
+  if (type == "ei_pu_cc") {
+    a$nu <- min(1, max(0, state_remaining(state) / state$budget_start))
+  }
+  c(a, extra)
+}
+
+# A policy that maximizes one closed-form acquisition.
+myopic_policy <- function(name, label, type, extra = function(state) list(),
+                          params = list(), init = NULL, after = NULL) {
+  propose <- function(state) {
+    a <- myopic_args(state, type, extra(state))
+    cand <- state$problem$candidates
+    if (!is.null(cand) && is.null(state$problem$prior)) a$candidates <- cand
+    r <- do.call(acq_maximize, a)
+    out <- list(x = r$x, info = list(acquisition = r$value),
+                memory = state$memory)
+    if (!is.null(after)) out <- after(state, out, a)
+    out
+  }
+  acquisition <- function(state, X) {
+    a <- myopic_args(state, type, extra(state))
+    a$x <- if (!is.null(state$problem$prior)) {
+      match_candidates(state$problem$candidates, X)
+    } else X
+    do.call(acq_evaluate, a)
+  }
+  new_bo_policy(name, label, propose, acquisition, init = init,
+                params = params)
+}
+
+#' Expected improvement and its cost-aware variants
+#'
+#' Myopic policies that maximize a closed-form acquisition (see
+#' [acq_closed_form()] for the formulas) with [acq_maximize()]:
+#' * `policy_ei()`: expected improvement, ignoring costs;
+#' * `policy_ei_pu()`: expected improvement per unit cost,
+#'   \eqn{E[(f - f^*)^+ / c]};
+#' * `policy_ei_pu_cc()`: with cost cooling, \eqn{E[(f - f^*)^+ / c^\nu]},
+#'   \eqn{\nu} = remaining budget / budget at the start of the optimization
+#'   phase (Astudillo et al. 2021, Prop. 2);
+#' * `policy_q1()`: the budgeted one-step value \eqn{E[(f - f^*)^+ 1\{c \le
+#'   R\}]} (Astudillo et al. 2021, Prop. 1);
+#' * `policy_ucb()`: upper confidence bound \eqn{m + \beta s}.
+#'
+#' With a measured cost the cost is modelled by a GP on its logarithm (and
+#' by the observed cost while all observed costs are equal).
+#'
+#' @return A `bo_policy`.
+#' @family policies
+#' @examples
+#' policy_ei_pu_cc()
+#' prob <- test_problem("branin", budget = 4)
+#' run <- bo_optimize(prob, policy_ei_pu(), seed = 1, progress = FALSE)
+#' summary(run)
+#' @export
+policy_ei <- function() myopic_policy("ei", "EI", "ei")
+
+#' @rdname policy_ei
+#' @export
+policy_ei_pu <- function() myopic_policy("ei_pu", "EI per unit cost", "ei_pu")
+
+#' @rdname policy_ei
+#' @export
+policy_ei_pu_cc <- function() {
+  myopic_policy("ei_pu_cc", "EI per unit cost with cost cooling", "ei_pu_cc")
+}
+
+#' @rdname policy_ei
+#' @export
+policy_q1 <- function() {
+  myopic_policy("q1", "budgeted one-step EI (Q1)", "q1")
+}
+
+#' @rdname policy_ei
+#' @param beta Exploration weight of UCB (`>= 0`).
+#' @export
+policy_ucb <- function(beta = 2) {
+  beta <- check_number(beta, min = 0)
+  myopic_policy("ucb", sprintf("UCB (beta = %g)", beta), "ucb",
+                extra = function(state) list(beta = beta),
+                params = list(beta = beta))
+}
+
+#' Pandora's Box Gittins index policies
+#'
+#' `policy_pbgi()` maximizes the Pandora's Box Gittins index (Xie et al.
+#' 2024, eq. 6): the \eqn{g} with \eqn{E[(f(x) - g)^+] = \lambda c(x)}; with a
+#' measured cost, PBGI-U (eq. 20) with \eqn{c} replaced by its posterior
+#' mean \eqn{\exp(m_c + s_c^2/2)}. `policy_pbgi_d()` is PBGI with dynamic
+#' decay: \eqn{\lambda} starts at `lambda` and is multiplied by `beta` after
+#' every step at which the Pandora stopping rule fires (the best observed
+#' value is at least the largest index). Every step records `lambda` (the
+#' value used) and `stop_rule` (whether the rule fired). \eqn{\lambda} is in
+#' units of the objective per unit of cost.
+#'
+#' @param lambda The cost multiplier \eqn{\lambda > 0}.
+#' @param beta The decay factor in (0, 1) of PBGI-D.
+#' @return A `bo_policy`.
+#' @family policies
+#' @examples
+#' policy_pbgi(1e-3)
+#' policy_pbgi_d(0.1, beta = 0.5)
+#' @export
+policy_pbgi <- function(lambda = 1e-4) {
+  lambda <- check_number(lambda, min = 0, min_open = TRUE)
+  myopic_policy("pbgi", sprintf("PBGI (lambda = %g)", lambda), "pbgi",
+                extra = function(state) list(lambda = lambda),
+                params = list(lambda = lambda), after = pandora_info)
+}
+
+#' @rdname policy_pbgi
+#' @export
+policy_pbgi_d <- function(lambda = 0.1, beta = 0.5) {
+  lambda <- check_number(lambda, min = 0, min_open = TRUE)
+  beta <- check_number(beta, min = 0, max = 1, min_open = TRUE)
+  if (beta >= 1) stop_arg("beta", "below 1", beta)
+  decay <- function(state, out, a) {
+    out <- pandora_info(state, out, a)
+    lam <- a$lambda
+    out$memory <- list(lambda = if (out$info$stop_rule) lam * beta else lam)
+    out
+  }
+  myopic_policy("pbgi_d", sprintf("PBGI-D (lambda = %g, beta = %g)", lambda,
+                                  beta), "pbgi",
+                extra = function(state) list(lambda = state$memory$lambda),
+                params = list(lambda = lambda, beta = beta),
+                init = function(state) list(lambda = lambda), after = decay)
+}
+
+# Record lambda and whether the Pandora stopping rule fires: the proposed
+# point carries the largest index.
+pandora_info <- function(state, out, a) {
+  out$info$lambda <- a$lambda
+  out$info$stop_rule <- acq_pandora_stop(state_best(state),
+                                         out$info$acquisition)
+  out
+}
+
+#' Random search
+#'
+#' Proposes points uniformly at random in the box (or uniformly among the
+#' candidates), with R's random-number generator; a baseline.
+#'
+#' @return A `bo_policy`.
+#' @family policies
+#' @examples
+#' policy_random()
+#' @export
+policy_random <- function() {
+  propose <- function(state) {
+    pr <- state$problem
+    x <- if (!is.null(pr$candidates)) {
+      i <- sample.int(nrow(pr$candidates), 1L)
+      if (!is.null(pr$prior)) i else pr$candidates[i, ]
+    } else {
+      pr$lower + stats::runif(pr$d) * (pr$upper - pr$lower)
+    }
+    list(x = x, info = list(), memory = state$memory)
+  }
+  acquisition <- function(state, X) rep(1, nrow(X))
+  new_bo_policy("random", "random search", propose, acquisition)
+}

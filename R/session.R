@@ -1,0 +1,357 @@
+# The state of an optimization: evaluations, budget, models and policy
+# memory. bo_session()/bo_ask()/bo_tell() expose it for real experiments;
+# bo_optimize() drives the same machinery with the problem's objective.
+#
+# All state lives in plain R objects, so sessions and runs survive saveRDS()
+# and travel to parallel workers.
+
+new_state <- function(problem, policy, charge_initial) {
+  d <- problem$d
+  list(
+    problem = problem, policy = policy,
+    X = matrix(0, 0, d), value = double(), cost = double(),
+    charged = logical(), phase = character(), status = character(),
+    message = character(), fit_time = double(), policy_time = double(),
+    eval_time = double(), info = list(),
+    spent = 0, budget = problem$budget, budget_start = problem$budget,
+    charge_initial = charge_initial, models = list(f = NULL, cost = NULL),
+    memory = NULL, pending = NULL, stop_reason = NULL, iteration = 0L
+  )
+}
+
+# Record one evaluation (or failure) at x.
+state_record <- function(state, x, value, cost, phase, status = "ok",
+                         message = "", fit_time = NA_real_,
+                         policy_time = NA_real_, eval_time = NA_real_,
+                         info = list()) {
+  charge <- phase != "initial" || state$charge_initial
+  paid <- !is.na(cost) && charge
+  state$X <- rbind(state$X, x, deparse.level = 0L)
+  state$value <- c(state$value, value)
+  state$cost <- c(state$cost, cost)
+  state$charged <- c(state$charged, paid)
+  state$phase <- c(state$phase, phase)
+  state$status <- c(state$status, status)
+  state$message <- c(state$message, message)
+  state$fit_time <- c(state$fit_time, fit_time)
+  state$policy_time <- c(state$policy_time, policy_time)
+  state$eval_time <- c(state$eval_time, eval_time)
+  state$info <- c(state$info, list(info))
+  if (paid) state$spent <- state$spent + cost
+  if (phase == "initial" && !state$charge_initial) {
+    state$budget_start <- state$budget
+  } else if (phase == "initial") {
+    state$budget_start <- state$budget - state$spent
+  }
+  state
+}
+
+# The evaluations that inform the models: successful ones.
+state_ok <- function(state) state$status == "ok"
+
+state_best <- function(state) {
+  ok <- state_ok(state)
+  if (!any(ok)) return(NA_real_)
+  max(state$value[ok])
+}
+
+state_remaining <- function(state) state$budget - state$spent
+
+# Fit (warm-started) the objective model and, for measured costs, the GP on
+# log cost, on the successful evaluations.
+state_fit <- function(state) {
+  pr <- state$problem
+  ok <- state_ok(state)
+  X <- state$X[ok, , drop = FALSE]
+  y <- state$value[ok]
+  if (!is.null(pr$prior)) {
+    idx <- match_candidates(pr$candidates, X)
+    state$models$f <- gp_finite(pr$prior$mean, pr$prior$cov, x = idx, y = y,
+                                noise = pr$noise)
+  } else if (length(y) >= 2L && stats::sd(y) > 0) {
+    state$models$f <- gp_fit(X, y, lower = pr$lower, upper = pr$upper,
+                             start = state$models$f)
+  } else {
+    stop_costbo(paste("the objective model needs at least two successful",
+                      "evaluations with different values"))
+  }
+  if (pr$cost_type == "measured") {
+    lc <- log(state$cost[ok])
+    state$models$cost <- if (length(lc) >= 2L && stats::sd(lc) > 0) {
+      if (!is.null(pr$prior)) {
+        # a finite domain: a GP on the candidates' coordinates
+        gp_fit(X, lc, lower = pr$lower, upper = pr$upper,
+               start = state$models$cost)
+      } else {
+        gp_fit(X, lc, lower = pr$lower, upper = pr$upper,
+               start = state$models$cost)
+      }
+    } else {
+      NULL
+    }
+  }
+  state
+}
+
+# Row indices of the points X among the candidates.
+match_candidates <- function(candidates, X) {
+  key <- function(M) apply(M, 1L, function(r) paste(format(r, digits = 15),
+                                                     collapse = "\r"))
+  idx <- match(key(X), key(candidates))
+  if (anyNA(idx)) stop_costbo("an evaluated point is not one of the candidates")
+  idx
+}
+
+# What the acquisition functions need to know about the cost in this state:
+# a known cost, the log-cost GP, or (measured but not yet learnable, e.g. all
+# costs equal) the constant observed cost.
+state_cost_args <- function(state) {
+  pr <- state$problem
+  if (pr$cost_type == "known") {
+    cost <- pr$cost
+    if (!is.null(pr$prior)) {
+      cost <- apply(pr$candidates, 1L, cost)
+    } else if (is.null(attr(cost, "costbo_cost"))) {
+      f <- cost
+      cost <- function(X) apply(X, 1L, f)
+    }
+    return(list(cost = cost, cost_model = NULL))
+  }
+  if (!is.null(state$models$cost) && is.null(pr$prior)) {
+    return(list(cost = NULL, cost_model = state$models$cost))
+  }
+  ok <- state_ok(state)
+  if (!is.null(state$models$cost)) {
+    # finite domain with measured costs: predicted cost per candidate
+    p <- predict(state$models$cost, pr$candidates)
+    return(list(cost = exp(p$mean + p$sd^2 / 2), cost_model = NULL))
+  }
+  list(cost = exp(mean(log(state$cost[ok]))), cost_model = NULL)
+}
+
+# Map a point proposed on a finite domain's model scale back to the problem.
+state_point <- function(state, x) {
+  pr <- state$problem
+  if (!is.null(pr$prior)) return(pr$candidates[x, ])
+  x
+}
+
+#' Ask-and-tell sessions for real experiments
+#'
+#' A session holds the state of a cost-aware optimization whose evaluations
+#' happen outside R: in the lab, on a cluster, or by hand. `bo_ask()` fits the
+#' models and returns the point the policy proposes next; the experiment is
+#' run; `bo_tell()` records its value and cost. Sessions are plain R objects:
+#' save them with [saveRDS()] between experiments and load them with
+#' [readRDS()].
+#'
+#' @param problem A [bo_problem()]. Its objective is not called by a session
+#'   (give any function, e.g. `function(x) NA`).
+#' @param policy A policy, e.g. [policy_ei_pu()].
+#' @param initial Optional data frame of points already evaluated, with
+#'   columns `x1`, ..., `xd`, `value`, and `cost` when the cost is measured
+#'   (for a known cost, `cost` is computed when absent).
+#' @param charge_initial Do the costs of the initial points count against the
+#'   budget? Default `FALSE`: the budget is for the optimization phase, as in
+#'   the papers' reference implementations.
+#' @return `bo_session()` and `bo_tell()` return a `bo_session`.
+#' @family sessions
+#' @examples
+#' prob <- bo_problem(function(x) NA, lower = 0, upper = 1,
+#'                    cost = function(x) 1 + x, budget = 5)
+#' init <- data.frame(x1 = c(0.1, 0.5, 0.9), value = c(0.2, 0.8, 0.1))
+#' s <- bo_session(prob, policy_ei_pu(), initial = init)
+#' x <- bo_ask(s)
+#' x
+#' # ... run the experiment at x, then:
+#' s <- bo_tell(s, x, value = 0.75)
+#' s
+#' @export
+bo_session <- function(problem, policy, initial = NULL,
+                       charge_initial = FALSE) {
+  if (!inherits(problem, "bo_problem")) {
+    stop_arg("problem", "a bo_problem (see bo_problem() and test_problem())",
+             problem)
+  }
+  if (!inherits(policy, "bo_policy")) {
+    stop_arg("policy", "a bo_policy (see policy_ei())", policy)
+  }
+  charge_initial <- check_flag(charge_initial)
+  state <- new_state(problem, policy, charge_initial)
+  if (!is.null(initial)) state <- state_initial(state, initial)
+  state$memory <- policy_init(policy, state)
+  structure(state, class = "bo_session")
+}
+
+# Record a data frame of evaluated points as the initial design.
+state_initial <- function(state, initial, call = sys.call(-1L)) {
+  pr <- state$problem
+  d <- pr$d
+  if (!is.data.frame(initial)) {
+    stop_arg("initial", "a data frame with columns x1..xd and value", initial,
+             call = call)
+  }
+  xn <- paste0("x", seq_len(d))
+  need <- c(xn, "value", if (pr$cost_type == "measured") "cost")
+  miss <- setdiff(need, names(initial))
+  if (length(miss)) {
+    stop_arg("initial", sprintf("a data frame with column%s %s",
+                                if (length(miss) > 1L) "s" else "",
+                                paste(miss, collapse = ", ")),
+             show = FALSE, call = call)
+  }
+  X <- check_matrix(as.matrix(initial[xn]), d = d, arg = "initial", call = call)
+  value <- check_vector(initial$value, nrow(X), arg = "initial$value",
+                        call = call)
+  cost <- if ("cost" %in% names(initial)) initial$cost else
+    apply(X, 1L, pr$cost)
+  cost <- check_vector(cost, nrow(X), arg = "initial$cost", call = call)
+  if (any(cost <= 0)) {
+    stop_arg("initial$cost", "positive", show = FALSE, call = call)
+  }
+  check_in_domain(pr, X, "initial", call)
+  for (i in seq_len(nrow(X))) {
+    state <- state_record(state, X[i, ], value[i], cost[i], "initial")
+  }
+  state
+}
+
+check_in_domain <- function(problem, X, arg, call) {
+  tol <- 1e-10 * (problem$upper - problem$lower)
+  if (any(sweep(X, 2L, problem$lower - tol) < 0) ||
+      any(sweep(X, 2L, problem$upper + tol) > 0)) {
+    stop_arg(arg, "inside the problem's box [lower, upper]", show = FALSE,
+             call = call)
+  }
+  if (!is.null(problem$candidates)) {
+    idx <- tryCatch(match_candidates(problem$candidates, X),
+                    costbo_error = function(e) NULL)
+    if (is.null(idx)) {
+      stop_arg(arg, "made of the problem's candidate points", show = FALSE,
+               call = call)
+    }
+  }
+}
+
+#' @rdname bo_session
+#' @param session A `bo_session`.
+#' @return `bo_ask()` returns the next point to evaluate (a numeric vector of
+#'   length `d`) with attributes `"info"` (the policy's diagnostics) and
+#'   `"memory"` (the policy's state, e.g. the current \eqn{\lambda} of
+#'   [policy_pbgi_d()]); pass it back to `bo_tell()` unchanged so that both
+#'   are kept.
+#' @export
+bo_ask <- function(session) {
+  if (!inherits(session, "bo_session")) {
+    stop_arg("session", "a bo_session", session)
+  }
+  p <- state_propose(session)
+  x <- p$x
+  attr(x, "info") <- p$info
+  attr(x, "memory") <- p$memory
+  x
+}
+
+# Fit the models and ask the policy; returns list(x, info, memory,
+# fit_time, policy_time, state).
+state_propose <- function(state) {
+  t0 <- proc.time()[["elapsed"]]
+  state <- state_fit(state)
+  t1 <- proc.time()[["elapsed"]]
+  p <- state$policy$propose(state)
+  t2 <- proc.time()[["elapsed"]]
+  list(x = as.double(state_point(state, p$x)), info = p$info,
+       memory = p$memory, fit_time = t1 - t0, policy_time = t2 - t1,
+       state = state)
+}
+
+#' @rdname bo_session
+#' @param x The point that was evaluated (usually what `bo_ask()` returned).
+#' @param value The observed objective value (`NA` for a failed experiment).
+#' @param cost The cost it incurred; required when the problem's cost is
+#'   measured, computed from the known cost function otherwise.
+#' @export
+bo_tell <- function(session, x, value, cost = NULL) {
+  if (!inherits(session, "bo_session")) {
+    stop_arg("session", "a bo_session", session)
+  }
+  pr <- session$problem
+  xm <- check_matrix(as.double(x), d = pr$d, arg = "x")
+  if (nrow(xm) != 1L) stop_arg("x", "one point", x)
+  check_in_domain(pr, xm, "x", sys.call())
+  if (!(is.numeric(value) || is.logical(value)) || length(value) != 1L) {
+    stop_arg("value", "a single number (NA for a failed experiment)", value)
+  }
+  if (is.null(cost)) {
+    if (pr$cost_type == "measured") {
+      stop_arg("cost", "given: this problem's cost is measured", NULL,
+               show = FALSE)
+    }
+    cost <- pr$cost(xm[1L, ])
+  }
+  cost <- check_number(cost, min = 0, min_open = TRUE)
+  info <- attr(x, "info")
+  ok <- is.finite(value)
+  memory <- session$memory
+  if (!is.null(attr(x, "memory"))) memory <- attr(x, "memory")
+  session <- state_record(session, xm[1L, ], as.double(value), cost, "bo",
+                          status = if (ok) "ok" else "error",
+                          message = if (ok) "" else "no value reported",
+                          info = if (is.null(info)) list() else info)
+  session$memory <- memory
+  session$iteration <- session$iteration + 1L
+  session
+}
+
+#' Acquisition values of a session's policy
+#'
+#' The acquisition function of the session's policy in its current state
+#' (models fitted to all successful evaluations, the current budget), at the
+#' rows of `X`: what the policy maximizes to choose its next point. Useful to
+#' plot and study a policy.
+#'
+#' @param session A `bo_session` or a `bo_run`.
+#' @param X Points, one per row (a vector is one point, or several points of
+#'   a 1-D problem).
+#' @return A numeric vector, one value per row of `X`.
+#' @family sessions
+#' @examples
+#' prob <- bo_problem(function(x) NA, lower = 0, upper = 1, cost = 1,
+#'                    budget = 5)
+#' s <- bo_session(prob, policy_ei(), initial = data.frame(
+#'   x1 = c(0.1, 0.5, 0.9), value = c(0.2, 0.8, 0.1)))
+#' bo_acquisition(s, seq(0, 1, by = 0.25))
+#' @export
+bo_acquisition <- function(session, X) {
+  if (!inherits(session, c("bo_session", "bo_run"))) {
+    stop_arg("session", "a bo_session or bo_run", session)
+  }
+  pr <- session$problem
+  X <- check_matrix(X, d = pr$d)
+  check_in_box(sweep(sweep(X, 2L, pr$lower), 2L, pr$upper - pr$lower, "/"),
+               "X", sys.call())
+  state <- state_fit(session)
+  state$policy$acquisition(state, X)
+}
+
+#' @export
+print.bo_session <- function(x, ...) {
+  cat(sprintf("Ask/tell session: %s on \"%s\"\n", x$policy$label,
+              x$problem$name))
+  print_state_summary(x)
+  invisible(x)
+}
+
+print_state_summary <- function(x) {
+  n_ok <- sum(state_ok(x))
+  cat(sprintf("  %d evaluations (%d initial, %d failed); spent %s of budget %s\n",
+              length(x$value), sum(x$phase == "initial"),
+              sum(!state_ok(x)), format(x$spent, digits = 4),
+              format(x$budget, digits = 4)))
+  if (n_ok > 0L) {
+    ok <- which(state_ok(x))
+    i <- ok[which.max(x$value[ok])]
+    cat(sprintf("  best value %s at x = (%s)\n", format(x$value[i], digits = 6),
+                paste(format(x$X[i, ], digits = 4), collapse = ", ")))
+  }
+}
