@@ -114,6 +114,10 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
 #' state is restored from the file. It keeps checkpointing to the same file.
 #'
 #' @param checkpoint The checkpoint file.
+#' @param problem Optionally the problem again, to re-attach an objective
+#'   whose code refers to objects that are not saved with it (functions of
+#'   the global environment, connections to instruments). It must have the
+#'   same domain, cost type and budget as the saved one.
 #' @param max_evaluations Optionally a new cap on the number of evaluations
 #'   after the initial design.
 #' @param progress Show progress?
@@ -128,7 +132,7 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
 #' nrow(as.data.frame(full))
 #' unlink(f)
 #' @export
-bo_resume <- function(checkpoint, max_evaluations = NULL,
+bo_resume <- function(checkpoint, problem = NULL, max_evaluations = NULL,
                       progress = interactive()) {
   if (!(is.character(checkpoint) && length(checkpoint) == 1L &&
         file.exists(checkpoint))) {
@@ -145,8 +149,21 @@ bo_resume <- function(checkpoint, max_evaluations = NULL,
   }
   ctl$progress <- check_flag(progress)
   ctl$checkpoint <- checkpoint
-  assign(".Random.seed", saved$random_seed, envir = globalenv())
   state <- saved$state
+  if (!is.null(problem)) {
+    old <- state$problem
+    same <- inherits(problem, "bo_problem") && problem$d == old$d &&
+      isTRUE(all.equal(problem$lower, old$lower)) &&
+      isTRUE(all.equal(problem$upper, old$upper)) &&
+      identical(problem$cost_type, old$cost_type) &&
+      isTRUE(all.equal(problem$budget, old$budget))
+    if (!same) {
+      stop_arg("problem", paste("a bo_problem with the saved problem's domain,",
+                                "cost type and budget"), problem)
+    }
+    state$problem <- problem
+  }
+  assign(".Random.seed", saved$random_seed, envir = globalenv())
   state$stop_reason <- NULL
   run_loop(state, ctl)
 }
@@ -252,6 +269,7 @@ run_loop <- function(state, ctl) {
       if (pr$cost_type == "known" &&
           state$spent + pr$cost(x) > state$budget * (1 + 1e-12)) {
         state$stop_reason <- "budget spent: the next point would not fit"
+        state$declined <- list(x = x, cost = pr$cost(x), info = p$info)
         break
       }
       if (nrow(failed) && any(rowSums(abs(sweep(failed, 2L, x)) <=

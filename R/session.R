@@ -235,21 +235,33 @@ check_in_domain <- function(problem, X, arg, call) {
 
 #' @rdname bo_session
 #' @param session A `bo_session`.
-#' @return `bo_ask()` returns the next point to evaluate (a numeric vector of
-#'   length `d`) with attributes `"info"` (the policy's diagnostics) and
-#'   `"memory"` (the policy's state, e.g. the current \eqn{\lambda} of
-#'   [policy_pbgi_d()]); pass it back to `bo_tell()` unchanged so that both
-#'   are kept.
+#' @return `bo_ask()` returns the next point to evaluate: a numeric vector
+#'   of length `d` of class `bo_point`, carrying the policy's diagnostics
+#'   (attribute `"info"`), its state (e.g. the current \eqn{\lambda} of
+#'   [policy_pbgi_d()]) and the fitted models. Pass it back to `bo_tell()`
+#'   unchanged: the next `bo_ask()` then warm-starts from these models and
+#'   the session proceeds exactly as [bo_optimize()] would (`as.numeric(x)`
+#'   gives the bare coordinates for the experiment).
 #' @export
 bo_ask <- function(session) {
   if (!inherits(session, "bo_session")) {
     stop_arg("session", "a bo_session", session)
   }
   p <- state_propose(session)
-  x <- p$x
-  attr(x, "info") <- p$info
-  attr(x, "memory") <- p$memory
-  x
+  structure(p$x, info = p$info, memory = p$memory, models = p$state$models,
+            class = "bo_point")
+}
+
+#' @export
+print.bo_point <- function(x, ...) {
+  cat("Next point to evaluate:", format(as.double(x), digits = 6), "\n")
+  info <- attr(x, "info")
+  if (length(info)) {
+    cat(paste0("  ", names(info), " = ",
+               vapply(info, function(v) format(v, digits = 4), ""),
+               collapse = "\n"), "\n")
+  }
+  invisible(x)
 }
 
 # Fit the models and ask the policy; returns list(x, info, memory,
@@ -276,6 +288,7 @@ bo_tell <- function(session, x, value, cost = NULL) {
     stop_arg("session", "a bo_session", session)
   }
   pr <- session$problem
+  if (!is.numeric(x)) stop_arg("x", "a numeric point", x)
   xm <- check_matrix(as.double(x), d = pr$d, arg = "x")
   if (nrow(xm) != 1L) stop_arg("x", "one point", x)
   check_in_domain(pr, xm, "x", sys.call())
@@ -293,7 +306,10 @@ bo_tell <- function(session, x, value, cost = NULL) {
   info <- attr(x, "info")
   ok <- is.finite(value)
   memory <- session$memory
-  if (!is.null(attr(x, "memory"))) memory <- attr(x, "memory")
+  if (inherits(x, "bo_point")) {
+    memory <- attr(x, "memory")
+    session$models <- attr(x, "models")
+  }
   session <- state_record(session, xm[1L, ], as.double(value), cost, "bo",
                           status = if (ok) "ok" else "error",
                           message = if (ok) "" else "no value reported",

@@ -1,0 +1,202 @@
+# The optimization loop: budget accounting, reproducibility, checkpoints,
+# failures and cost learning.
+
+test_that("known-cost runs stay within budget and stop when the next point would not fit", {
+  prob <- known_cost_problem(budget = 40)
+  run <- bo_optimize(prob, policy_ei_pu(), seed = 1, progress = FALSE)
+  df <- as.data.frame(run)
+  bo <- df$phase == "bo"
+  expect_true(all(df$within_budget))
+  expect_lte(run$spent, prob$budget)
+  expect_equal(run$spent, sum(df$cost[bo]))
+  expect_identical(run$stop_reason, "budget spent: the next point would not fit")
+  expect_gt(run$spent + run$declined$cost, prob$budget)
+  expect_equal(run$declined$cost, prob$cost(run$declined$x))
+  # the initial design is recorded but not charged by default
+  expect_equal(df$cumulative_cost[!bo], rep(0, sum(!bo)))
+  expect_identical(sum(!bo), 6L)
+})
+
+test_that("charging the initial design counts it against the budget", {
+  prob <- known_cost_problem(budget = 80)
+  run <- bo_optimize(prob, policy_ei(), seed = 2, charge_initial = TRUE,
+                     progress = FALSE)
+  df <- as.data.frame(run)
+  expect_equal(run$spent, sum(df$cost))
+  expect_lte(run$spent, 80)
+  init_cost <- sum(df$cost[df$phase == "initial"])
+  expect_equal(run$budget_start, 80 - init_cost)
+})
+
+test_that("with a measured cost the crossing evaluation is recorded and marked", {
+  prob <- measured_cost_problem(budget = 12)
+  run <- bo_optimize(prob, policy_ei_pu(), seed = 3, progress = FALSE)
+  df <- as.data.frame(run)
+  n <- nrow(df)
+  expect_identical(run$stop_reason, "budget spent")
+  expect_false(df$within_budget[n])
+  expect_true(all(df$within_budget[-n]))
+  expect_gt(df$cumulative_cost[n], 12)
+  expect_lte(df$cumulative_cost[n - 1L], 12)
+  s <- summary(run)
+  expect_identical(s$n_within_budget, sum(df$phase == "bo") - 1L)
+})
+
+test_that("set.seed() and seed reproduce runs exactly", {
+  prob <- measured_cost_problem(budget = 8)
+  a <- bo_optimize(prob, policy_ei_pu_cc(), seed = 4, progress = FALSE)
+  b <- bo_optimize(prob, policy_ei_pu_cc(), seed = 4, progress = FALSE)
+  expect_identical(run_frame(a), run_frame(b))
+  set.seed(5)
+  c1 <- bo_optimize(prob, policy_random(), progress = FALSE)
+  set.seed(5)
+  c2 <- bo_optimize(prob, policy_random(), progress = FALSE)
+  expect_identical(run_frame(c1), run_frame(c2))
+})
+
+test_that("a run resumed from its checkpoint equals an uninterrupted run", {
+  f <- tempfile(fileext = ".rds")
+  on.exit(unlink(f))
+  prob <- measured_cost_problem(budget = 10)
+  full <- bo_optimize(prob, policy_q1(), seed = 6, progress = FALSE)
+  part <- bo_optimize(prob, policy_q1(), seed = 6, max_evaluations = 3,
+                      checkpoint = f, progress = FALSE)
+  expect_identical(part$stop_reason, "maximum number of evaluations reached")
+  expect_true(file.exists(f))
+  # the global RNG moves on in between, as it would in a new R session
+  set.seed(99)
+  runif(10)
+  resumed <- bo_resume(f, max_evaluations = 1000, progress = FALSE)
+  expect_identical(run_frame(resumed), run_frame(full))
+  expect_identical(resumed$stop_reason, full$stop_reason)
+  expect_error(bo_resume(tempfile()), class = "costbo_error_arg")
+})
+
+test_that("with an unknown cost the log-cost GP steers EI-PU to cheap regions", {
+  # cost exp(4 x1) on [0, 1]^2 varies 55-fold; the objective is flat-ish
+  prob <- bo_problem(function(x) list(value = sin(3 * x[2]) + 0.3 * x[1],
+                                      cost = exp(4 * x[1])),
+                     lower = c(0, 0), upper = c(1, 1), budget = 15)
+  pu <- bo_optimize(prob, policy_ei_pu(), seed = 7, max_evaluations = 10,
+                    progress = FALSE)
+  ei <- bo_optimize(prob, policy_ei(), seed = 7, max_evaluations = 10,
+                    progress = FALSE)
+  dpu <- as.data.frame(pu)
+  dei <- as.data.frame(ei)
+  expect_false(is.null(pu$models$cost))
+  expect_lt(mean(dpu$cost[dpu$phase == "bo"]), mean(dei$cost[dei$phase == "bo"]))
+  expect_lt(mean(dpu$x1[dpu$phase == "bo"]), 0.5)
+})
+
+test_that("PBGI-D halves lambda exactly when the Pandora stopping rule fires", {
+  prob <- known_cost_problem(budget = 120)
+  run <- bo_optimize(prob, policy_pbgi_d(lambda = 2), seed = 8,
+                     progress = FALSE)
+  df <- as.data.frame(run)
+  bo <- df[df$phase == "bo", ]
+  expect_gt(nrow(bo), 3L)
+  expect_true(any(bo$stop_rule == 1) && any(bo$stop_rule == 0))
+  for (t in seq_len(nrow(bo) - 1L)) {
+    expect_equal(bo$lambda[t + 1L],
+                 if (bo$stop_rule[t] == 1) bo$lambda[t] / 2 else bo$lambda[t])
+  }
+  # the rule is the Pandora rule: best observed before the step >= index
+  best_before <- cummax(df$value)[which(df$phase == "bo") - 1L]
+  expect_identical(bo$stop_rule == 1, best_before >= bo$acquisition)
+})
+
+test_that("the Pandora rule can stop a PBGI run (cost-per-sample setting)", {
+  prob <- known_cost_problem(budget = 500)
+  run <- bo_optimize(prob, policy_pbgi(lambda = 5), seed = 9,
+                     pandora_stop = TRUE, progress = FALSE)
+  expect_identical(run$stop_reason, "Pandora stopping rule")
+  expect_lt(run$spent, 500)
+})
+
+test_that("an objective that fails never loses the paid evaluations", {
+  f <- function(x) {
+    if (x[1] > 0.6) stop("simulation diverged")
+    if (x[2] > 0.9) return(NA)
+    sin(5 * x[1]) + x[2]
+  }
+  prob <- bo_problem(f, c(0, 0), c(1, 1), cost = 1, budget = 12)
+  run <- bo_optimize(prob, policy_ucb(), seed = 10, progress = FALSE)
+  df <- as.data.frame(run)
+  bad <- df$status == "error"
+  expect_true(any(bad))
+  expect_match(run$stop_reason, "failed")
+  expect_true(all(df$x1[bad] > 0.6 | df$x2[bad] > 0.9))
+  expect_true(all(df$message[bad] %in% c("simulation diverged",
+    "the objective returned NA, not a finite number")))
+  expect_true(all(is.finite(df$value[!bad])))
+  # skipping failures carries on with the successful points only
+  skip <- bo_optimize(prob, policy_ucb(), seed = 10, on_error = "skip",
+                      progress = FALSE)
+  ds <- as.data.frame(skip)
+  expect_gt(nrow(ds), nrow(df))
+  expect_true(sum(ds$status == "ok") > sum(df$status == "ok"))
+  # a measured cost that is not positive is a failure too
+  neg <- bo_problem(function(x) list(value = x[1], cost = -1), 0, 1,
+                    budget = 3)
+  r <- bo_optimize(neg, policy_ei(), seed = 1, progress = FALSE)
+  expect_match(r$stop_reason, "failed at an initial point")
+  expect_match(as.data.frame(r)$message[1], "positive")
+})
+
+test_that("finite domains with an explicit prior run over the candidates", {
+  # the Theorem 1 flavour: cheap low-variance points and one expensive,
+  # uncertain point
+  K <- 6
+  cand <- matrix(0:(K + 1), ncol = 1)
+  S <- diag(c(1e-6, rep(0.01, K), 4))
+  truth <- c(0, rep(0.05, K), 3)
+  prob <- bo_problem(function(x) truth[x + 1], candidates = cand,
+                     cost = function(x) if (x == K + 1) 1.5 else 0.2,
+                     budget = 1.6, prior = list(mean = rep(0, K + 2), cov = S))
+  run <- bo_optimize(prob, policy_ei(), n_init = 0,
+                     initial = data.frame(x1 = 0, value = 0), seed = 1,
+                     progress = FALSE)
+  df <- as.data.frame(run)
+  expect_true(all(df$x1 %in% cand[, 1]))
+  expect_true(all(df$within_budget))
+  # EI goes for the uncertain point first
+  expect_identical(df$x1[2], K + 1)
+})
+
+test_that("bo_optimize() rejects bad arguments, naming them", {
+  prob <- known_cost_problem()
+  bad <- function(expr) expect_error(expr, class = "costbo_error_arg")
+  bad(bo_optimize("prob", policy_ei()))
+  bad(bo_optimize(prob, "ei"))
+  bad(bo_optimize(prob, policy_ei(), n_init = -1))
+  bad(bo_optimize(prob, policy_ei(), n_init = 1))
+  bad(bo_optimize(prob, policy_ei(), seed = "a"))
+  bad(bo_optimize(prob, policy_ei(), max_evaluations = 1.5))
+  bad(bo_optimize(prob, policy_ei(), on_error = "retry"))
+  bad(bo_optimize(prob, policy_ei(), progress = NA))
+  bad(bo_optimize(prob, policy_ei(), checkpoint = 3))
+  bad(bo_optimize(prob, policy_ei(), initial = data.frame(x1 = 1)))
+  bad(bo_optimize(prob, policy_ei(), initial = data.frame(x1 = 20, x2 = 1,
+                                                          value = 1)))
+  bad(policy_ucb(-1))
+  bad(policy_pbgi(0))
+  bad(policy_pbgi_d(beta = 1))
+  expect_snapshot(bo_optimize(prob, policy_ei(), on_error = "retry"),
+                  error = TRUE)
+})
+
+test_that("runs print, summarize and convert as documented", {
+  run <- bo_optimize(known_cost_problem(30), policy_ei(), seed = 11,
+                     progress = FALSE)
+  expect_output(expect_invisible(print(run)), "Bayesian optimization run: EI")
+  s <- summary(run)
+  expect_s3_class(s, "summary.bo_run")
+  expect_output(print(s), "regret")
+  expect_equal(s$regret, s$optimum - s$best_value)
+  df <- as.data.frame(run)
+  expect_identical(names(df)[1:9], c("x1", "x2", "value", "cost",
+                                     "cumulative_cost", "within_budget",
+                                     "phase", "status", "message"))
+  expect_true("acquisition" %in% names(df))
+  expect_equal(s$best_value, max(df$value))
+})
