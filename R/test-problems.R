@@ -72,7 +72,7 @@
 #' * `"six_hump_camel"`: minimize \eqn{(4 - 2.1 x_1^2 + x_1^4/3) x_1^2 + x_1
 #'   x_2 + (4 x_2^2 - 4) x_2^2} on \eqn{[-3, 3] \times [-2, 2]}; maximum
 #'   1.0316285 at \eqn{\pm(0.0898420, -0.7126564)}.
-#' * `"goldstein_price"`: minimize the standard Goldstein–Price function on
+#' * `"goldstein_price"`: minimize the standard Goldstein-Price function on
 #'   \eqn{[-2, 2]^2}; maximum \eqn{-3} at \eqn{(0, -1)}.
 #' * `"bohachevsky"`: minimize Bohachevsky's first function \eqn{x_1^2 + 2
 #'   x_2^2 - 0.3 \cos(3 \pi x_1) - 0.4 \cos(4 \pi x_2) + 0.7} on
