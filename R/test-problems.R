@@ -1,0 +1,501 @@
+# The papers' test problems: objectives (maximized), domains, cost families
+# and default budgets, built on bo_problem().
+
+#' Test problems of the papers
+#'
+#' `test_problem()` builds one of the synthetic test problems used in the
+#' papers costbo implements, as a [bo_problem()] ready for a policy;
+#' `test_problems()` lists them with their defaults.
+#'
+#' Every objective is **maximized**. Functions usually stated for
+#' minimization are negated; their standard (minimization) form, as in the
+#' Virtual Library of Simulation Experiments (Surjanovic and Bingham), is
+#' given below, with \eqn{r = \|x\|_2}.
+#'
+#' From Astudillo et al. (2021), paper 000 (cost family `"cosine"`, measured
+#' by default):
+#' * `"dropwave"`: \eqn{f(x) = (1 + \cos(12 r)) / (0.5 r^2 + 2)} on
+#'   \eqn{[-5.12, 5.12]^2}, maximum 1 at 0. The usual form minimizes
+#'   \eqn{-f}. (The paper's appendix prints \eqn{1 + 12 r} in the numerator,
+#'   a text-extraction error; its code uses BoTorch's standard DropWave.)
+#' * `"alpine1"`: minimize \eqn{\sum_i |x_i \sin x_i + 0.1 x_i|} on
+#'   \eqn{[-10, 10]^3} (the domain of the paper's appendix and of its code),
+#'   maximum 0. Since \eqn{x \sin x + 0.1 x = x (\sin x + 0.1)}, every
+#'   coordinate may be 0 or any root of \eqn{\sin x = -0.1} in
+#'   \eqn{[-10, 10]}: the 8^3 = 512 global maximizers are all listed.
+#' * `"ackley"`: minimize \eqn{20 + e - 20 \exp(-0.2 \sqrt{\mathrm{mean}_i
+#'   x_i^2}) - \exp(\mathrm{mean}_i \cos(2 \pi x_i))} on \eqn{[-1, 1]^d}, the
+#'   domain used by both papers 000 and 002 (not the usual
+#'   \eqn{[-32.768, 32.768]^d}); maximum 0 at 0; any `d`, default 3.
+#' * `"shekel5"`: maximize \eqn{\sum_{j=1}^5 (\sum_{i=1}^4 (x_i - C_{ij})^2 +
+#'   b_j)^{-1}} (usually minimized as its negative) on \eqn{[0, 10]^4}, with
+#'   the standard \eqn{b = (1, 2, 2, 4, 4)/10} and \eqn{C}; maximum
+#'   10.15320 at about \eqn{(4.00004, 4.00013, 4.00004, 4.00013)}.
+#'
+#' From Xie et al. (2024), paper 002 (cost family `"linear"`, known), any
+#' `d` (default 8; the paper uses 4, 8, 16 and, for `"gp_sample"`, 32):
+#' * `"ackley"` as above (its default family is paper 000's; pass
+#'   `cost = "linear"` for paper 002's setting).
+#' * `"levy"`: minimize \eqn{\sin^2(\pi w_1) + \sum_{i<d} (w_i - 1)^2 (1 + 10
+#'   \sin^2(\pi w_i + 1)) + (w_d - 1)^2 (1 + \sin^2(2 \pi w_d))},
+#'   \eqn{w_i = 1 + (x_i - 1)/4}, on \eqn{[-10, 10]^d}, divided by 100 as in
+#'   the paper's code; maximum 0 at \eqn{(1, \dots, 1)}.
+#' * `"rosenbrock"`: minimize \eqn{\sum_{i<d} 100 (x_{i+1} - x_i^2)^2 + (x_i -
+#'   1)^2} on \eqn{[-5, 10]^d}, divided by \eqn{10^5}; maximum 0 at
+#'   \eqn{(1, \dots, 1)}; `d >= 2`.
+#' * `"gp_sample"`: a sample from a GP prior on \eqn{[0, 1]^d} (Matérn 5/2,
+#'   lengthscale 0.1, outputscale 1, 1024 random Fourier features; see
+#'   [gp_prior_sample()]) drawn from `seed`. Its maximum is not known in
+#'   closed form: `optimum` and `maximizer` are a **numerical estimate**
+#'   computed when the problem is created, the best of \eqn{2^{14}}
+#'   scrambled Sobol points (\eqn{2^{10 + d}} for \eqn{d < 4}) refined by
+#'   L-BFGS-B (analytic gradient) from the 10 best of them. The estimate can
+#'   only fall short of the true maximum.
+#'
+#' From Lee et al. (2021), paper 001, Sec. 6.1:
+#' * `"lee2021"`: minimize \eqn{10 r \sin(2 \pi r)} on \eqn{[-1, 1]^2} with
+#'   the known cost \eqn{c(x) = 10 - 5 r} (family `"radial"`) and budget 150,
+#'   exactly as written in the paper. The maximum of the negated function,
+#'   about 7.66247, is attained on the whole circle \eqn{r = r^* \approx
+#'   0.781957} (the root of \eqn{\tan(2 \pi r) = -2 \pi r}); `maximizer`
+#'   lists four points of it. The paper says the cost's maximum aligns with
+#'   the objective's minimum; as written, the cost is largest at the origin,
+#'   a stationary point of the objective with value 0.
+#'
+#' From Yue and Kontar (2020), paper 004, Table 1 (cost family `"uniform"`,
+#' cost 1 per evaluation, budget \eqn{10 d} evaluations: the paper allows
+#' "around \eqn{10 d}" evaluations):
+#' * `"branin"`: minimize \eqn{(x_2 - \frac{5.1}{4 \pi^2} x_1^2 +
+#'   \frac{5}{\pi} x_1 - 6)^2 + 10 (1 - \frac{1}{8 \pi}) \cos x_1 + 10} on
+#'   \eqn{[-5, 10] \times [0, 15]}; maximum \eqn{-0.397887} at
+#'   \eqn{(-\pi, 12.275)}, \eqn{(\pi, 2.275)}, \eqn{(3 \pi, 2.475)}.
+#' * `"six_hump_camel"`: minimize \eqn{(4 - 2.1 x_1^2 + x_1^4/3) x_1^2 + x_1
+#'   x_2 + (4 x_2^2 - 4) x_2^2} on \eqn{[-3, 3] \times [-2, 2]}; maximum
+#'   1.0316285 at \eqn{\pm(0.0898420, -0.7126564)}.
+#' * `"goldstein_price"`: minimize the standard Goldstein-Price function on
+#'   \eqn{[-2, 2]^2}; maximum \eqn{-3} at \eqn{(0, -1)}.
+#' * `"bohachevsky"`: minimize Bohachevsky's first function \eqn{x_1^2 + 2
+#'   x_2^2 - 0.3 \cos(3 \pi x_1) - 0.4 \cos(4 \pi x_2) + 0.7} on
+#'   \eqn{[-100, 100]^2}; maximum 0 at 0.
+#' * `"griewank"`: minimize \eqn{\sum_i x_i^2 / 4000 - \prod_i \cos(x_i /
+#'   \sqrt i) + 1} on \eqn{[-600, 600]^d}; maximum 0 at 0; any `d`, default
+#'   3 as in the paper.
+#'
+#' Classical problems (cost family `"uniform"`):
+#' * `"hartmann3"`, `"hartmann6"`: maximize the Hartmann functions
+#'   \eqn{\sum_{i=1}^4 \alpha_i \exp(-\sum_j A_{ij} (x_j - P_{ij})^2)}
+#'   (usually minimized as their negatives) with the standard constants, on
+#'   \eqn{[0, 1]^3} and \eqn{[0, 1]^6}; maxima 3.862780 at about
+#'   \eqn{(0.114589, 0.555649, 0.852547)} and 3.322368 at about
+#'   \eqn{(0.201690, 0.150011, 0.476874, 0.275332, 0.311652, 0.657301)}.
+#'   (The value 3.86278214782 often quoted for Hartmann-3 is not attained
+#'   with these constants; the maximum is 3.86277978733.)
+#'
+#' **Cost families.** `"cosine"` is [cost_cosine()] with the coefficients
+#' drawn from `seed` (modulo 20) as in paper 000's code and its period
+#' divisor \eqn{P}: 5.12 (Dropwave), 10 (Alpine1), 4 (Shekel5), 1 (Ackley),
+#' and half the mean side length of the box for the other problems. For
+#' Shekel5, paper 000's code centres the cosine at the maximizer,
+#' \eqn{\cos(2 \pi b (x_i - 4 + c)/4)}, and so does costbo. `"linear"` is
+#' [cost_linear()] with its defaults, \eqn{20 (0.05 + \mathrm{mean}(u))}
+#' (paper 002's code; its text writes \eqn{20 \|S(x)\|_1 + 1}). `"uniform"`
+#' is 1 per evaluation. `"radial"` is the cost of `"lee2021"`.
+#'
+#' **Known or measured cost.** By default the cosine costs are measured
+#' (unknown to the policy, as in paper 000) and all others known. A known
+#' cost is passed to [bo_problem()] as `cost`; a measured one is returned by
+#' the objective together with the value, as `list(value = , cost = )`.
+#'
+#' **Default budgets** depend on the cost family: \eqn{20 d} for `"cosine"`
+#' (paper 000's budgets 40, 60, 80 and 60 for Dropwave, Alpine1, Shekel5 and
+#' Ackley), \eqn{25 d} for `"linear"` (paper 002), \eqn{10 d} for
+#' `"uniform"` and 150 for `"radial"`.
+#'
+#' @param name The problem's name, one of `test_problems()$name`.
+#' @param d The dimension: fixed for most problems; `"ackley"`, `"levy"`,
+#'   `"rosenbrock"`, `"griewank"` and `"gp_sample"` accept any `d` (`d >= 2`
+#'   for `"rosenbrock"`). `NULL` takes the default.
+#' @param cost The cost family: `"cosine"`, `"linear"`, `"uniform"` (or the
+#'   problem's own family, e.g. `"radial"`); `NULL` takes the problem's
+#'   default.
+#' @param known_cost Whether the policy knows the cost function (`TRUE`) or
+#'   only observes each evaluation's cost (`FALSE`); `NULL` takes the
+#'   family's default (measured for `"cosine"`, known otherwise).
+#' @param seed A whole number: the replication seed, which draws the cosine
+#'   cost's coefficients (from `seed` modulo 20, as paper 000's code) and the
+#'   `"gp_sample"` function. The caller's random number stream is left
+#'   untouched.
+#' @param budget The total budget; `NULL` takes the default (see Details).
+#' @param noise Standard deviation of Gaussian noise added to each returned
+#'   value (drawn from R's random number generator); 0 for none.
+#' @return `test_problem()`: a [bo_problem()] whose `optimum` is the known
+#'   maximum value of the (noise-free) objective, with an extra element
+#'   `maximizer`, a matrix of known global maximizers (one per row). For
+#'   `"gp_sample"` both are numerical estimates; for `"lee2021"` `maximizer`
+#'   holds four points of its circle of maximizers.
+#'
+#'   `test_problems()`: a data frame with one row per problem and columns
+#'   `name`, `d` (default dimension), `d_allowed`, `domain`, `cost` (default
+#'   family), `known_cost` (default), `budget` (default, at the default `d`),
+#'   `optimum` (`NA` when it depends on `seed`) and `paper`.
+#' @references
+#' Astudillo, R., Jiang, D. R., Balandat, M., Bakshy, E. and Frazier, P. I.
+#' (2021). Multi-step budgeted Bayesian optimization with unknown evaluation
+#' costs. *NeurIPS 34*.
+#'
+#' Lee, E. H., Eriksson, D., Perrone, V. and Seeger, M. (2021). A
+#' nonmyopic approach to cost-constrained Bayesian optimization. *UAI*.
+#'
+#' Xie, Q., Astudillo, R., Frazier, P. I., Scully, Z. and Terenin, A.
+#' (2024). Cost-aware Bayesian optimization via the Pandora's Box Gittins
+#' index. *NeurIPS 37*.
+#'
+#' Yue, X. and Kontar, R. A. (2020). Why non-myopic Bayesian optimization is
+#' promising and how far should we look-ahead? A study via rollout. *AISTATS*.
+#'
+#' Surjanovic, S. and Bingham, D. Virtual Library of Simulation Experiments:
+#' Test Functions and Datasets. <https://www.sfu.ca/~ssurjano/>.
+#' @family problems
+#' @examples
+#' test_problems()[, c("name", "d", "cost", "budget", "optimum")]
+#' # paper 000: Dropwave with a measured cosine cost
+#' p <- test_problem("dropwave", seed = 3)
+#' p
+#' p$objective(c(0, 0))
+#' # paper 002's setting for Ackley in 4 dimensions
+#' a <- test_problem("ackley", d = 4, cost = "linear")
+#' a$cost(rep(0, 4))
+#' @export
+test_problem <- function(name, d = NULL, cost = NULL, known_cost = NULL,
+                         seed = 1, budget = NULL, noise = 0) {
+  specs <- tp_specs()
+  name <- check_choice(name, names(specs))
+  spec <- specs[[name]]
+  if (is.null(d)) {
+    d <- spec$d
+  } else {
+    d <- check_count(d, min = 1L)
+    if (spec$d_fixed && d != spec$d) {
+      stop_arg("d", sprintf("%d (or NULL) for \"%s\"", spec$d, name), d)
+    }
+    if (d < spec$d_min) {
+      stop_arg("d", sprintf(">= %d for \"%s\"", spec$d_min, name), d)
+    }
+  }
+  family <- if (is.null(cost)) spec$cost else
+    check_choice(cost, unique(c("cosine", "linear", "uniform", spec$cost)))
+  known_cost <- if (is.null(known_cost)) family != "cosine" else
+    check_flag(known_cost)
+  seed <- check_count(seed)
+  budget <- if (is.null(budget)) tp_budget(family, d) else
+    check_number(budget, min = 0, min_open = TRUE)
+  noise <- check_number(noise, min = 0)
+
+  lower <- rep_len(spec$lower, d)
+  upper <- rep_len(spec$upper, d)
+  if (name == "gp_sample") {
+    gp <- with_seed(seed, tp_gp_sample(d))
+    f <- gp$f
+    optimum <- gp$optimum
+    maximizer <- gp$maximizer
+  } else {
+    f <- spec$f
+    optimum <- spec$optimum
+    maximizer <- spec$maximizer(d)
+  }
+  cost_fun <- switch(
+    family,
+    cosine = tp_cost_cosine(lower, upper, spec, seed),
+    linear = cost_linear(lower, upper),
+    uniform = 1,
+    radial = tp_radial_cost()
+  )
+  value <- if (noise > 0) {
+    function(x) f(x) + stats::rnorm(1L, sd = noise)
+  } else f
+  objective <- if (known_cost) value else {
+    price <- if (is.function(cost_fun)) cost_fun else function(x) cost_fun
+    function(x) list(value = value(x), cost = price(x))
+  }
+  prob <- bo_problem(objective, lower = lower, upper = upper,
+                     cost = if (known_cost) cost_fun else NULL,
+                     budget = budget, name = name, optimum = optimum)
+  prob$maximizer <- maximizer
+  prob
+}
+
+#' @rdname test_problem
+#' @export
+test_problems <- function() {
+  specs <- tp_specs()
+  rows <- lapply(names(specs), function(nm) {
+    s <- specs[[nm]]
+    dom <- if (length(s$lower) == 1L) {
+      sprintf("[%g, %g]^%s", s$lower, s$upper, if (s$d_fixed) s$d else "d")
+    } else {
+      paste(sprintf("[%g, %g]", s$lower, s$upper), collapse = " x ")
+    }
+    data.frame(
+      name = nm, d = s$d,
+      d_allowed = if (s$d_fixed) as.character(s$d) else
+        sprintf(">= %d", s$d_min),
+      domain = dom, cost = s$cost, known_cost = s$cost != "cosine",
+      budget = tp_budget(s$cost, s$d),
+      optimum = if (is.null(s$optimum)) NA_real_ else s$optimum,
+      paper = s$paper, stringsAsFactors = FALSE
+    )
+  })
+  do.call(rbind, rows)
+}
+
+# Default budget of a cost family at dimension d.
+tp_budget <- function(family, d) {
+  switch(family, cosine = 20 * d, linear = 25 * d, uniform = 10 * d,
+         radial = 150)
+}
+
+# Paper 000's cosine cost with coefficients drawn from the seed. Shekel5's
+# cosine is centred at its maximizer (x_i - 4 + c) in paper 000's code.
+tp_cost_cosine <- function(lower, upper, spec, seed) {
+  period <- if (is.null(spec$period)) mean(upper - lower) / 2 else spec$period
+  cc <- cost_cosine(lower, upper, period = period, seed = seed)
+  if (is.null(spec$shift)) return(cc)
+  par <- attr(cc, "costbo_cost")$par
+  cost_cosine(lower, upper, a = par[1L], b = par[2L], c = par[3L] - spec$shift,
+              period = period)
+}
+
+tp_radial_cost <- function() function(x) 10 - 5 * sqrt(sum(x^2))
+
+# The problem table. f: the maximized function of one point; maximizer(d):
+# a matrix of global maximizers.
+tp_specs <- function() {
+  # fixed(...): the coordinates column by column; at(v): the point (v, ..., v)
+  fixed <- function(...) {
+    v <- c(...)
+    function(d) matrix(v, ncol = d)
+  }
+  at <- function(v) function(d) matrix(v, nrow = 1L, ncol = d)
+  list(
+    dropwave = list(
+      f = tp_dropwave, d = 2L, d_fixed = TRUE, d_min = 2L, lower = -5.12,
+      upper = 5.12, cost = "cosine", period = 5.12, optimum = 1,
+      maximizer = at(0), paper = "000 Astudillo et al. 2021"),
+    alpine1 = list(
+      f = tp_alpine1, d = 3L, d_fixed = TRUE, d_min = 3L, lower = -10,
+      upper = 10, cost = "cosine", period = 10, optimum = 0,
+      maximizer = tp_alpine1_maximizers, paper = "000 Astudillo et al. 2021"),
+    ackley = list(
+      f = tp_ackley, d = 3L, d_fixed = FALSE, d_min = 1L, lower = -1,
+      upper = 1, cost = "cosine", period = 1, optimum = 0, maximizer = at(0),
+      paper = "000 Astudillo et al. 2021; 002 Xie et al. 2024"),
+    shekel5 = list(
+      f = tp_shekel5, d = 4L, d_fixed = TRUE, d_min = 4L, lower = 0,
+      upper = 10, cost = "cosine", period = 4, shift = 4,
+      optimum = 10.153199679058227,
+      maximizer = fixed(4.0000371528196759, 4.0001332765915603,
+                        4.0000371528196759, 4.0001332765915603),
+      paper = "000 Astudillo et al. 2021"),
+    levy = list(
+      f = tp_levy, d = 8L, d_fixed = FALSE, d_min = 1L, lower = -10,
+      upper = 10, cost = "linear", optimum = 0, maximizer = at(1),
+      paper = "002 Xie et al. 2024"),
+    rosenbrock = list(
+      f = tp_rosenbrock, d = 8L, d_fixed = FALSE, d_min = 2L, lower = -5,
+      upper = 10, cost = "linear", optimum = 0, maximizer = at(1),
+      paper = "002 Xie et al. 2024"),
+    gp_sample = list(
+      f = NULL, d = 8L, d_fixed = FALSE, d_min = 1L, lower = 0, upper = 1,
+      cost = "linear", optimum = NULL, maximizer = NULL,
+      paper = "002 Xie et al. 2024"),
+    lee2021 = list(
+      f = tp_lee2021, d = 2L, d_fixed = TRUE, d_min = 2L, lower = -1,
+      upper = 1, cost = "radial", optimum = tp_lee2021_max$value,
+      maximizer = function(d) {
+        r <- tp_lee2021_max$radius
+        matrix(c(r, 0, 0, r, -r, 0, 0, -r), ncol = 2L, byrow = TRUE)
+      },
+      paper = "001 Lee et al. 2021"),
+    branin = list(
+      f = tp_branin, d = 2L, d_fixed = TRUE, d_min = 2L, lower = c(-5, 0),
+      upper = c(10, 15), cost = "uniform", optimum = -5 / (4 * pi),
+      maximizer = fixed(-pi, pi, 3 * pi, 12.275, 2.275, 2.475),
+      paper = "004 Yue and Kontar 2020"),
+    six_hump_camel = list(
+      f = tp_six_hump_camel, d = 2L, d_fixed = TRUE, d_min = 2L,
+      lower = c(-3, -2), upper = c(3, 2), cost = "uniform",
+      optimum = 1.0316284534898774,
+      maximizer = fixed(0.089842013100318072, -0.089842013100318072,
+                        -0.712656403020739626, 0.712656403020739626),
+      paper = "004 Yue and Kontar 2020"),
+    goldstein_price = list(
+      f = tp_goldstein_price, d = 2L, d_fixed = TRUE, d_min = 2L, lower = -2,
+      upper = 2, cost = "uniform", optimum = -3, maximizer = fixed(0, -1),
+      paper = "004 Yue and Kontar 2020"),
+    bohachevsky = list(
+      f = tp_bohachevsky, d = 2L, d_fixed = TRUE, d_min = 2L, lower = -100,
+      upper = 100, cost = "uniform", optimum = 0, maximizer = at(0),
+      paper = "004 Yue and Kontar 2020"),
+    griewank = list(
+      f = tp_griewank, d = 3L, d_fixed = FALSE, d_min = 1L, lower = -600,
+      upper = 600, cost = "uniform", optimum = 0, maximizer = at(0),
+      paper = "004 Yue and Kontar 2020"),
+    hartmann3 = list(
+      f = tp_hartmann3, d = 3L, d_fixed = TRUE, d_min = 3L, lower = 0,
+      upper = 1, cost = "uniform", optimum = 3.8627797873326628,
+      maximizer = fixed(0.11458887665506896, 0.55564889461693012,
+                        0.85254698468667744),
+      paper = "classical (Hartmann)"),
+    hartmann6 = list(
+      f = tp_hartmann6, d = 6L, d_fixed = TRUE, d_min = 6L, lower = 0,
+      upper = 1, cost = "uniform", optimum = 3.3223680114155152,
+      maximizer = fixed(0.20168951100670543, 0.15001069182345797,
+                        0.47687397422189703, 0.27533243049405609,
+                        0.31165161660011326, 0.65730053406562039),
+      paper = "classical (Hartmann)")
+  )
+}
+
+tp_dropwave <- function(x) {
+  r2 <- sum(x^2)
+  (1 + cos(12 * sqrt(r2))) / (0.5 * r2 + 2)
+}
+
+tp_alpine1 <- function(x) -sum(abs(x * sin(x) + 0.1 * x))
+
+# Each coordinate is 0 or a root of sin(x) = -0.1 in [-10, 10].
+tp_alpine1_maximizers <- function(d) {
+  s <- asin(-0.1)
+  k <- -2:2
+  roots <- c(0, s + 2 * pi * k, pi - s + 2 * pi * k)
+  roots <- sort(roots[abs(roots) <= 10])
+  as.matrix(unname(expand.grid(rep(list(roots), d))))
+}
+
+tp_ackley <- function(x) {
+  20 * exp(-0.2 * sqrt(mean(x^2))) + exp(mean(cos(2 * pi * x))) - 20 -
+    exp(1)
+}
+
+tp_shekel_c <- matrix(c(4, 1, 8, 6, 3,
+                        4, 1, 8, 6, 7,
+                        4, 1, 8, 6, 3,
+                        4, 1, 8, 6, 7), nrow = 4L, byrow = TRUE)
+tp_shekel5 <- function(x) {
+  sum(1 / (colSums((x - tp_shekel_c)^2) + c(1, 2, 2, 4, 4) / 10))
+}
+
+tp_levy <- function(x) {
+  w <- 1 + (x - 1) / 4
+  d <- length(x)
+  wi <- w[-d]
+  -(sin(pi * w[1L])^2 + sum((wi - 1)^2 * (1 + 10 * sin(pi * wi + 1)^2)) +
+      (w[d] - 1)^2 * (1 + sin(2 * pi * w[d])^2)) / 100
+}
+
+tp_rosenbrock <- function(x) {
+  d <- length(x)
+  -sum(100 * (x[-1L] - x[-d]^2)^2 + (x[-d] - 1)^2) / 1e5
+}
+
+tp_lee2021 <- function(x) {
+  r <- sqrt(sum(x^2))
+  -10 * r * sin(2 * pi * r)
+}
+
+# The maximizing radius solves sin(2 pi r) + 2 pi r cos(2 pi r) = 0 on
+# (1/2, 1); computed once by uniroot() to machine precision.
+tp_lee2021_max <- list(radius = 0.78195695323847225,
+                       value = 7.6624668131479972)
+
+tp_branin <- function(x) {
+  -((x[2L] - 5.1 / (4 * pi^2) * x[1L]^2 + 5 / pi * x[1L] - 6)^2 +
+      10 * (1 - 1 / (8 * pi)) * cos(x[1L]) + 10)
+}
+
+tp_six_hump_camel <- function(x) {
+  x1 <- x[1L]
+  x2 <- x[2L]
+  -((4 - 2.1 * x1^2 + x1^4 / 3) * x1^2 + x1 * x2 + (4 * x2^2 - 4) * x2^2)
+}
+
+tp_goldstein_price <- function(x) {
+  x1 <- x[1L]
+  x2 <- x[2L]
+  a <- 1 + (x1 + x2 + 1)^2 *
+    (19 - 14 * x1 + 3 * x1^2 - 14 * x2 + 6 * x1 * x2 + 3 * x2^2)
+  b <- 30 + (2 * x1 - 3 * x2)^2 *
+    (18 - 32 * x1 + 12 * x1^2 + 48 * x2 - 36 * x1 * x2 + 27 * x2^2)
+  -a * b
+}
+
+tp_bohachevsky <- function(x) {
+  -(x[1L]^2 + 2 * x[2L]^2 - 0.3 * cos(3 * pi * x[1L]) -
+      0.4 * cos(4 * pi * x[2L]) + 0.7)
+}
+
+tp_griewank <- function(x) {
+  -(sum(x^2) / 4000 - prod(cos(x / sqrt(seq_along(x)))) + 1)
+}
+
+tp_hartmann <- function(x, A, P) {
+  sum(c(1, 1.2, 3, 3.2) * exp(-rowSums(A * (P - rep(x, each = 4L))^2)))
+}
+
+tp_hartmann3 <- function(x) {
+  tp_hartmann(x,
+              matrix(c(3, 10, 30,
+                       0.1, 10, 35,
+                       3, 10, 30,
+                       0.1, 10, 35), nrow = 4L, byrow = TRUE),
+              1e-4 * matrix(c(3689, 1170, 2673,
+                              4699, 4387, 7470,
+                              1091, 8732, 5547,
+                              381, 5743, 8828), nrow = 4L, byrow = TRUE))
+}
+
+tp_hartmann6 <- function(x) {
+  tp_hartmann(x,
+              matrix(c(10, 3, 17, 3.5, 1.7, 8,
+                       0.05, 10, 17, 0.1, 8, 14,
+                       3, 3.5, 1.7, 10, 17, 8,
+                       17, 8, 0.05, 10, 0.1, 14), nrow = 4L, byrow = TRUE),
+              1e-4 * matrix(c(1312, 1696, 5569, 124, 8283, 5886,
+                              2329, 4135, 8307, 3736, 1004, 9991,
+                              2348, 1451, 3522, 2883, 3047, 6650,
+                              4047, 8828, 8732, 5743, 1091, 381),
+                            nrow = 4L, byrow = TRUE))
+}
+
+# A GP prior sample on [0, 1]^d and a numerical estimate of its maximum: the
+# best of 2^14 scrambled Sobol points (2^(10 + d) for d < 4), refined by L-BFGS-B with the analytic
+# gradient of the random-feature expansion from the 10 best. Uses the RNG.
+tp_gp_sample <- function(d, n_points = 2L^min(14L, 10L + d),
+                         n_starts = 10L) {
+  g <- gp_prior_sample(d, kernel = "matern52", lengthscale = 0.1,
+                       n_features = 1024L)
+  env <- environment(g)
+  omega <- env$omega
+  phase <- env$phase
+  weight <- env$weight
+  scale <- env$scale
+  X <- sobol_points(n_points, d)
+  v <- g(X)
+  fn <- function(x) scale * sum(weight * cos(drop(omega %*% x) + phase))
+  gr <- function(x) {
+    -scale * drop(crossprod(omega, weight * sin(drop(omega %*% x) + phase)))
+  }
+  best_x <- X[which.max(v), ]
+  best_v <- max(v)
+  for (i in order(v, decreasing = TRUE)[seq_len(min(n_starts, n_points))]) {
+    o <- stats::optim(X[i, ], fn, gr, method = "L-BFGS-B", lower = 0,
+                      upper = 1, control = list(fnscale = -1, factr = 10,
+                                                pgtol = 0, maxit = 500L))
+    if (o$value > best_v) {
+      best_v <- o$value
+      best_x <- o$par
+    }
+  }
+  # the optimum as the problem's own objective evaluates it
+  list(f = g, optimum = g(best_x), maximizer = matrix(best_x, nrow = 1L))
+}
