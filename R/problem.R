@@ -123,8 +123,8 @@ new_bo_problem <- function(x) structure(x, class = "bo_problem")
 #' @export
 print.bo_problem <- function(x, ...) {
   dom <- if (is.null(x$candidates)) {
-    sprintf("box [%s] x [%s]", paste(format(x$lower), collapse = ", "),
-            paste(format(x$upper), collapse = ", "))
+    paste0("box ", paste0("[", format(x$lower), ", ", format(x$upper), "]",
+                          collapse = " x "))
   } else {
     sprintf("%d candidate points%s", nrow(x$candidates),
             if (is.null(x$prior)) "" else " with an explicit prior")
