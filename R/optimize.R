@@ -49,6 +49,7 @@
 #'   only), as in the cost-per-sample setting of Xie et al. (2024).
 #' @param progress Show progress (default in interactive sessions).
 #' @param checkpoint Optional file to save the run to after every evaluation.
+#' @inheritParams bo_session
 #' @return A `bo_run`: use [summary()], [as.data.frame()] and [plot()] on it.
 #' @family runs
 #' @examples
@@ -61,7 +62,7 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
                         seed = NULL, max_evaluations = NULL,
                         charge_initial = FALSE, on_error = c("stop", "skip"),
                         pandora_stop = FALSE, progress = interactive(),
-                        checkpoint = NULL) {
+                        checkpoint = NULL, model = list()) {
   call <- sys.call()
   if (!inherits(problem, "bo_problem")) {
     stop_arg("problem", "a bo_problem (see bo_problem() and test_problem())",
@@ -90,8 +91,9 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
     stop_arg("n_init", sprintf("at most the number of candidates (%d)",
                                nrow(problem$candidates)), n_init)
   }
+  model <- check_model_args(model)
   if (!is.null(seed)) set.seed(seed)
-  state <- new_state(problem, policy, charge_initial)
+  state <- new_state(problem, policy, charge_initial, model)
   if (!is.null(initial)) state <- state_initial(state, initial, call)
   ctl <- list(max_evaluations = max_evaluations, on_error = on_error,
               pandora_stop = pandora_stop, progress = progress,

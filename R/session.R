@@ -5,7 +5,7 @@
 # All state lives in plain R objects, so sessions and runs survive saveRDS()
 # and travel to parallel workers.
 
-new_state <- function(problem, policy, charge_initial) {
+new_state <- function(problem, policy, charge_initial, model = list()) {
   d <- problem$d
   list(
     problem = problem, policy = policy,
@@ -15,6 +15,7 @@ new_state <- function(problem, policy, charge_initial) {
     eval_time = double(), info = list(),
     spent = 0, budget = problem$budget, budget_start = problem$budget,
     charge_initial = charge_initial, models = list(f = NULL, cost = NULL),
+    model_args = model,
     memory = NULL, pending = NULL, stop_reason = NULL, iteration = 0L
   )
 }
@@ -69,8 +70,15 @@ state_fit <- function(state) {
     state$models$f <- gp_finite(pr$prior$mean, pr$prior$cov, x = idx, y = y,
                                 noise = pr$noise)
   } else if (length(y) >= 2L && stats::sd(y) > 0) {
-    state$models$f <- gp_fit(X, y, lower = pr$lower, upper = pr$upper,
-                             start = state$models$f)
+    args <- c(list(X = X, y = y, lower = pr$lower, upper = pr$upper),
+              state$model_args)
+    prev <- state$models$f
+    if (is.null(args$start) && !is.null(prev) &&
+        identical(prev$kernel, if (is.null(args$kernel)) "matern52" else
+          args$kernel)) {
+      args$start <- prev
+    }
+    state$models$f <- do.call(gp_fit, args)
   } else {
     stop_costbo(paste("the objective model needs at least two successful",
                       "evaluations with different values"))
@@ -154,6 +162,11 @@ state_point <- function(state, x) {
 #' @param charge_initial Do the costs of the initial points count against the
 #'   budget? Default `FALSE`: the budget is for the optimization phase, as in
 #'   the papers' reference implementations.
+#' @param model A named list of further arguments to [gp_fit()] for the
+#'   objective's GP, e.g. `list(kernel = "se")` or fixed hyperparameters
+#'   `list(estimate = "fixed", lengthscale = 0.1, outputscale = 1,
+#'   noise = 1e-4)`. By default a Matérn 5/2 GP fitted by MAP, warm-started
+#'   from the previous fit.
 #' @return `bo_session()` and `bo_tell()` return a `bo_session`.
 #' @family sessions
 #' @examples
@@ -168,7 +181,7 @@ state_point <- function(state, x) {
 #' s
 #' @export
 bo_session <- function(problem, policy, initial = NULL,
-                       charge_initial = FALSE) {
+                       charge_initial = FALSE, model = list()) {
   if (!inherits(problem, "bo_problem")) {
     stop_arg("problem", "a bo_problem (see bo_problem() and test_problem())",
              problem)
@@ -177,7 +190,8 @@ bo_session <- function(problem, policy, initial = NULL,
     stop_arg("policy", "a bo_policy (see policy_ei())", policy)
   }
   charge_initial <- check_flag(charge_initial)
-  state <- new_state(problem, policy, charge_initial)
+  model <- check_model_args(model)
+  state <- new_state(problem, policy, charge_initial, model)
   if (!is.null(initial)) state <- state_initial(state, initial)
   state$memory <- policy_init(policy, state)
   structure(state, class = "bo_session")
@@ -370,4 +384,15 @@ print_state_summary <- function(x) {
     cat(sprintf("  best value %s at x = (%s)\n", format(x$value[i], digits = 6),
                 paste(format(x$X[i, ], digits = 4), collapse = ", ")))
   }
+}
+
+check_model_args <- function(model, call = sys.call(-1L)) {
+  allowed <- setdiff(names(formals(gp_fit)), c("X", "y", "lower", "upper"))
+  if (!is.list(model) || (length(model) && (is.null(names(model)) ||
+                                            !all(names(model) %in% allowed)))) {
+    stop_arg("model", sprintf("a named list of gp_fit() arguments among %s",
+                              paste(allowed, collapse = ", ")), model,
+             call = call)
+  }
+  model
 }

@@ -200,3 +200,20 @@ test_that("runs print, summarize and convert as documented", {
   expect_true("acquisition" %in% names(df))
   expect_equal(s$best_value, max(df$value))
 })
+
+test_that("model settings reach the objective's GP", {
+  prob <- known_cost_problem(30)
+  run <- bo_optimize(prob, policy_ei(), seed = 12, max_evaluations = 2,
+                     model = list(kernel = "se", estimate = "fixed",
+                                  lengthscale = c(3, 4), outputscale = 100,
+                                  noise = 1e-4),
+                     progress = FALSE)
+  cf <- coef(run$models$f)
+  expect_identical(run$models$f$kernel, "se")
+  expect_equal(unname(cf$lengthscale), c(3, 4))
+  expect_equal(cf$outputscale, 100)
+  expect_error(bo_optimize(prob, policy_ei(), model = list(X = 1)),
+               class = "costbo_error_arg")
+  expect_error(bo_optimize(prob, policy_ei(), model = "se"),
+               class = "costbo_error_arg")
+})
