@@ -65,3 +65,15 @@ test_that("the cost families follow the papers' formulas", {
   expect_identical(runif(1), r1)
   expect_output(print(cl), "linear")
 })
+
+test_that("cost constructors reject bad arguments, naming them", {
+  bad <- function(expr) expect_error(expr, class = "costbo_error_arg")
+  bad(cost_linear(c(0, 0), 1))
+  bad(cost_linear(c(0, 0), c(1, -1)))
+  bad(cost_linear(0, 1, a = -1))
+  bad(cost_linear(0, 1, a = 1, b = -2))
+  bad(cost_linear(0, 1, b = NA))
+  bad(cost_cosine(0, 1, period = 0))
+  bad(cost_cosine(0, 1, seed = -1))
+  bad(cost_cosine(c(0, 0), c(1, 1), a = "a"))
+})
