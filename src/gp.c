@@ -665,7 +665,8 @@ SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
   const int n = Rf_nrows(X), d = Rf_ncols(X), p = d + 3;
   const int S = Rf_ncols(starts);
   const double *ctl = REAL(control);
-  const int n_opt = (int)ctl[0], maxit = (int)ctl[1];
+  /* control: n_opt, maxit, factr, pgtol, L-BFGS-B memory */
+  const int n_opt = (int)ctl[0], maxit = (int)ctl[1], lmm = (int)ctl[4];
   const double factr = ctl[2], pgtol = ctl[3];
   const int *sl = INTEGER(slot);
   int np = 0, nfree = 0;
@@ -713,7 +714,7 @@ SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
     int fail = 0, fnc = 0, grc = 0;
     c.have = 0;
     if (nfree > 0) {
-      lbfgsb(nfree, 5, xf, lo, up, nbd, &fmin, lik_fn, lik_gr, &fail, &c,
+      lbfgsb(nfree, lmm, xf, lo, up, nbd, &fmin, lik_fn, lik_gr, &fail, &c,
              factr, pgtol, &fnc, &grc, maxit, msg, 0, 10);
       for (int k = 0; k < p; k++)
         if (sl[k] >= 0) c.theta[k] = xf[sl[k]];
