@@ -507,7 +507,6 @@ SEXP C_acq_evaluate(SEXP acq, SEXP X, SEXP grad) {
 SEXP C_acq_maximize(SEXP acq, SEXP lower, SEXP upper, SEXP raw, SEXP unif,
                     SEXP control) {
   const int d = Rf_length(lower), n_raw = Rf_nrows(raw);
-  int np = 0;
   cb_acq a;
   cb_gp f, lc;
   acq_unpack(&a, &f, &lc, acq, 0);
@@ -515,19 +514,10 @@ SEXP C_acq_maximize(SEXP acq, SEXP lower, SEXP upper, SEXP raw, SEXP unif,
   a.grad_unit = 1;
   cb_max_control mc;
   max_control_from(&mc, d, REAL(control), Rf_length(control));
-  const char *nms[] = {"x", "value", "raw_best", ""};
-  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
-  np++;
-  SEXP x = PROTECT(Rf_allocVector(REALSXP, d));
-  np++;
-  double rb;
+  double *x = (double *)R_alloc((size_t)d, sizeof(double)), rb;
   double v = max_box(acq_at, &a, d, REAL(lower), REAL(upper), n_raw,
-                     REAL(raw), REAL(unif), &mc, REAL(x), &rb);
-  SET_VECTOR_ELT(out, 0, x);
-  SET_VECTOR_ELT(out, 1, Rf_ScalarReal(v));
-  SET_VECTOR_ELT(out, 2, Rf_ScalarReal(rb));
-  UNPROTECT(np);
-  return out;
+                     REAL(raw), REAL(unif), &mc, x, &rb);
+  return max_box_result(x, d, v, rb);
 }
 
 SEXP C_acq_argmax(SEXP acq, SEXP cand) {

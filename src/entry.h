@@ -24,6 +24,8 @@ SEXP C_gp_sample(SEXP gp, SEXP Xnew, SEXP nsim);
 SEXP C_gp_rff_eval(SEXP X, SEXP omega, SEXP phase, SEXP weight, SEXP scale);
 
 /* maximize.c */
+/* The list(x, value, raw_best) returned by the maximizing entry points. */
+SEXP max_box_result(const double *x, int d, double value, double raw_best);
 SEXP C_max_select(SEXP vals, SEXP k, SEXP method, SEXP eta, SEXP unif);
 SEXP C_max_test(SEXP code, SEXP lower, SEXP upper, SEXP raw, SEXP unif,
                 SEXP control);

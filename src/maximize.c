@@ -218,6 +218,18 @@ int max_finite(cb_objfn f, void *ctx, int d, int m, const double *cand,
 /* R entry points                                                           */
 /* ------------------------------------------------------------------------ */
 
+SEXP max_box_result(const double *x, int d, double value, double raw_best) {
+  const char *nms[] = {"x", "value", "raw_best", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
+  SEXP xr = Rf_allocVector(REALSXP, d);
+  SET_VECTOR_ELT(out, 0, xr);
+  memcpy(REAL(xr), x, (size_t)d * sizeof(double));
+  SET_VECTOR_ELT(out, 1, Rf_ScalarReal(value));
+  SET_VECTOR_ELT(out, 2, Rf_ScalarReal(raw_best));
+  UNPROTECT(1);
+  return out;
+}
+
 /* The starting points the maximizer would choose from raw values (1-based),
  * for objectives evaluated in R. */
 SEXP C_max_select(SEXP vals, SEXP k, SEXP method, SEXP eta, SEXP unif) {
@@ -294,29 +306,20 @@ static double obj_hartmann6(int d, const double *x, double *g, void *ctx) {
 SEXP C_max_test(SEXP code, SEXP lower, SEXP upper, SEXP raw, SEXP unif,
                 SEXP control) {
   const int d = Rf_length(lower), n_raw = Rf_nrows(raw);
-  int np = 0;
   cb_objfn fns[3] = {obj_rosenbrock, obj_branin, obj_hartmann6};
   cb_max_control mc;
   max_control_from(&mc, d, REAL(control), Rf_length(control));
-  const char *nms[] = {"x", "value", "raw_best", ""};
-  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
-  np++;
-  SEXP x = PROTECT(Rf_allocVector(REALSXP, d));
-  np++;
+  double *x = (double *)R_alloc((size_t)d, sizeof(double));
   double rb = R_NaN, v;
   if (n_raw > 0) {
     v = max_box(fns[Rf_asInteger(code)], NULL, d, REAL(lower), REAL(upper),
-                n_raw, REAL(raw), REAL(unif), &mc, REAL(x), &rb);
+                n_raw, REAL(raw), REAL(unif), &mc, x, &rb);
   } else {
     /* draw 200 d raw points in C */
     GetRNGstate();
     v = max_box_sobol(fns[Rf_asInteger(code)], NULL, d, REAL(lower),
-                      REAL(upper), 200 * d, &mc, REAL(x));
+                      REAL(upper), 200 * d, &mc, x);
     PutRNGstate();
   }
-  SET_VECTOR_ELT(out, 0, x);
-  SET_VECTOR_ELT(out, 1, Rf_ScalarReal(v));
-  SET_VECTOR_ELT(out, 2, Rf_ScalarReal(rb));
-  UNPROTECT(np);
-  return out;
+  return max_box_result(x, d, v, rb);
 }
