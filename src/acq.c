@@ -445,12 +445,29 @@ double acq_at(int d, const double *x, double *grad, void *ctx) {
   return v;
 }
 
+double acq_cost(const cb_acq *a, int d, const double *x) {
+  switch (a->cost_kind) {
+    case CB_COST_GP: {
+      double mc, vc;
+      gp_predict1(a->lc, x, 1, NULL, &mc, &vc, NULL, NULL, a->work);
+      return exp(a->c_shift + a->c_scale * mc);
+    }
+    case CB_COST_TABLE:
+      return a->cost_par[(int)x[0]];
+    case CB_COST_LINEAR:
+    case CB_COST_COSINE:
+      return known_cost_at(a, d, x, NULL);
+    default:
+      return a->cost_par[0];
+  }
+}
+
 /* R entry points --------------------------------------------------------- */
 
 /* An acquisition packed by the R function acq_pack(): list(type, f GP,
  * f scaling c(shift, scale), cost kind, cost GP or NULL, cost scaling,
  * cost parameters, xrange, state c(best, remaining, nu, lambda, beta)). */
-static void acq_unpack(cb_acq *a, cb_gp *f, cb_gp *lc, SEXP acq, int extra) {
+void acq_unpack(cb_acq *a, cb_gp *f, cb_gp *lc, SEXP acq, int extra) {
   const double *fs = REAL(VECTOR_ELT(acq, 2)), *cs = REAL(VECTOR_ELT(acq, 5));
   const double *st = REAL(VECTOR_ELT(acq, 8));
   a->type = Rf_asInteger(VECTOR_ELT(acq, 0));

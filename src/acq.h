@@ -140,7 +140,7 @@ enum {
   CB_COST_COSINE = 4
 };
 
-typedef struct {
+typedef struct cb_acq_s {
   int type;             /* CB_ACQ_* */
   const cb_gp *f;       /* objective GP (internal scale) */
   double f_shift;       /* objective in user units = f_shift + f_scale * f */
@@ -168,5 +168,9 @@ void acq_refresh(cb_acq *a);
  * unit-cube units when grad_unit is set, else in the user's units of x
  * (divided by xrange).  ctx is a cb_acq *. */
 double acq_at(int d, const double *x, double *grad, void *ctx);
+
+/* The cost of evaluating x: the known cost (CB_COST_CONST, _TABLE, _LINEAR,
+ * _COSINE), or for CB_COST_GP the posterior median exp(E[log c(x)]). */
+double acq_cost(const cb_acq *a, int d, const double *x);
 
 #endif

@@ -31,6 +31,11 @@ SEXP C_max_test(SEXP code, SEXP lower, SEXP upper, SEXP raw, SEXP unif,
                 SEXP control);
 
 /* acq.c */
+/* An acquisition packed by the R function acq_pack(); its GPs get `extra`
+ * rows of capacity for fantasy updates (tree.c). */
+struct cb_acq_s;
+void acq_unpack(struct cb_acq_s *a, struct cb_gp_s *f, struct cb_gp_s *lc,
+                SEXP acq, int extra);
 SEXP C_acq_closed_form(SEXP type, SEXP m, SEXP s, SEXP best, SEXP cost,
                        SEXP mc, SEXP sc, SEXP remaining, SEXP nu,
                        SEXP lambda, SEXP beta, SEXP known_cost, SEXP grad);
@@ -46,5 +51,15 @@ SEXP C_qmc_sobol_max_dim(void);
 SEXP C_qmc_sobol_scramble(SEXP d);
 SEXP C_qmc_sobol(SEXP n, SEXP d, SEXP skip, SEXP scramble, SEXP normal);
 SEXP C_qmc_gauss_hermite(SEXP n, SEXP physicists);
+
+/* tree.c */
+SEXP C_tree_value(SEXP acq, SEXP fantasies, SEXP zf, SEXP zc, SEXP budget,
+                  SEXP X, SEXP grad);
+SEXP C_tree_maximize(SEXP acq, SEXP fantasies, SEXP zf, SEXP zc,
+                     SEXP budget, SEXP lower, SEXP upper, SEXP n_raw,
+                     SEXP control, SEXP warm);
+SEXP C_tree_argmax(SEXP acq, SEXP fantasies, SEXP zf, SEXP zc, SEXP budget);
+SEXP C_tree_schedule(SEXP acq, SEXP zf, SEXP zc, SEXP lower, SEXP upper,
+                     SEXP n_raw, SEXP control, SEXP budget_start);
 
 #endif

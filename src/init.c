@@ -27,6 +27,10 @@ static const R_CallMethodDef call_entries[] = {
     CALLDEF(C_qmc_sobol_scramble, 1),
     CALLDEF(C_qmc_sobol, 5),
     CALLDEF(C_qmc_gauss_hermite, 2),
+    CALLDEF(C_tree_value, 7),
+    CALLDEF(C_tree_maximize, 10),
+    CALLDEF(C_tree_argmax, 5),
+    CALLDEF(C_tree_schedule, 8),
     {NULL, NULL, 0}};
 
 void attribute_visible R_init_costbo(DllInfo *dll) {

@@ -183,3 +183,77 @@ naive_ei <- function(m, s, best) {
   erf <- 2 * stats::pnorm(u) - 1
   s * (u * 0.5 * (1 + erf) + stats::dnorm(u))
 }
+
+# Expected improvement E[(f - best)^+], f ~ N(m, s^2), textbook formula.
+ref_ei <- function(m, s, best) {
+  u <- (m - best) / s
+  ifelse(s > 0, s * (u * pnorm(u) + dnorm(u)), pmax(m - best, 0))
+}
+
+# Gauss-Hermite rule for E g(Z), Z ~ N(0, 1), by Golub-Welsch.
+ref_gh <- function(n) {
+  J <- matrix(0, n, n)
+  if (n > 1) J[cbind(1:(n - 1), 2:n)] <- J[cbind(2:n, 1:(n - 1))] <-
+    sqrt(1:(n - 1))
+  e <- eigen(J, symmetric = TRUE)
+  list(nodes = e$values, weights = e$vectors[1, ]^2)
+}
+
+# Exact two-step budgeted value Q_2(x | D) of every candidate x of a finite
+# domain with an explicit Gaussian prior (mean mu, covariance S), noise
+# variance `noise`, observations (xo = candidate indices, yo), known costs and
+# a budget: Q1(x) + E_y[max_x2 Q1(x2 | D + (x, y))] with y from the
+# posterior predictive distribution, by nested Gauss-Hermite quadrature.
+ref_two_step_finite <- function(mu, S, noise, xo, yo, cost, budget,
+                                n_gh = 80) {
+  post <- function(mu, S, i, y) {
+    k <- S[, i]
+    v <- S[i, i] + noise
+    list(mu = mu + k * (y - mu[i]) / v, S = S - outer(k, k) / v)
+  }
+  for (j in seq_along(xo)) {
+    p <- post(mu, S, xo[j], yo[j])
+    mu <- p$mu
+    S <- p$S
+  }
+  best <- max(yo)
+  q1 <- function(mu, S, best, rem) {
+    if (rem <= 0) return(0 * mu)
+    ref_ei(mu, sqrt(pmax(diag(S), 0)), best) * (cost <= rem)
+  }
+  gh <- ref_gh(n_gh)
+  vapply(seq_along(mu), function(i) {
+    sd_y <- sqrt(S[i, i] + noise)
+    inner <- vapply(mu[i] + sd_y * gh$nodes, function(y) {
+      p <- post(mu, S, i, y)
+      max(q1(p$mu, p$S, max(best, y), budget - cost[i]))
+    }, numeric(1))
+    q1(mu, S, best, budget)[i] + sum(gh$weights * inner)
+  }, numeric(1))
+}
+
+# Expected final best value of the EI-PU policy as bo_optimize() runs it on
+# the Theorem 1 construction of Astudillo et al. (2021): f(0) = 0 observed,
+# cheap points with f ~ N(0, eps^2) and cost eps, one point with
+# f ~ N(0, 1) and cost 1 + delta = budget, all independent, no noise.
+# EI-PU evaluates a cheap point while h(-b / eps) >= h(-b) / (1 + delta)
+# (b the best value) and otherwise proposes the expensive point, which no
+# longer fits, so the run ends; at most floor(budget / eps) cheap points fit.
+# By the recursion V_k(b) = b if the run stops, else E V_{k-1}(max(b, eps Z)),
+# on a grid of b with a fine midpoint rule in Z.
+ref_theorem1_eipu <- function(eps, delta, n_grid = 4001, n_z = 4000) {
+  h <- function(u) u * pnorm(u) + dnorm(u)
+  k_max <- floor((1 + delta) / eps + 1e-12)
+  b <- seq(0, 8 * eps, length.out = n_grid)
+  go <- h(-b / eps) >= h(-b) / (1 + delta)
+  z <- qnorm((seq_len(n_z) - 0.5) / n_z)
+  V <- b
+  for (k in seq_len(k_max)) {
+    Vk <- vapply(seq_along(b), function(i) {
+      if (!go[i]) return(b[i])
+      mean(approx(b, V, pmin(pmax(b[i], eps * z), max(b)))$y)
+    }, numeric(1))
+    V <- Vk
+  }
+  V[1]
+}

@@ -1,0 +1,290 @@
+# Budgeted multi-step expected improvement (B-MS-EI): the scenario tree of
+# src/tree.c and its policy.
+
+#' Budgeted multi-step expected improvement (B-MS-EI)
+#'
+#' The non-myopic, budget-aware policy of Astudillo et al. (2021): the next
+#' point maximizes the `steps`-step budgeted value \eqn{\hat Q_N(x \mid D)},
+#' a sample-average scenario tree of fantasy outcomes (paper Sec. 4.2).
+#'
+#' @section The scenario tree:
+#' At the root, \eqn{Q_1(x)} (see [policy_q1()]); then, for each of
+#' \eqn{m_1} fantasy outcomes \eqn{(y, z)} at \eqn{x} (\eqn{y} from the
+#' objective's posterior predictive distribution, \eqn{\log z} from the
+#' log-cost GP's, by reparametrization with fixed standard normal base
+#' samples shared by the nodes of a stage; a known cost makes \eqn{z = c(x)}),
+#' the best next decision in that fantasy state, and so on for `steps`
+#' stages, with `fantasies` \eqn{= (m_1, \dots, m_{N-1})} outcomes per stage.
+#' Along every path the best value is the largest (fantasy) observation and
+#' the fantasized costs accumulate; each stage's \eqn{Q_1} uses the tree
+#' budget minus the path's cost, so a path contributes nothing once its cost
+#' reaches the budget. Fantasy states condition the GPs by Cholesky row
+#' updates, without refitting the hyperparameters. With `path = TRUE` the
+#' tree is a path: one fantasy per stage, placed at the posterior mean
+#' (base samples 0), as in the reference implementation's path variant.
+#'
+#' @section Optimization:
+#' Over a box, every tree node has its own decision variable and all of them
+#' are optimized jointly (the paper's one-shot approach) by multistart
+#' L-BFGS-B. The gradient of each node's own \eqn{Q_1} term is analytic; the
+#' derivative of its subtree's value through the fantasy update at the node
+#' (the fantasy outcome and the conditioned GPs move with the node's
+#' decision) is a central difference with step \eqn{10^{-5}} on the unit
+#' cube, holding the descendants' decisions fixed. The tests check that this
+#' reaches the optimum of an exact nested maximization on small trees. The
+#' raw points are `n_raw` scrambled Sobol points of the whole tree, one point
+#' with every node at the maximizer of \eqn{Q_1}, and the warm start: the
+#' previous iteration's tree, re-rooted at the root branch whose fantasy
+#' outcome is closest to the value actually observed (paper App. F; the
+#' missing last stage repeats the previous leaves). On a finite domain with an
+#' explicit prior, every node is instead maximized exactly by enumeration
+#' (\eqn{K^N m_1 \cdots m_{N-1}} node evaluations for \eqn{K} candidates).
+#'
+#' @section Budget:
+#' With `budget_rule = "scheduled"` (the paper's rule, Sec. 4.3) the tree
+#' budget is the smaller of the remaining budget and a fantasy budget: the
+#' summed fantasy costs of `steps` sequential evaluations of the base policy
+#' (EI-PU-CC by default) on fantasy outcomes drawn from the posterior. As in
+#' the reference implementation, the previous fantasy budget minus the cost
+#' just observed is reused until it falls below the cheapest of its
+#' fantasized costs, and only then is a new one fantasized. With
+#' `budget_rule = "remaining"` the tree budget is the true remaining budget.
+#' The two differ where a cheap base policy hides an expensive evaluation: on
+#' the construction of Theorem 1 of the paper (one high-variance point that
+#' costs the whole budget, many cheap low-variance points) EI-PU-CC only
+#' fantasizes cheap points, the fantasy budget is a few cheap costs, the
+#' expensive point does not fit in it, and the scheduled tree chooses a cheap
+#' point; with the remaining budget the tree sees that the expensive point is
+#' worth more and chooses it. Every step records the tree budget used in
+#' `fantasy_budget` (see [as.data.frame.bo_run()]).
+#'
+#' @section Random numbers:
+#' Each proposal draws from R's generator in this order: with the scheduled
+#' rule, when a new fantasy budget is needed, `steps` base samples of the
+#' objective and `steps` of the log cost (`rnorm()`), then the Sobol
+#' scrambles and selection uniforms of the base policy's maximizations; the
+#' tree's base samples, \eqn{\sum m_i} for the objective then \eqn{\sum m_i}
+#' for the log cost (none for the path variant); then the Sobol scramble and
+#' uniforms of the \eqn{Q_1} maximization, the scramble of the tree's raw
+#' points and the `n_raw` selection uniforms. Runs are therefore
+#' reproducible under [set.seed()].
+#'
+#' @param steps Number of lookahead steps \eqn{N \ge 1} (`steps = 1` is
+#'   [policy_q1()] with the tree budget).
+#' @param fantasies Fantasy outcomes per stage, \eqn{N - 1} whole numbers
+#'   (by default the first \eqn{N - 1} of 4, 4, 2, 2, ...: the reference
+#'   implementation's full trees for \eqn{N = 4}). Ignored when `path` is
+#'   `TRUE`.
+#' @param path Use the path variant (one fantasy per stage, at the posterior
+#'   mean)?
+#' @param base The base policy of the budget schedule: [policy_ei_pu_cc()]
+#'   (default), [policy_ei_pu()] or [policy_ei()].
+#' @param budget_rule `"scheduled"` or `"remaining"` (see the Budget
+#'   section).
+#' @param ... Optimizer settings: `n_raw` (raw points of the whole tree,
+#'   default `100 * d`), `n_starts` (L-BFGS-B starts, default `4 * d`) and
+#'   `maxit` (iterations per start, default 200).
+#' @return A `bo_policy`.
+#' @references Astudillo, R., Jiang, D. R., Balandat, M., Bakshy, E. and
+#'   Frazier, P. I. (2021). Multi-step budgeted Bayesian optimization with
+#'   unknown evaluation costs. *NeurIPS 34*.
+#' @family policies
+#' @examples
+#' policy_bmsei()
+#' prob <- test_problem("branin", budget = 3)
+#' run <- bo_optimize(prob, policy_bmsei(steps = 2, path = TRUE), seed = 1,
+#'                    progress = FALSE)
+#' as.data.frame(run)$fantasy_budget
+#' @export
+policy_bmsei <- function(steps = 4, fantasies = c(4, 4, 2), path = FALSE,
+                         base = policy_ei_pu_cc(),
+                         budget_rule = c("scheduled", "remaining"), ...) {
+  steps <- check_count(steps, min = 1L)
+  path <- check_flag(path)
+  if (missing(fantasies)) {
+    fantasies <- c(4L, 4L, rep(2L, max(0L, steps - 3L)))[seq_len(steps - 1L)]
+  }
+  if (path) fantasies <- rep(1L, steps - 1L)
+  ok <- is.numeric(fantasies) && length(fantasies) == steps - 1L &&
+    !anyNA(fantasies) && all(fantasies == round(fantasies)) &&
+    all(fantasies >= 1)
+  if (!ok) {
+    stop_arg("fantasies", sprintf("%d whole number%s >= 1 (steps - 1)",
+                                  steps - 1L, if (steps == 2L) "" else "s"),
+             fantasies)
+  }
+  fantasies <- as.integer(fantasies)
+  n_nodes <- sum(cumprod(c(1, fantasies)))
+  if (n_nodes > 1e5) {
+    stop_arg("fantasies", sprintf("a tree of at most 1e5 nodes, not %g",
+                                  n_nodes), show = FALSE)
+  }
+  if (!(inherits(base, "bo_policy") &&
+        base$name %in% c("ei", "ei_pu", "ei_pu_cc"))) {
+    stop_arg("base", "policy_ei_pu_cc(), policy_ei_pu() or policy_ei()",
+             base)
+  }
+  budget_rule <- check_choice(budget_rule, c("scheduled", "remaining"))
+  ctl <- check_bmsei_control(list(...))
+  params <- list(steps = steps, fantasies = if (steps > 1L) fantasies else 0L,
+                 path = path, base = base$name, budget_rule = budget_rule)
+  propose <- function(state) {
+    sched <- bmsei_budget(state, steps, base$name, budget_rule)
+    r <- bmsei_optimize(state, fantasies, path, sched$budget, ctl,
+                        warm = state$memory$tree)
+    memory <- sched$memory
+    memory$tree <- r$tree
+    list(x = r$x, info = list(acquisition = r$value,
+                              fantasy_budget = sched$budget),
+         memory = memory)
+  }
+  acquisition <- function(state, X) {
+    sched <- bmsei_budget(state, steps, base$name, budget_rule)
+    bmsei_values(state, X, fantasies, path, sched$budget, ctl)
+  }
+  label <- sprintf("%d-step B-MS-EI%s", steps, if (path) " (path)" else "")
+  new_bo_policy("bmsei", label, propose, acquisition, params = params)
+}
+
+check_bmsei_control <- function(ctl, call = sys.call(-1L)) {
+  bad <- setdiff(names(ctl), c("n_raw", "n_starts", "maxit"))
+  if (length(ctl) && (is.null(names(ctl)) || any(!nzchar(names(ctl))) ||
+                      length(bad))) {
+    stop_arg("...", "named optimizer settings n_raw, n_starts or maxit",
+             show = FALSE, call = call)
+  }
+  out <- list()
+  for (nm in names(ctl)) {
+    out[[nm]] <- check_count(ctl[[nm]], min = if (nm == "n_starts") 0L else 1L,
+                             arg = nm, call = call)
+  }
+  out
+}
+
+# The packed Q1 acquisition of a state with tree budget `budget` (or the
+# base policy's closed form, with `type`).
+bmsei_pack <- function(state, budget, type = "q1") {
+  a <- myopic_args(state, type)
+  if (type == "q1") a$remaining <- budget
+  spec <- acq_spec(a$model, type, a$cost_model, a$cost, a$best, a$remaining,
+                   a$nu, NULL, NULL, call = sys.call(-1L))
+  if (r_cost(spec)) {
+    stop_costbo(paste("B-MS-EI needs a measured cost or a known cost that",
+                      "costbo evaluates in C (a number, one cost per",
+                      "candidate, or a cost made by the cost constructors)"))
+  }
+  if (!spec$finite && !is.null(state$problem$candidates)) {
+    stop_costbo(paste("B-MS-EI on a candidate set needs an explicit prior",
+                      "(see bo_problem(prior = ))"))
+  }
+  spec$state[["remaining"]] <- state_remaining(state)
+  if (type == "q1") spec$state[["remaining"]] <- budget
+  list(pack = acq_pack(spec), spec = spec)
+}
+
+# The tree budget of the step and the schedule's memory.
+bmsei_budget <- function(state, steps, base, rule) {
+  rem <- state_remaining(state)
+  mem <- state$memory
+  if (rule == "remaining") return(list(budget = rem, memory = list()))
+  sb <- mem$scheduled
+  if (!is.null(sb)) sb <- sb - (state$spent - mem$spent)
+  if (is.null(sb) || sb < mem$min_cost) {
+    zf <- stats::rnorm(steps)
+    zc <- stats::rnorm(steps)
+    p <- bmsei_pack(state, rem, type = base)
+    m <- p$spec$model
+    lo <- if (p$spec$finite) 0 else rep(0, m$d)
+    up <- if (p$spec$finite) 1 else rep(1, m$d)
+    costs <- .Call(C_tree_schedule, p$pack, zf, zc, as.double(lo),
+                   as.double(up), 100L * m$d, c(5 * m$d, 0, 1, 100),
+                   if (base == "ei_pu_cc") as.double(state$budget_start)
+                   else 0)
+    sb <- sum(costs)
+    mem$min_cost <- min(costs)
+  }
+  mem$scheduled <- sb
+  mem$spent <- state$spent
+  list(budget = min(sb, rem), memory = mem[c("scheduled", "min_cost",
+                                              "spent")])
+}
+
+# Base samples of a tree: the objective's then the log cost's.
+bmsei_base <- function(fantasies, path) {
+  n <- sum(fantasies)
+  if (path) return(list(zf = double(n), zc = double(n)))
+  list(zf = stats::rnorm(n), zc = stats::rnorm(n))
+}
+
+# Maximize the tree in a state; returns the proposal and the tree for the
+# next warm start.
+bmsei_optimize <- function(state, fantasies, path, budget, ctl, warm = NULL) {
+  p <- bmsei_pack(state, budget)
+  z <- bmsei_base(fantasies, path)
+  m <- p$spec$model
+  if (p$spec$finite) {
+    r <- .Call(C_tree_argmax, p$pack, fantasies, z$zf, z$zc, budget)
+    return(list(x = r$index, value = r$values[r$index], tree = NULL))
+  }
+  d <- m$d
+  ctl <- bmsei_control(ctl, d)
+  w <- bmsei_warm(state, warm, fantasies)
+  r <- .Call(C_tree_maximize, p$pack, fantasies, z$zf, z$zc, budget,
+             rep(0, d), rep(1, d), ctl$n_raw,
+             c(ctl$n_starts, 0, 1, ctl$maxit), w)
+  tree <- list(decisions = r$decisions, fantasy_y = r$fantasy_y,
+               fantasies = fantasies, n = nrow(state$X))
+  list(x = m$lower + r$x * (m$upper - m$lower), value = r$value, tree = tree)
+}
+
+bmsei_control <- function(ctl, d) {
+  list(n_raw = if (is.null(ctl$n_raw)) 100L * d else ctl$n_raw,
+       n_starts = if (is.null(ctl$n_starts)) 4L * d else ctl$n_starts,
+       maxit = if (is.null(ctl$maxit)) 200L else ctl$maxit)
+}
+
+# The warm start: the previous tree re-rooted at the root branch whose
+# fantasy outcome is closest to the value observed since (paper 000,
+# App. F); node (k, j) of the new tree takes the decision of node
+# j mod S of stage min(k + 1, N - 1) of that branch (S nodes).
+bmsei_warm <- function(state, warm, fantasies) {
+  if (is.null(warm) || length(fantasies) == 0L ||
+      !identical(warm$fantasies, fantasies) ||
+      nrow(state$X) != warm$n + 1L || state$status[warm$n + 1L] != "ok") {
+    return(double())
+  }
+  jb <- which.min(abs(warm$fantasy_y - state$value[warm$n + 1L])) - 1L
+  N <- length(fantasies) + 1L
+  P <- cumprod(c(1L, fantasies))
+  off <- c(0L, cumsum(P))[seq_len(N)]
+  D <- warm$decisions
+  cols <- unlist(lapply(seq_len(N) - 1L, function(k) {
+    ko <- min(k + 1L, N - 1L)
+    S <- P[ko + 1L] / fantasies[1L]
+    off[ko + 1L] + jb * S + (seq_len(P[k + 1L]) - 1L) %% S
+  }))
+  as.double(D[, cols + 1L])
+}
+
+# Tree values at the rows of X: exact for a finite domain; over a box with
+# the descendants' decisions of one optimized tree.
+bmsei_values <- function(state, X, fantasies, path, budget, ctl) {
+  p <- bmsei_pack(state, budget)
+  z <- bmsei_base(fantasies, path)
+  m <- p$spec$model
+  if (p$spec$finite) {
+    r <- .Call(C_tree_argmax, p$pack, fantasies, z$zf, z$zc, budget)
+    return(r$values[match_candidates(state$problem$candidates, X)])
+  }
+  ctl <- bmsei_control(ctl, m$d)
+  r <- .Call(C_tree_maximize, p$pack, fantasies, z$zf, z$zc, budget,
+             rep(0, m$d), rep(1, m$d), ctl$n_raw,
+             c(ctl$n_starts, 0, 1, ctl$maxit), double())
+  Xs <- gp_newdata(m, X, arg = "X")
+  dec <- r$decisions
+  vapply(seq_len(nrow(Xs)), function(i) {
+    dec[, 1L] <- Xs[i, ]
+    .Call(C_tree_value, p$pack, fantasies, z$zf, z$zc, budget, dec,
+          FALSE)$value
+  }, numeric(1))
+}
