@@ -75,16 +75,17 @@ default_gp_priors <- function() {
 #' @param start A previous `costbo_gp` fit of the same kernel and dimension to
 #'   warm-start the optimizer from (typically the fit before one new point was
 #'   added inside an optimization loop).
-#' @param n_starts Number of L-BFGS-B runs. Without `start` they begin at the
-#'   best of the screened points: a default point, a grid of shared
-#'   lengthscales (0.1, 0.2, 0.4, 0.8 on the unit cube) with the noise at
-#'   its floor and at 1e-3, and `4 * n_starts` random points drawn with R's
-#'   RNG (screening costs one Cholesky factorization per point). With
-#'   `start`, the first run begins at the warm start, with a looser
-#'   convergence tolerance (a relative change of the objective below about
-#'   2e-7, against 2e-8 for cold fits). Default 2 for up to 250 observations and 1 above (where one
-#'   factorization is expensive and the likelihood is dominated by the
-#'   data), and 1 with `start`.
+#' @param n_starts Number of L-BFGS-B runs. Without `start` they begin at
+#'   screened points: a default point, a grid of shared lengthscales (0.1,
+#'   0.2, 0.4, 0.8 on the unit cube) with the noise at its floor and at 1e-3,
+#'   and `4 * n_starts` random points drawn with R's RNG (screening costs one
+#'   Cholesky factorization per point). The first run starts at the best
+#'   screened point, the second at the best one on the other side of a noise
+#'   level of `max(1e-4, 10 * noise_floor)` (so that noisy and noise-free
+#'   explanations of the data are both explored), the others at the next
+#'   best. With `start`, the first run begins at the warm start, with a
+#'   looser convergence tolerance (a relative change of the objective below
+#'   about 2e-7, against 2e-8 for cold fits). Default 2, or 1 with `start`.
 #' @param noise_floor Lower bound of the estimated noise variance, on the
 #'   standardized scale (a fraction of `var(y)`).
 #' @param priors For `estimate = "map"`: a list with elements `lengthscale`,
@@ -133,9 +134,7 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
     stop_arg("start", sprintf("a costbo_gp fit with kernel \"%s\" on %d inputs",
                               kernel, d), start)
   }
-  if (is.null(n_starts)) {
-    n_starts <- if (is.null(start) && n <= 250L) 2L else 1L
-  }
+  if (is.null(n_starts)) n_starts <- if (is.null(start)) 2L else 1L
   n_starts <- check_count(n_starts, min = 1L)
 
   range <- bounds$upper - bounds$lower
@@ -188,7 +187,13 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   if (estimate == "ml" && !fixed[d + 1L] && !fixed[d + 2L]) profile <- 2L
   lo <- c(rep(log(1e-3), d), log(1e-4), log(noise_floor), -Inf)
   up <- c(rep(log(1e3), d), log(1e8), log(10), Inf)
-  clamp <- function(th) ifelse(fixed, th, pmin(pmax(th, lo), up))
+  # clamp every column (a start) into the bounds, leaving fixed entries
+  clamp <- function(th) {
+    th <- as.matrix(th)
+    free <- which(!fixed)
+    th[free, ] <- pmin(pmax(th[free, , drop = FALSE], lo[free]), up[free])
+    th
+  }
   starts <- clamp(theta0)
   if (!is.null(start)) {
     # a warm start alone: the previous optimum is close to the new one
@@ -226,7 +231,8 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   slot[opt_free] <- match(group[opt_free], unique(group[opt_free])) - 1L
   opt <- .Call(C_gp_fit, Xs, ys, kcode, starts, lo, up, slot,
                use_prior, shape, rate, profile,
-               c(n_starts, 200, if (is.null(start)) 1e8 else 1e9, 0, 5))
+               c(n_starts, 200, if (is.null(start)) 1e8 else 1e9, 0, 5,
+                 if (fixed[d + 2L]) NA else log(max(1e-4, 10 * noise_floor))))
   theta <- opt$theta
   hyp <- c(exp(theta[seq_len(d + 2L)]), theta[p], 0)
   fac <- .Call(C_gp_factor, Xs, ys, kcode, hyp, double(), double())

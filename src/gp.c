@@ -665,7 +665,7 @@ SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
   const int n = Rf_nrows(X), d = Rf_ncols(X), p = d + 3;
   const int S = Rf_ncols(starts);
   const double *ctl = REAL(control);
-  /* control: n_opt, maxit, factr, pgtol, L-BFGS-B memory */
+  /* control: n_opt, maxit, factr, pgtol, L-BFGS-B memory, noise split */
   const int n_opt = (int)ctl[0], maxit = (int)ctl[1], lmm = (int)ctl[4];
   const double factr = ctl[2], pgtol = ctl[3];
   const int *sl = INTEGER(slot);
@@ -692,6 +692,28 @@ SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
     c.nfun++;
   }
   rsort_with_index(sval, order, S);
+  /* Diversity: the second run starts from the best point on the other side
+   * of the noise split ctl[5] (log noise entry), so that a noisy optimum and
+   * a noise-free one are both explored; screening by value alone favours
+   * low-noise starts, which overfit noisy data. */
+  if (S > 2 && n_opt > 1 && R_FINITE(ctl[5])) {
+    const double *first = REAL(starts) + (size_t)order[0] * p;
+    const int low = first[d + 1] < ctl[5];
+    for (int s = 1; s < S; s++) {
+      const double *st = REAL(starts) + (size_t)order[s] * p;
+      if ((st[d + 1] < ctl[5]) != low) {
+        int o = order[s];
+        double v = sval[s];
+        for (int t = s; t > 1; t--) {
+          order[t] = order[t - 1];
+          sval[t] = sval[t - 1];
+        }
+        order[1] = o;
+        sval[1] = v;
+        break;
+      }
+    }
+  }
   double *xf = (double *)R_alloc((size_t)(nfree > 0 ? nfree : 1), sizeof(double));
   double *lo = (double *)R_alloc((size_t)(nfree > 0 ? nfree : 1), sizeof(double));
   double *up = (double *)R_alloc((size_t)(nfree > 0 ? nfree : 1), sizeof(double));

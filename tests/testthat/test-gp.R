@@ -337,3 +337,19 @@ test_that("print, coef and logLik give what an R user expects", {
   f <- gp_prior_sample(2)
   expect_output(print(f), "GP prior sample: matern52 kernel, 2 inputs")
 })
+
+test_that("the default multistart finds the noisy optimum, not an overfit", {
+  # noisy data: screening by value favours low-noise starts, which
+  # interpolate the noise; the second run starts on the noisy side
+  set.seed(31)
+  X <- matrix(runif(240), ncol = 3)
+  f <- sin(4 * X[, 1]) + cos(3 * X[, 2]) * X[, 3]
+  y <- f + rnorm(80, sd = 0.1)
+  set.seed(32)
+  fit <- gp_fit(X, y, kernel = "se", estimate = "ml")
+  set.seed(32)
+  many <- gp_fit(X, y, kernel = "se", estimate = "ml", n_starts = 8)
+  expect_equal(as.numeric(logLik(fit)), as.numeric(logLik(many)),
+               tolerance = 1e-6)
+  expect_gt(coef(fit)$noise, 1e-3)
+})
