@@ -225,7 +225,12 @@ cvs_maximize_set <- function(state, i, Zs, beta, n_raw, n_starts) {
   model <- state$models$f
   ctrl <- pr$control_sets[[i]]
   nc <- length(ctrl)
-  if (nc == pr$d) Zs <- Zs[1L, , drop = FALSE]
+  if (nc == pr$d) {
+    # no expectation: the UCB itself, maximized as by acq_maximize()
+    Zs <- Zs[1L, , drop = FALSE]
+    n_raw <- max(n_raw, 200L)
+    n_starts <- max(n_starts, 10L)
+  }
   r <- .Call(C_cvs_maximize, gp_pack(model), ctrl - 1L, Zs, beta,
              as.integer(n_raw * nc), c(n_starts * nc, 0, 1, 200))
   range <- model$upper - model$lower
@@ -300,7 +305,10 @@ check_cvs_common <- function(beta, n_samples, n_raw, n_starts,
 #' inputs drawn once when the run starts (scrambled Sobol points through the
 #' quantile functions) and used for every candidate and every iteration. The
 #' maximization is multistart L-BFGS-B in C from `n_raw` scrambled Sobol raw
-#' points and `n_starts` starts per controlled input.
+#' points and `n_starts` starts per controlled input. For the full control
+#' set (no expectation to take) at least 200 raw points and 10 starts per
+#' input are used, as by [acq_maximize()] (TS-PSQ: at least 1000 raw points
+#' and 2 starts per input).
 #'
 #' * `policy_ucb_cvs()`: UCB-CVS (Alg. 1). With \eqn{g_t} the largest
 #'   expected UCB over all control sets, \eqn{S_1} holds the sets whose best
@@ -546,7 +554,12 @@ rff_grad <- function(g, x) {
 # by L-BFGS-B from the n_starts * nc best with the analytic gradient.
 rff_maximize <- function(g, ctrl, d, Zs, n_raw, n_starts) {
   nc <- length(ctrl)
-  if (nc == d) Zs <- Zs[1L, , drop = FALSE]
+  if (nc == d) {
+    # no expectation: the sample itself, from many more raw points
+    Zs <- Zs[1L, , drop = FALSE]
+    n_raw <- max(n_raw, 1000L)
+    n_starts <- max(n_starts, 2L)
+  }
   S <- nrow(Zs)
   full <- function(xc) {
     X <- Zs
