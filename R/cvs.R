@@ -574,7 +574,8 @@ rff_maximize <- function(g, ctrl, d, Zs, n_raw, n_starts) {
     colMeans(dv)
   }
   raw <- sobol_points(n_raw * nc, nc)
-  vals <- apply(raw, 1L, fn)
+  vals <- if (nc == d) rff_value(g, raw) else
+    apply(raw, 1L, fn)
   best <- raw[which.max(vals), ]
   best_v <- max(vals)
   for (s in order(vals, decreasing = TRUE)[seq_len(min(n_starts * nc,
