@@ -16,6 +16,17 @@
 #' recorded, marked `within_budget = FALSE`, and ends the run (the reporting
 #' rule of Astudillo et al. 2021).
 #'
+#' @section Control sets:
+#' For a problem with control sets ([bo_problem()] with `control_sets`) and
+#' a policy for them ([policy_ucb_cvs()] and its relatives), the initial
+#' design is made of full queries (recorded at the largest control-set cost),
+#' and each step the policy chooses a control set and a control partial
+#' query; the other inputs are drawn from their distributions, the objective
+#' is evaluated at the realized full query and the step costs the set's
+#' cost. The run stops when the chosen control set no longer fits in the
+#' remaining budget (Tay et al. 2023, Alg. 1, step 7). The chosen set and the
+#' realized random inputs are recorded with every evaluation.
+#'
 #' @section Failures and interruptions:
 #' An error, a missing or infinite value, or a non-positive measured cost
 #' from the objective is recorded with its point and message. With
@@ -71,6 +82,7 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
   if (!inherits(policy, "bo_policy")) {
     stop_arg("policy", "a bo_policy (see policy_ei())", policy)
   }
+  check_policy_fits(problem, policy)
   n_init <- if (is.null(n_init)) {
     if (is.null(initial)) 2L * (problem$d + 1L) else 0L
   } else check_count(n_init)
@@ -197,13 +209,14 @@ run_initial <- function(state, n_init, ctl) {
 
 # Call the objective at x under tryCatch; returns list(value, cost, status,
 # message, time).
-evaluate_objective <- function(problem, x) {
+evaluate_objective <- function(problem, x, cost = NULL) {
   t0 <- proc.time()[["elapsed"]]
   out <- tryCatch(problem$objective(x), error = function(e) e)
   time <- proc.time()[["elapsed"]] - t0
-  known <- problem$cost_type == "known"
+  known <- problem$cost_type != "measured"
+  price <- function() if (is.null(cost)) problem$cost(x) else cost
   fail <- function(msg) {
-    list(value = NA_real_, cost = if (known) problem$cost(x) else NA_real_,
+    list(value = NA_real_, cost = if (known) price() else NA_real_,
          status = "error", message = msg, time = time)
   }
   if (inherits(out, "error")) return(fail(conditionMessage(out)))
@@ -212,7 +225,7 @@ evaluate_objective <- function(problem, x) {
       return(fail(sprintf("the objective returned %s, not a finite number",
                           describe_value(out))))
     }
-    return(list(value = as.double(out), cost = problem$cost(x), status = "ok",
+    return(list(value = as.double(out), cost = price(), status = "ok",
                 message = "", time = time))
   }
   v <- if (is.list(out)) out$value else if (is.numeric(out)) out["value"]
@@ -268,6 +281,11 @@ run_loop <- function(state, ctl) {
         state$stop_reason <- "Pandora stopping rule"
         break
       }
+      if (is_cvs(pr)) {
+        state <- run_cvs_step(state, p, ctl)
+        if (!is.null(state$stop_reason)) break
+        next
+      }
       if (pr$cost_type == "known" &&
           state$spent + pr$cost(x) > state$budget * (1 + 1e-12)) {
         state$stop_reason <- "budget spent: the next point would not fit"
@@ -305,6 +323,49 @@ run_loop <- function(state, ctl) {
   finish_run(result, ctl)
 }
 
+# One step with control sets: stop when the chosen set does not fit, else
+# draw the random inputs, evaluate the realized full query and record it.
+run_cvs_step <- function(state, p, ctl) {
+  pr <- state$problem
+  i <- p$control_set
+  cost <- pr$control_costs[i]
+  if (state$spent + cost > state$budget * (1 + 1e-12)) {
+    state$stop_reason <- "budget spent: the chosen control set would not fit"
+    state$declined <- list(x = p$x, control_set = i, cost = cost,
+                           info = p$info)
+    return(state)
+  }
+  x <- cvs_realize(pr, p$x, i)
+  ev <- evaluate_objective(pr, x, cost)
+  state <- state_record(state, x, ev$value, ev$cost, "bo",
+                        status = ev$status, message = ev$message,
+                        fit_time = p$fit_time, policy_time = p$policy_time,
+                        eval_time = ev$time, info = p$info, control_set = i)
+  state$memory <- p$memory
+  state$iteration <- state$iteration + 1L
+  save_checkpoint(state, ctl)
+  if (ctl$progress) show_progress(state)
+  if (ev$status != "ok" && ctl$on_error == "stop") {
+    state$stop_reason <- paste("the objective failed:", ev$message)
+  }
+  state
+}
+
+# The simple regret of Tay et al. (2023) after each evaluation of the
+# optimization phase: optimum minus the best expected noise-free objective of
+# the chosen (control set, partial query) so far; NA without it.
+cvs_simple_regret <- function(x) {
+  pr <- x$problem
+  n <- length(x$value)
+  if (!is_cvs(pr) || is.null(pr$noise_free) || is.null(pr$optimum)) {
+    return(rep(NA_real_, n))
+  }
+  e <- ifelse(x$phase == "bo", x$expected, -Inf)
+  r <- pr$optimum - cummax(e)
+  r[!is.finite(r)] <- NA_real_
+  r
+}
+
 finish_run <- function(state, ctl) {
   if (ctl$progress) cat("\n", file = stderr())
   structure(state, class = "bo_run")
@@ -331,7 +392,9 @@ print.bo_run <- function(x, ...) {
 #' @param object A `bo_run`.
 #' @param ... Unused.
 #' @return An object of class `summary.bo_run`: a list with the best point,
-#'   best value, simple regret (when the problem's optimum is known), the
+#'   best value, simple regret (when the problem's optimum is known; with
+#'   control sets, the simple regret of Tay et al. 2023 on the expected
+#'   noise-free objective, when the problem records it), the
 #'   spend, the numbers of evaluations (within budget, initial, failed) and
 #'   the reason the run stopped.
 #' @family runs
@@ -346,13 +409,19 @@ summary.bo_run <- function(object, ...) {
   best_i <- if (any(ok)) which(ok)[which.max(df$value[ok])] else NA_integer_
   xn <- paste0("x", seq_len(object$problem$d))
   best_value <- if (is.na(best_i)) NA_real_ else df$value[best_i]
+  regret <- if (is.null(object$problem$optimum)) NA_real_ else
+    object$problem$optimum - best_value
+  if (is_cvs(object$problem)) {
+    # the regret of the chosen control sets and partial queries
+    sr <- cvs_simple_regret(object)
+    regret <- if (length(sr)) sr[length(sr)] else NA_real_
+  }
   structure(list(
     problem = object$problem$name, policy = object$policy$label,
     best_x = if (is.na(best_i)) NULL else unlist(df[best_i, xn]),
     best_value = best_value,
     optimum = object$problem$optimum,
-    regret = if (is.null(object$problem$optimum)) NA_real_ else
-      object$problem$optimum - best_value,
+    regret = regret, cvs = is_cvs(object$problem),
     spent = object$spent, budget = object$budget,
     n = nrow(df), n_initial = sum(df$phase == "initial"),
     n_within_budget = sum(df$within_budget & df$phase == "bo"),
@@ -369,7 +438,11 @@ print.summary.bo_run <- function(x, digits = max(3L, getOption("digits") - 3L),
     cat(sprintf("  best point:  (%s)\n",
                 paste(format(x$best_x, digits = digits), collapse = ", ")))
   }
-  if (!is.na(x$regret)) {
+  if (!is.na(x$regret) && isTRUE(x$cvs)) {
+    cat(sprintf("  regret:      %s (simple regret of the expected objective; optimum %s)\n",
+                format(x$regret, digits = digits),
+                format(x$optimum, digits = digits)))
+  } else if (!is.na(x$regret)) {
     cat(sprintf("  regret:      %s (known optimum %s)\n",
                 format(x$regret, digits = digits),
                 format(x$optimum, digits = digits)))
@@ -391,7 +464,12 @@ print.summary.bo_run <- function(x, digits = max(3L, getOption("digits") - 3L),
 #'   `cumulative_cost` (charged costs only), `within_budget`, `phase`
 #'   (`"initial"` or `"bo"`), `status` (`"ok"` or `"error"`), `message`,
 #'   `fit_time`, `policy_time`, `eval_time` (seconds), then the policy's
-#'   diagnostics (e.g. `acquisition`, `lambda`).
+#'   diagnostics (e.g. `acquisition`, `lambda`). With control sets, after
+#'   `eval_time`: `control_set` (the index of the chosen set, `NA` for the
+#'   initial design), `random_x1`, ..., `random_xd` (the realized random
+#'   inputs, `NA` where controlled), and when the problem records its
+#'   noise-free objective `expected_value` (of the chosen set and partial
+#'   query) and `simple_regret`.
 #' @family runs
 #' @examples
 #' run <- bo_optimize(test_problem("branin", budget = 3), policy_ei_pu(),
@@ -409,6 +487,16 @@ as.data.frame.bo_run <- function(x, row.names = NULL, optional = FALSE,
                    phase = x$phase, status = x$status, message = x$message,
                    fit_time = x$fit_time, policy_time = x$policy_time,
                    eval_time = x$eval_time, stringsAsFactors = FALSE)
+  if (is_cvs(x$problem)) {
+    df$control_set <- x$control_set
+    R <- x$random
+    colnames(R) <- paste0("random_x", seq_len(x$problem$d))
+    df <- cbind(df, as.data.frame(R))
+    if (!is.null(x$problem$noise_free)) {
+      df$expected_value <- x$expected
+      df$simple_regret <- cvs_simple_regret(x)
+    }
+  }
   keys <- unique(unlist(lapply(x$info, names)))
   for (k in keys) {
     df[[k]] <- vapply(x$info, function(i) {

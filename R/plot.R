@@ -9,9 +9,14 @@
 #' the style of Astudillo et al. (2021, Fig. 2): the posterior of the
 #' objective with the evaluations, the posterior of the cost (or the known
 #' cost), and the policy's acquisition function with its maximizer.
+#' `type = "regret"` (problems with control sets that record their
+#' noise-free objective, e.g. [test_problem_cvs()]; the default for them):
+#' the simple regret of Tay et al. (2023) against the cost spent in the
+#' optimization phase, each evaluation drawn as a point coloured by its
+#' control set.
 #'
 #' @param x A `bo_run`.
-#' @param type `"progress"` or `"posterior"`.
+#' @param type `"progress"`, `"posterior"` or `"regret"`.
 #' @param n_grid Number of grid points for `type = "posterior"`.
 #' @param ... Further graphical parameters for the progress plot.
 #' @return `x`, invisibly.
@@ -25,11 +30,23 @@
 #' run1 <- bo_optimize(prob, policy_ei_pu(), seed = 1, progress = FALSE)
 #' plot(run1, type = "posterior")
 #' @export
-plot.bo_run <- function(x, type = c("progress", "posterior"), n_grid = 200L,
-                        ...) {
-  type <- check_choice(type, c("progress", "posterior"))
+plot.bo_run <- function(x, type = c("progress", "posterior", "regret"),
+                        n_grid = 200L, ...) {
+  has_regret <- is_cvs(x$problem) && !is.null(x$problem$noise_free) &&
+    !is.null(x$problem$optimum)
+  if (identical(type, c("progress", "posterior", "regret")) && has_regret) {
+    type <- "regret"
+  }
+  type <- check_choice(type, c("progress", "posterior", "regret"))
   n_grid <- check_count(n_grid, min = 10L)
-  if (type == "posterior") {
+  if (type == "regret") {
+    if (!has_regret) {
+      stop_arg("type", paste("\"regret\" only for a problem with control sets",
+                             "that records its noise-free objective and optimum"),
+               type)
+    }
+    plot_cvs_regret(x, ...)
+  } else if (type == "posterior") {
     plot_posterior(x, n_grid)
   } else {
     plot_progress(x, ...)
@@ -129,4 +146,30 @@ plot_posterior <- function(x, n_grid) {
                  ylab = "acquisition", main = x$policy$label)
   i <- which.max(acq)
   graphics::abline(v = grid[i], lty = 2, col = "firebrick")
+}
+
+plot_cvs_regret <- function(x, ...) {
+  df <- as.data.frame(x)
+  bo <- df$phase == "bo" & !is.na(df$simple_regret)
+  if (!any(bo)) stop_costbo("the run has no evaluations after its initial design")
+  spent <- cumsum(ifelse(df$phase == "bo" & x$charged, df$cost, 0))[bo]
+  r <- df$simple_regret[bo]
+  cs <- df$control_set[bo]
+  m <- length(x$problem$control_sets)
+  pal <- grDevices::hcl.colors(max(m, 2L), "Dark 3")
+  log_y <- if (all(r > 0)) "y" else ""
+  graphics::plot(spent, r, type = "n", log = log_y, xlab = "cost spent",
+                 ylab = "simple regret",
+                 main = sprintf("%s on \"%s\"", x$policy$label,
+                                x$problem$name), ...)
+  graphics::lines(spent, r, type = "s", lwd = 2)
+  graphics::points(spent, r, pch = 19, cex = 0.7, col = pal[cs])
+  graphics::abline(v = x$budget, lty = 3, col = "grey40")
+  sets <- vapply(x$problem$control_sets, function(s) {
+    paste0("{", paste(s, collapse = ","), "}")
+  }, "")
+  graphics::legend("topright", bty = "n", cex = 0.75, pch = 19,
+                   col = pal[seq_len(m)],
+                   legend = paste0(sets, " (", format(x$problem$control_costs),
+                                   ")"))
 }

@@ -32,7 +32,34 @@
 #' @param noise With `prior`: the observation noise variance (default 0).
 #' @param name A name for printing.
 #' @param optimum The known maximum value, if any, so that regret can be
-#'   reported.
+#'   reported. With control sets: the largest expected value over control
+#'   sets and partial queries (the maximum of the objective when the full
+#'   control set is among them).
+#' @param control_sets Optional list of control sets: vectors of the indices
+#'   of the inputs the learner sets itself (Tay et al. 2023). Each evaluation
+#'   then uses one control set: the policy chooses the set and the values of
+#'   its inputs (a control partial query), the other inputs are drawn from
+#'   `distributions`, the objective is evaluated at the realized full query,
+#'   and the evaluation costs the set's cost. Use the policies of
+#'   [policy_ucb_cvs()] with such problems.
+#' @param control_costs The cost of each control set (positive); with
+#'   `control_sets`, `cost` must be `NULL`.
+#' @param distributions With `control_sets`: the distribution of each input
+#'   when it is not controlled, as a vectorized quantile function
+#'   (`function(p)` with values in \[lower, upper\]), one function for all
+#'   inputs or a list of one per input (`NULL` entries take the default): by
+#'   default a normal distribution with mean the centre of the box truncated
+#'   to \[lower, upper\], with variance `variance` on the unit scale (after
+#'   truncation; the paper uses 0.02, 0.04 and 0.08).
+#' @param variance The default distributions' variance on the unit interval
+#'   (one number or one per input, in (0, 1/12)).
+#' @param noise_free With `control_sets`: optionally the noise-free
+#'   objective as a function of a matrix of points (one per row) returning
+#'   one value per row. With it (and `optimum`) runs report the regret of
+#'   Tay et al. (2023): the optimum minus the expected noise-free objective
+#'   of the chosen control set and partial query, by Monte Carlo over 8192
+#'   samples of the random inputs (fixed for the problem), in
+#'   [as.data.frame()], [summary()] and [plot()].
 #' @return An object of class `bo_problem`.
 #' @family problems
 #' @seealso [test_problem()] for the papers' test problems.
@@ -45,10 +72,20 @@
 #' # a cost measured by the experiment itself
 #' timed <- bo_problem(function(x) list(value = sin(5 * x), cost = 1 + x),
 #'                     lower = 0, upper = 2, budget = 15)
+#' # control sets: set x1 alone (cost 0.1) or both inputs (cost 1); an input
+#' # that is not set is drawn from its distribution
+#' cvs <- bo_problem(function(x) -sum((x - 0.3)^2), lower = c(0, 0),
+#'                   upper = c(1, 1), budget = 10,
+#'                   control_sets = list(1, c(1, 2)),
+#'                   control_costs = c(0.1, 1),
+#'                   distributions = list(NULL, function(p) p))
+#' cvs
 #' @export
 bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
                        budget, candidates = NULL, prior = NULL, noise = 0,
-                       name = NULL, optimum = NULL) {
+                       name = NULL, optimum = NULL, control_sets = NULL,
+                       control_costs = NULL, distributions = NULL,
+                       variance = 0.02, noise_free = NULL) {
   if (!is.function(objective)) {
     stop_arg("objective", "a function of one point", objective)
   }
@@ -96,7 +133,27 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
     }
   }
   cost_type <- "measured"
-  if (!is.null(cost)) {
+  cvs <- NULL
+  if (!is.null(control_sets)) {
+    if (!is.null(cost)) {
+      stop_arg("cost", "NULL with `control_sets` (use `control_costs`)", cost)
+    }
+    if (!is.null(candidates)) {
+      stop_arg("candidates", "NULL with `control_sets`", candidates,
+               show = FALSE)
+    }
+    cvs <- check_cvs(control_sets, control_costs, distributions, variance,
+                     noise_free, d, lower, upper)
+    # initial (full) queries are recorded at the largest control-set cost
+    cost <- cost_constant(max(cvs$control_costs))
+    cost_type <- "control"
+  } else if (!is.null(control_costs) || !is.null(distributions) ||
+             !is.null(noise_free)) {
+    stop_arg("control_sets", paste("given with `control_costs`,",
+                                   "`distributions` and `noise_free`"),
+             NULL, show = FALSE)
+  }
+  if (!is.null(cost) && is.null(cvs)) {
     if (is.numeric(cost)) {
       cost <- cost_constant(check_number(cost, min = 0, min_open = TRUE,
                                          arg = "cost"))
@@ -110,12 +167,19 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
     stop_arg("name", "a single string", name)
   }
   if (!is.null(optimum)) optimum <- check_number(optimum)
-  new_bo_problem(list(
+  prob <- list(
     objective = objective, d = d, lower = lower, upper = upper, cost = cost,
     cost_type = cost_type, budget = budget, candidates = candidates,
     prior = prior, noise = noise,
     name = if (is.null(name)) "problem" else name, optimum = optimum
-  ))
+  )
+  if (!is.null(cvs)) {
+    prob <- c(prob, cvs, list(cvs = TRUE))
+    # fixed samples of the inputs for the regret's expectations, drawn
+    # without touching the caller's random stream
+    prob$regret_samples <- with_seed(1L, cvs_samples(prob, 8192L))
+  }
+  new_bo_problem(prob)
 }
 
 new_bo_problem <- function(x) structure(x, class = "bo_problem")
@@ -132,7 +196,13 @@ print.bo_problem <- function(x, ...) {
   cat(sprintf("Cost-aware optimization problem \"%s\" (maximize), %d input%s\n",
               x$name, x$d, if (x$d == 1L) "" else "s"))
   cat("  domain: ", dom, "\n", sep = "")
-  cost <- if (x$cost_type == "measured") {
+  cost <- if (x$cost_type == "control") {
+    sets <- vapply(x$control_sets, function(s) {
+      paste0("{", paste(s, collapse = ","), "}")
+    }, "")
+    paste0("by control set: ", paste0(sets, " ", format(x$control_costs),
+                                      collapse = ", "))
+  } else if (x$cost_type == "measured") {
     "measured by the objective (unknown in advance)"
   } else if (!is.null(attr(x$cost, "costbo_cost"))) {
     sprintf("known (%s)", attr(x$cost, "costbo_cost")$label)

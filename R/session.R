@@ -13,6 +13,7 @@ new_state <- function(problem, policy, charge_initial, model = list()) {
     charged = logical(), phase = character(), status = character(),
     message = character(), fit_time = double(), policy_time = double(),
     eval_time = double(), info = list(),
+    control_set = integer(), random = matrix(0, 0, d), expected = double(),
     spent = 0, budget = problem$budget, budget_start = problem$budget,
     charge_initial = charge_initial, models = list(f = NULL, cost = NULL),
     model_args = model,
@@ -24,8 +25,27 @@ new_state <- function(problem, policy, charge_initial, model = list()) {
 state_record <- function(state, x, value, cost, phase, status = "ok",
                          message = "", fit_time = NA_real_,
                          policy_time = NA_real_, eval_time = NA_real_,
-                         info = list()) {
+                         info = list(), control_set = NA_integer_) {
   charge <- phase != "initial" || state$charge_initial
+  pr <- state$problem
+  if (is_cvs(pr)) {
+    # the realized random inputs, and the expected noise-free objective of
+    # the chosen (control set, partial query) for the regret
+    random <- rep(NA_real_, pr$d)
+    expected <- NA_real_
+    if (!is.na(control_set)) {
+      ctrl <- pr$control_sets[[control_set]]
+      random[-ctrl] <- x[-ctrl]
+      if (!is.null(pr$noise_free)) {
+        expected <- cvs_expected_value(pr, x[ctrl], control_set)
+      }
+    } else if (!is.null(pr$noise_free)) {
+      expected <- pr$noise_free(matrix(x, 1L))
+    }
+    state$control_set <- c(state$control_set, as.integer(control_set))
+    state$random <- rbind(state$random, random, deparse.level = 0L)
+    state$expected <- c(state$expected, expected)
+  }
   paid <- !is.na(cost) && charge
   state$X <- rbind(state$X, x, deparse.level = 0L)
   state$value <- c(state$value, value)
@@ -167,6 +187,12 @@ state_point <- function(state, x) {
 #'   `list(estimate = "fixed", lengthscale = 0.1, outputscale = 1,
 #'   noise = 1e-4)`. By default a Matérn 5/2 GP fitted by MAP, warm-started
 #'   from the previous fit.
+#' With control sets (see [bo_problem()]), `bo_ask()` returns the control
+#' partial query: the values of the chosen control set's inputs (named
+#' `x1`, `x3`, ...), with attribute `control_set`, the index of the set; the
+#' other inputs are drawn by the experiment, and `bo_tell()` takes the
+#' realized full query together with what `bo_ask()` returned (`asked`).
+#' The cost is then the control set's cost.
 #' @return `bo_session()` and `bo_tell()` return a `bo_session`.
 #' @family sessions
 #' @examples
@@ -189,6 +215,7 @@ bo_session <- function(problem, policy, initial = NULL,
   if (!inherits(policy, "bo_policy")) {
     stop_arg("policy", "a bo_policy (see policy_ei())", policy)
   }
+  check_policy_fits(problem, policy)
   charge_initial <- check_flag(charge_initial)
   model <- check_model_args(model)
   state <- new_state(problem, policy, charge_initial, model)
@@ -262,13 +289,24 @@ bo_ask <- function(session) {
     stop_arg("session", "a bo_session", session)
   }
   p <- state_propose(session)
-  structure(p$x, info = p$info, memory = p$memory, models = p$state$models,
-            class = "bo_point")
+  x <- p$x
+  if (is_cvs(session$problem)) {
+    names(x) <- paste0("x", session$problem$control_sets[[p$control_set]])
+  }
+  structure(x, info = p$info, memory = p$memory, models = p$state$models,
+            control_set = p$control_set, class = "bo_point")
 }
 
 #' @export
 print.bo_point <- function(x, ...) {
-  cat("Next point to evaluate:", format(as.double(x), digits = 6), "\n")
+  cs <- attr(x, "control_set")
+  if (is.null(cs)) {
+    cat("Next point to evaluate:", format(as.double(x), digits = 6), "\n")
+  } else {
+    cat(sprintf("Control set %d: set %s; the other inputs are drawn\n", cs,
+                paste0(names(x), " = ", format(as.double(x), digits = 6),
+                       collapse = ", ")))
+  }
   info <- attr(x, "info")
   if (length(info)) {
     cat(paste0("  ", names(info), " = ",
@@ -288,16 +326,19 @@ state_propose <- function(state) {
   t2 <- proc.time()[["elapsed"]]
   list(x = as.double(state_point(state, p$x)), info = p$info,
        memory = p$memory, fit_time = t1 - t0, policy_time = t2 - t1,
-       state = state)
+       state = state, control_set = p$control_set)
 }
 
 #' @rdname bo_session
 #' @param x The point that was evaluated (usually what `bo_ask()` returned).
 #' @param value The observed objective value (`NA` for a failed experiment).
 #' @param cost The cost it incurred; required when the problem's cost is
-#'   measured, computed from the known cost function otherwise.
+#'   measured, computed from the known cost function (or the control set)
+#'   otherwise.
+#' @param asked With control sets: the point `bo_ask()` returned (it carries
+#'   the control set), when `x` is the realized full query.
 #' @export
-bo_tell <- function(session, x, value, cost = NULL) {
+bo_tell <- function(session, x, value, cost = NULL, asked = NULL) {
   if (!inherits(session, "bo_session")) {
     stop_arg("session", "a bo_session", session)
   }
@@ -309,6 +350,34 @@ bo_tell <- function(session, x, value, cost = NULL) {
   if (!(is.numeric(value) || is.logical(value)) || length(value) != 1L) {
     stop_arg("value", "a single number (NA for a failed experiment)", value)
   }
+  control_set <- NA_integer_
+  src <- x
+  if (is_cvs(pr)) {
+    if (!is.null(asked)) {
+      if (!inherits(asked, "bo_point") || is.null(attr(asked, "control_set"))) {
+        stop_arg("asked", "the point bo_ask() returned", asked)
+      }
+      src <- asked
+    }
+    control_set <- attr(src, "control_set")
+    if (is.null(control_set)) {
+      stop_arg("asked", paste("given (the point bo_ask() returned) for a",
+                              "problem with control sets"), NULL, show = FALSE)
+    }
+    ctrl <- pr$control_sets[[control_set]]
+    if (!is.null(asked) && any(abs(xm[1L, ctrl] - as.double(asked)) >
+                               1e-8 * (pr$upper[ctrl] - pr$lower[ctrl]))) {
+      stop_arg("x", "equal to the asked point in the controlled inputs",
+               x)
+    }
+    cc <- pr$control_costs[control_set]
+    if (!is.null(cost) && !isTRUE(all.equal(as.double(cost), cc))) {
+      stop_arg("cost", sprintf("NULL or the control set's cost %g", cc), cost)
+    }
+    cost <- cc
+  } else if (!is.null(asked)) {
+    stop_arg("asked", "NULL for a problem without control sets", asked)
+  }
   if (is.null(cost)) {
     if (pr$cost_type == "measured") {
       stop_arg("cost", "given: this problem's cost is measured", NULL,
@@ -317,17 +386,18 @@ bo_tell <- function(session, x, value, cost = NULL) {
     cost <- pr$cost(xm[1L, ])
   }
   cost <- check_number(cost, min = 0, min_open = TRUE)
-  info <- attr(x, "info")
+  info <- attr(src, "info")
   ok <- is.finite(value)
   memory <- session$memory
-  if (inherits(x, "bo_point")) {
-    memory <- attr(x, "memory")
-    session$models <- attr(x, "models")
+  if (inherits(src, "bo_point")) {
+    memory <- attr(src, "memory")
+    session$models <- attr(src, "models")
   }
   session <- state_record(session, xm[1L, ], as.double(value), cost, "bo",
                           status = if (ok) "ok" else "error",
                           message = if (ok) "" else "no value reported",
-                          info = if (is.null(info)) list() else info)
+                          info = if (is.null(info)) list() else info,
+                          control_set = control_set)
   session$memory <- memory
   session$iteration <- session$iteration + 1L
   session
@@ -383,6 +453,20 @@ print_state_summary <- function(x) {
     i <- ok[which.max(x$value[ok])]
     cat(sprintf("  best value %s at x = (%s)\n", format(x$value[i], digits = 6),
                 paste(format(x$X[i, ], digits = 4), collapse = ", ")))
+  }
+}
+
+# Policies for control sets go with problems with control sets, and only.
+check_policy_fits <- function(problem, policy, call = sys.call(-1L)) {
+  if (is_cvs(problem) && !isTRUE(policy$cvs)) {
+    stop_arg("policy", paste("a policy for control sets (policy_ucb_cvs(),",
+                             "policy_etc(), policy_ucb_psq(), policy_ts_psq())",
+                             "for a problem with control sets"),
+             policy$label, call = call)
+  }
+  if (!is_cvs(problem) && isTRUE(policy$cvs)) {
+    stop_arg("policy", "a policy for problems without control sets",
+             policy$label, call = call)
   }
 }
 

@@ -471,8 +471,8 @@ tp_hartmann6 <- function(x) {
 # best of 2^14 scrambled Sobol points (2^(10 + d) for d < 4), refined by L-BFGS-B with the analytic
 # gradient of the random-feature expansion from the 10 best. Uses the RNG.
 tp_gp_sample <- function(d, n_points = 2L^min(14L, 10L + d),
-                         n_starts = 10L) {
-  g <- gp_prior_sample(d, kernel = "matern52", lengthscale = 0.1,
+                         n_starts = 10L, kernel = "matern52") {
+  g <- gp_prior_sample(d, kernel = kernel, lengthscale = 0.1,
                        n_features = 1024L)
   env <- environment(g)
   omega <- env$omega

@@ -46,6 +46,11 @@ SEXP C_acq_argmax(SEXP acq, SEXP cand);
 SEXP C_acq_h_inv(SEXP y);
 SEXP C_acq_log_h(SEXP u);
 
+/* cvs.c */
+SEXP C_cvs_eucb(SEXP gp, SEXP X, SEXP ctrl, SEXP Z, SEXP beta, SEXP grad);
+SEXP C_cvs_maximize(SEXP gp, SEXP ctrl, SEXP Z, SEXP beta, SEXP n_raw,
+                    SEXP control);
+
 /* qmc.c */
 SEXP C_qmc_sobol_max_dim(void);
 SEXP C_qmc_sobol_scramble(SEXP d);

@@ -23,6 +23,8 @@ static const R_CallMethodDef call_entries[] = {
     CALLDEF(C_acq_argmax, 2),
     CALLDEF(C_acq_h_inv, 1),
     CALLDEF(C_acq_log_h, 1),
+    CALLDEF(C_cvs_eucb, 6),
+    CALLDEF(C_cvs_maximize, 6),
     CALLDEF(C_qmc_sobol_max_dim, 0),
     CALLDEF(C_qmc_sobol_scramble, 1),
     CALLDEF(C_qmc_sobol, 5),

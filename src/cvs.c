@@ -1,0 +1,122 @@
+/* cvs.c -- expected UCB of control partial queries and its maximization
+ * (BOCVS, Tay et al. 2023, Alg. 1 steps 3-6).  See cvs.h. */
+#include "cvs.h"
+
+#include "entry.h"
+
+void cvs_setup(cb_cvs *c, const cb_gp *gp, const double *alpha, int nc,
+               const int *ctrl, int S, const double *Z, double beta) {
+  const int d = gp->d;
+  c->gp = gp;
+  c->alpha = alpha;
+  c->nc = nc;
+  c->ctrl = ctrl;
+  c->S = S;
+  c->Z = Z;
+  c->beta = beta;
+  c->x = (double *)R_alloc((size_t)(3 * d), sizeof(double));
+  c->dm = c->x + d;
+  c->dv = c->x + 2 * d;
+  c->work = (double *)R_alloc((size_t)(2 * (gp->cap > 0 ? gp->cap : 1)),
+                              sizeof(double));
+}
+
+double cvs_eucb(int nc, const double *xc, double *grad, void *ctx) {
+  cb_cvs *c = (cb_cvs *)ctx;
+  const int d = c->gp->d, S = c->S;
+  double total = 0.0;
+  if (grad)
+    for (int k = 0; k < nc; k++) grad[k] = 0.0;
+  for (int s = 0; s < S; s++) {
+    for (int j = 0; j < d; j++) c->x[j] = c->Z[s + (size_t)j * S];
+    for (int k = 0; k < nc; k++) c->x[c->ctrl[k]] = xc[k];
+    double m, v;
+    gp_predict1(c->gp, c->x, 1, c->alpha, &m, &v, grad ? c->dm : NULL,
+                grad ? c->dv : NULL, c->work);
+    const double sd = v > 0.0 ? sqrt(v) : 0.0;
+    total += m + c->beta * sd;
+    if (grad) {
+      for (int k = 0; k < nc; k++) {
+        const int j = c->ctrl[k];
+        grad[k] += c->dm[j] + (sd > 0.0 ? c->beta * c->dv[j] / (2.0 * sd) : 0.0);
+      }
+    }
+  }
+  if (grad)
+    for (int k = 0; k < nc; k++) grad[k] /= S;
+  return total / S;
+}
+
+double cvs_maximize(cb_cvs *c, int n_raw, const cb_max_control *ctl,
+                    double *xbest) {
+  const int nc = c->nc;
+  double *lo = (double *)R_alloc((size_t)(2 * nc), sizeof(double));
+  double *up = lo + nc;
+  for (int k = 0; k < nc; k++) {
+    lo[k] = 0.0;
+    up[k] = 1.0;
+  }
+  return max_box_sobol(cvs_eucb, c, nc, lo, up, n_raw, ctl, xbest);
+}
+
+/* R entry points --------------------------------------------------------- */
+
+/* gp: gp_pack() of a continuous-kernel fit; ctrl: 0-based integer indices;
+ * Z: S x d samples on the unit scale; beta: UCB weight. */
+static void cvs_unpack(cb_cvs *c, cb_gp *gp, SEXP packed, SEXP ctrl, SEXP Z,
+                       SEXP beta) {
+  gp_unpack(gp, packed, 0);
+  double *alpha = (double *)R_alloc((size_t)(gp->n > 0 ? gp->n : 1),
+                                    sizeof(double));
+  gp_alpha(gp, alpha);
+  cvs_setup(c, gp, alpha, Rf_length(ctrl), INTEGER(ctrl), Rf_nrows(Z), REAL(Z),
+            Rf_asReal(beta));
+}
+
+SEXP C_cvs_eucb(SEXP gp, SEXP X, SEXP ctrl, SEXP Z, SEXP beta, SEXP grad) {
+  const int m = Rf_nrows(X), nc = Rf_length(ctrl), g = Rf_asLogical(grad);
+  int np = 0;
+  cb_cvs c;
+  cb_gp f;
+  cvs_unpack(&c, &f, gp, ctrl, Z, beta);
+  const char *nms[] = {"value", "grad", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
+  np++;
+  SET_VECTOR_ELT(out, 0, Rf_allocVector(REALSXP, m));
+  double *val = REAL(VECTOR_ELT(out, 0)), *gr = NULL;
+  if (g) {
+    SET_VECTOR_ELT(out, 1, Rf_allocMatrix(REALSXP, nc, m));
+    gr = REAL(VECTOR_ELT(out, 1));
+  }
+  double *x = (double *)R_alloc((size_t)nc, sizeof(double));
+  for (int i = 0; i < m; i++) {
+    R_CheckUserInterrupt();
+    for (int k = 0; k < nc; k++) x[k] = REAL(X)[i + (size_t)k * m];
+    val[i] = cvs_eucb(nc, x, g ? gr + (size_t)i * nc : NULL, &c);
+  }
+  UNPROTECT(np);
+  return out;
+}
+
+SEXP C_cvs_maximize(SEXP gp, SEXP ctrl, SEXP Z, SEXP beta, SEXP n_raw,
+                    SEXP control) {
+  const int nc = Rf_length(ctrl);
+  int np = 0;
+  cb_cvs c;
+  cb_gp f;
+  cvs_unpack(&c, &f, gp, ctrl, Z, beta);
+  cb_max_control mc;
+  max_control_from(&mc, nc, REAL(control), Rf_length(control));
+  const char *nms[] = {"x", "value", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
+  np++;
+  SEXP x = PROTECT(Rf_allocVector(REALSXP, nc));
+  np++;
+  GetRNGstate();
+  double v = cvs_maximize(&c, Rf_asInteger(n_raw), &mc, REAL(x));
+  PutRNGstate();
+  SET_VECTOR_ELT(out, 0, x);
+  SET_VECTOR_ELT(out, 1, Rf_ScalarReal(v));
+  UNPROTECT(np);
+  return out;
+}
