@@ -29,6 +29,11 @@ SEXP C_max_test(SEXP code, SEXP lower, SEXP upper, SEXP raw, SEXP unif,
                 SEXP control);
 
 /* acq.c */
+/* An acquisition packed by the R function acq_pack(), with `extra` rows of
+ * fantasy capacity in its GPs.  Used by the lookahead modules. */
+struct cb_acq_s;
+void acq_unpack(struct cb_acq_s *a, struct cb_gp_s *f, struct cb_gp_s *lc,
+                SEXP acq, int extra);
 SEXP C_acq_closed_form(SEXP type, SEXP m, SEXP s, SEXP best, SEXP cost,
                        SEXP mc, SEXP sc, SEXP remaining, SEXP nu,
                        SEXP lambda, SEXP beta, SEXP known_cost, SEXP grad);
@@ -44,5 +49,15 @@ SEXP C_qmc_sobol_max_dim(void);
 SEXP C_qmc_sobol_scramble(SEXP d);
 SEXP C_qmc_sobol(SEXP n, SEXP d, SEXP skip, SEXP scramble, SEXP normal);
 SEXP C_qmc_gauss_hermite(SEXP n, SEXP physicists);
+
+/* rollout.c */
+SEXP C_rollout_cmdp_value(SEXP acq, SEXP X, SEXP z, SEXP raw, SEXP unif,
+                          SEXP par);
+SEXP C_rollout_cmdp_propose(SEXP acq, SEXP design, SEXP z, SEXP raw,
+                            SEXP unif, SEXP par, SEXP outer);
+SEXP C_rollout_rh_value(SEXP acq, SEXP X, SEXP cand, SEXP nodes, SEXP h);
+SEXP C_rollout_rh_propose(SEXP acq, SEXP design, SEXP cand, SEXP nodes,
+                          SEXP par);
+SEXP C_rollout_horizon(SEXP phi, SEXP ebar, SEXP alpha, SEXP n_left);
 
 #endif
