@@ -2,7 +2,8 @@
 # gradients and maximization (src/acq.c, src/maximize.c).
 
 # Cost kinds of the C layer (enum in src/acq.h).
-cost_kinds <- c(const = 0L, gp = 1L, table = 2L, linear = 3L, cosine = 4L)
+cost_kinds <- c(const = 0L, gp = 1L, table = 2L, linear = 3L, cosine = 4L,
+                radial = 5L)
 
 # Validate the model and the budget state of an acquisition and return a
 # plain list describing it; `cost` may still be an R function (evaluated by

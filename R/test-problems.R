@@ -208,7 +208,7 @@ test_problem <- function(name, d = NULL, cost = NULL, known_cost = NULL,
     cosine = tp_cost_cosine(lower, upper, spec, seed),
     linear = cost_linear(lower, upper),
     uniform = 1,
-    radial = tp_radial_cost()
+    radial = tp_radial_cost(lower, d)
   )
   value <- if (noise > 0) {
     function(x) f(x) + stats::rnorm(1L, sd = noise)
@@ -265,7 +265,11 @@ tp_cost_cosine <- function(lower, upper, spec, seed) {
               period = period)
 }
 
-tp_radial_cost <- function() function(x) 10 - 5 * sqrt(sum(x^2))
+# Paper 001's radial cost 10 - 5 ||x||, evaluated by the C core as well.
+tp_radial_cost <- function(lower, d) {
+  new_cost(function(x) 10 - 5 * sqrt(sum(x^2)), "radial",
+           c(10, 5, rep_len(lower, d)), "radial 10 - 5 ||x||")
+}
 
 # The problem table. f: the maximized function of one point; maximizer(d):
 # a matrix of global maximizers.

@@ -144,3 +144,47 @@ print(do.call(rbind, b_rows), digits = 3, row.names = FALSE)
 cat("Reference implementations at n = 20 on 2-D Dropwave (machine like",
     "this one):\n130 s (4-step path, original), 50 s (newer BoTorch",
     "port).\n")
+
+# Rollout policies at n = 50, d = 2 (known uniform cost, remaining budget 20):
+# one CMDP rollout value (h = 4, 64 QMC samples; 100 inner raw points, 2
+# inner L-BFGS-B starts) and one full CMDP proposal; one KG evaluation, one
+# rolling-horizon value at h = 2 and one rolling-horizon proposal with the
+# horizon chosen by Theorem 3 (the chosen h is printed).
+s50 <- setup(50, 2)
+spec <- costbo:::acq_spec(s50$fit, "ei", NULL, 1, NULL, NULL, NULL, NULL,
+                          NULL, call = NULL)
+pk <- costbo:::acq_pack(spec)
+ctl <- costbo:::check_rollout_control(list())
+set.seed(4)
+dr <- costbo:::cmdp_draws(2, 4, 64, ctl)
+x1 <- matrix(c(0.3, 0.7), 1)
+t_val <- time_it(.Call(costbo:::C_rollout_cmdp_value, pk, x1, dr$z, dr$raw,
+                       dr$unif, costbo:::cmdp_par(4, 0, 20, ctl)), 3)
+ds <- sobol_points(20, 2)
+t_prop <- time_it(.Call(costbo:::C_rollout_cmdp_propose, pk, ds, dr$z,
+                        dr$raw, dr$unif, costbo:::cmdp_par(4, 0, 20, ctl),
+                        as.double(c(ctl$starts, ctl$maxit))), 1)
+cand <- sobol_points(100, 2)
+nodes <- c(10, ctl$n_deep, 0.9, 5)
+t_kg <- time_it(.Call(costbo:::C_rollout_rh_value, pk, x1, cand, nodes, 1L), 3)
+t_rh2 <- time_it(.Call(costbo:::C_rollout_rh_value, pk, x1, cand, nodes, 2L),
+                 3)
+rh <- NULL
+t_rhp <- time_it(rh <- .Call(costbo:::C_rollout_rh_propose, pk, ds, cand,
+                             nodes, c(0, 1, 0, 20, 20, ctl$n_top)), 1)
+rh001 <- NULL
+t_rhp2 <- time_it(rh001 <- .Call(costbo:::C_rollout_rh_propose, pk, ds, cand,
+                                 nodes, c(0, 0.01, 0, 20, 20, ctl$n_top)), 1)
+ro <- data.frame(
+  acquisition = c("CMDP rollout h = 4, 64 QMC: one value",
+                  "CMDP rollout h = 4, 64 QMC: one proposal",
+                  "KG (10 Gauss-Hermite nodes): one value",
+                  "rolling horizon h = 2: one value",
+                  sprintf("rolling horizon (K = 1): proposal, chosen h = %d",
+                          rh$h),
+                  sprintf("rolling horizon (K = 0.01): proposal, chosen h = %d",
+                          rh001$h)),
+  seconds = c(t_val, t_prop, t_kg, t_rh2, t_rhp, t_rhp2),
+  target_s = c(10, NA, NA, NA, NA, NA))
+cat("\nRollout policies at n = 50, d = 2\n")
+print(ro, digits = 3, row.names = FALSE)

@@ -356,6 +356,21 @@ static double known_cost_at(const cb_acq *a, int d, const double *x,
       for (int k = 0; k < d; k++) dc[k] = p[1] / d;
     return p[0] + p[1] * u / d;
   }
+  if (a->cost_kind == CB_COST_RADIAL) {
+    double r2 = 0.0;
+    for (int k = 0; k < d; k++) {
+      const double xk = p[2 + k] + x[k] * a->xrange[k];
+      r2 += xk * xk;
+    }
+    const double r = sqrt(r2);
+    if (dc)
+      for (int k = 0; k < d; k++)
+        dc[k] = r > 0.0
+                    ? -p[1] * (p[2 + k] + x[k] * a->xrange[k]) / r *
+                          a->xrange[k]
+                    : 0.0;
+    return p[0] - p[1] * r;
+  }
   const double w = 2.0 * M_PI * p[1] / p[3];
   double s = 0.0;
   for (int k = 0; k < d; k++) {
@@ -395,13 +410,15 @@ double acq_at(int d, const double *x, double *grad, void *ctx) {
       cost = known_cost_at(a, d, x, g ? a->gmc : NULL);
       break;
     case CB_COST_COSINE:
+    case CB_COST_RADIAL:
       cost = known_cost_at(a, d, x, g ? a->gmc : NULL);
       break;
     default:
       cost = a->cost_par[0];
   }
   const int dcost = g && (a->cost_kind == CB_COST_LINEAR ||
-                          a->cost_kind == CB_COST_COSINE);
+                          a->cost_kind == CB_COST_COSINE ||
+                          a->cost_kind == CB_COST_RADIAL);
   acq_grad *pg = g ? &pd : NULL;
   switch (a->type) {
     case CB_ACQ_EI:
@@ -449,13 +466,15 @@ double acq_cost(const cb_acq *a, int d, const double *x) {
   switch (a->cost_kind) {
     case CB_COST_GP: {
       double mc, vc;
-      gp_predict1(a->lc, x, 1, NULL, &mc, &vc, NULL, NULL, a->work);
-      return exp(a->c_shift + a->c_scale * mc);
+      gp_predict1(a->lc, x, 1, a->alpha_c, &mc, &vc, NULL, NULL, a->work);
+      const double sc = a->c_scale * (vc > 0.0 ? sqrt(vc) : 0.0);
+      return exp(a->c_shift + a->c_scale * mc + 0.5 * sc * sc);
     }
     case CB_COST_TABLE:
       return a->cost_par[(int)x[0]];
     case CB_COST_LINEAR:
     case CB_COST_COSINE:
+    case CB_COST_RADIAL:
       return known_cost_at(a, d, x, NULL);
     default:
       return a->cost_par[0];

@@ -131,13 +131,16 @@ enum {
  * cost; CB_COST_TABLE: known costs of the candidates of a finite domain,
  * par[index]; CB_COST_LINEAR: par[0] + par[1] * mean(u), u the unit-cube
  * input; CB_COST_COSINE: log c = a mean_i cos(2 pi b (x_i + c) / P) with
- * par = (a, b, c, P, lower[0..d-1]) and x_i = lower_i + u_i range_i. */
+ * par = (a, b, c, P, lower[0..d-1]) and x_i = lower_i + u_i range_i;
+ * CB_COST_RADIAL: a - b ||x|| with par = (a, b, lower[0..d-1]), x in the
+ * user's units as for CB_COST_COSINE. */
 enum {
   CB_COST_CONST = 0,
   CB_COST_GP = 1,
   CB_COST_TABLE = 2,
   CB_COST_LINEAR = 3,
-  CB_COST_COSINE = 4
+  CB_COST_COSINE = 4,
+  CB_COST_RADIAL = 5
 };
 
 typedef struct cb_acq_s {
@@ -169,8 +172,9 @@ void acq_refresh(cb_acq *a);
  * (divided by xrange).  ctx is a cb_acq *. */
 double acq_at(int d, const double *x, double *grad, void *ctx);
 
-/* The cost of evaluating x: the known cost (CB_COST_CONST, _TABLE, _LINEAR,
- * _COSINE), or for CB_COST_GP the posterior median exp(E[log c(x)]). */
+/* The cost of an evaluation at x (unit cube, or the candidate index of a
+ * finite domain), in the user's units: the known cost, or for CB_COST_GP the
+ * posterior mean exp(mc + sc^2 / 2) of the lognormal cost. */
 double acq_cost(const cb_acq *a, int d, const double *x);
 
 #endif

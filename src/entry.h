@@ -67,4 +67,14 @@ SEXP C_tree_argmax(SEXP acq, SEXP fantasies, SEXP zf, SEXP zc, SEXP budget);
 SEXP C_tree_schedule(SEXP acq, SEXP zf, SEXP zc, SEXP lower, SEXP upper,
                      SEXP n_raw, SEXP control, SEXP budget_start);
 
+/* rollout.c */
+SEXP C_rollout_cmdp_value(SEXP acq, SEXP X, SEXP z, SEXP raw, SEXP unif,
+                          SEXP par);
+SEXP C_rollout_cmdp_propose(SEXP acq, SEXP design, SEXP z, SEXP raw,
+                            SEXP unif, SEXP par, SEXP outer);
+SEXP C_rollout_rh_value(SEXP acq, SEXP X, SEXP cand, SEXP nodes, SEXP h);
+SEXP C_rollout_rh_propose(SEXP acq, SEXP design, SEXP cand, SEXP nodes,
+                          SEXP par);
+SEXP C_rollout_horizon(SEXP phi, SEXP ebar, SEXP alpha, SEXP n_left);
+
 #endif

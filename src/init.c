@@ -33,6 +33,11 @@ static const R_CallMethodDef call_entries[] = {
     CALLDEF(C_tree_maximize, 10),
     CALLDEF(C_tree_argmax, 5),
     CALLDEF(C_tree_schedule, 8),
+    CALLDEF(C_rollout_cmdp_value, 6),
+    CALLDEF(C_rollout_cmdp_propose, 7),
+    CALLDEF(C_rollout_rh_value, 5),
+    CALLDEF(C_rollout_rh_propose, 5),
+    CALLDEF(C_rollout_horizon, 4),
     {NULL, NULL, 0}};
 
 void attribute_visible R_init_costbo(DllInfo *dll) {

@@ -257,3 +257,43 @@ ref_theorem1_eipu <- function(eps, delta, n_grid = 4001, n_z = 4000) {
   }
   V[1]
 }
+
+# CMDP rollout value of x (paper 001) by brute-force Monte Carlo: n paths of
+# "x, then argmax EI per unit cost (h - 2 steps), then argmax EI", each
+# outcome drawn from the posterior (the last one too) and conditioned on;
+# the argmax is over the rows of `grid`; a path stops before the first step
+# whose cumulative cost exceeds `remaining`. Returns the mean total
+# improvement and its standard error.
+ref_cmdp_rollout <- function(fit, x, h, best, cost, remaining, grid, n,
+                             base = "eipu_then_ei") {
+  path <- function(model, xc, b, spent, t) {
+    p <- predict(model, matrix(xc, 1L))
+    y <- stats::rnorm(1L, p$mean, p$sd)
+    nb <- max(b, y)
+    if (t == h) return(nb)
+    m2 <- gp_condition(model, matrix(xc, 1L), y)
+    pg <- predict(m2, grid)
+    a <- ref_ei(pg$mean, pg$sd, nb)
+    if (base == "eipu_then_ei" && t < h - 1) a <- a / apply(grid, 1L, cost)
+    xn <- grid[which.max(a), ]
+    cn <- cost(xn)
+    if (spent + cn > remaining) return(nb)
+    path(m2, xn, nb, spent + cn, t + 1L)
+  }
+  if (cost(x) > remaining) return(c(mean = 0, se = 0))
+  v <- replicate(n, path(fit, x, best, cost(x), 1L) - best)
+  c(mean = mean(v), se = stats::sd(v) / sqrt(n))
+}
+
+# Knowledge gradient at x by brute-force Monte Carlo: draw the observation
+# y ~ N(m(x), s(x)^2 + noise), condition, and average the gain of the
+# maximum of the posterior mean over the set A (rows, including x).
+ref_kg <- function(fit, x, A, noise, n) {
+  p <- predict(fit, matrix(x, 1L))
+  m0 <- max(predict(fit, A)$mean)
+  g <- replicate(n, {
+    y <- stats::rnorm(1L, p$mean, sqrt(p$sd^2 + noise))
+    max(predict(gp_condition(fit, matrix(x, 1L), y), A)$mean) - m0
+  })
+  c(mean = mean(g), se = stats::sd(g) / sqrt(n))
+}

@@ -1,0 +1,301 @@
+# Rollout policies (src/rollout.c): CMDP rollout (Lee et al. 2021), the
+# knowledge gradient and rolling-horizon rollout (Yue and Kontar 2020).
+
+#' Rollout policies
+#'
+#' Nonmyopic policies that value a point \eqn{x} by simulating, on fantasy
+#' updates of the objective's GP, what a base policy would collect after
+#' evaluating it.
+#'
+#' @section CMDP rollout (Lee et al. 2021):
+#' With a numeric `horizon` \eqn{h} and `base = "eipu_then_ei"`, the value
+#' of \eqn{x} is the expected total improvement \eqn{E[\max(f^*, y_1,
+#' \dots, y_L) - f^*]} of the trajectory "\eqn{x}, then \eqn{h - 2} steps of
+#' argmax EI per unit cost, then one step of argmax EI" (`base = "ei"`: EI at
+#' every step), where the outcomes are draws from the posterior and every
+#' outcome is conditioned on by a rank-one Cholesky update. A trajectory
+#' stops before the first step whose cumulative cost would exceed the
+#' remaining budget, so only feasible trajectories are counted; a point whose
+#' own cost exceeds the remaining budget has value 0 and is proposed only
+#' when no point is feasible (then the cheapest design point). The last
+#' stage's improvement is integrated in closed form (EI given the running
+#' best), so `horizon = 1` is expected improvement exactly (restricted to
+#' affordable points). The expectation over the other \eqn{h - 1} outcomes is
+#' a quasi-Monte Carlo average over `n_samples` scrambled Sobol normal draws,
+#' the same for every \eqn{x} (common random numbers).
+#'
+#' Costs: the known cost, or, for a measured cost, the posterior mean
+#' \eqn{\exp(m_c + s_c^2/2)} of the log-cost GP, the expected price, so that
+#' a trajectory is feasible when its expected spending fits the budget (paper
+#' 001 treats costs as deterministic). The cost GP is not updated along a
+#' trajectory. A known cost must be one the C core evaluates (a constant,
+#' [cost_linear()], [cost_cosine()] or the cost of [test_problem()]'s
+#' problems).
+#'
+#' The inner argmax steps use the C maximizer on fixed raw points (multistart
+#' L-BFGS-B, deterministic tie-breaking), so the base policy is sequentially
+#' consistent and the value is a deterministic function of \eqn{x} given the
+#' draws. The rollout value is maximized over \eqn{x} from a `10 d`-point
+#' scrambled Sobol design plus the base policy's own first choice (paper 001
+#' Sec. 6), by a derivative-free compass search from the best `starts` of
+#' them (steps from 0.05 of the box, halved after a failed poll, at most
+#' `maxit` polls; L-BFGS-B cannot be nested inside the inner maximizations).
+#'
+#' @section Rolling-horizon rollout (Yue and Kontar 2020):
+#' With `base = "kg"`, the value of \eqn{x} with horizon \eqn{h} is
+#' \eqn{KG(x) + \sum_{j=1}^{h-1} \alpha^j E[KG_j(x_j)]}, where \eqn{x_j} is
+#' the greedy knowledge-gradient choice in the \eqn{j}-th fantasized state;
+#' the expectations over the observations are tensor Gauss-Hermite rules
+#' (`n_nodes` nodes for the first transition and `control$n_deep` for later
+#' ones, to keep \eqn{h} up to 5 affordable). The end-stage decision, the
+#' argmax of the posterior mean, is what the last KG term values (KG is the
+#' expected gain of that maximum). `horizon = 1` is greedy KG.
+#'
+#' With `horizon = "adaptive"` the horizon is chosen before every step by
+#' the Rolling Horizon Theorem (paper 004, Thm. 3): the smallest \eqn{j} in
+#' \eqn{2, \dots,} `max_horizon` with \eqn{\sum_{i=2}^j \alpha^{i-2}
+#' \phi(i) > \bar e_k (1 - \alpha^{N-k}) / (1 - \alpha)}, else 1. The
+#' profit \eqn{\phi(i)} is the largest KG in the \eqn{(i-1)}-th state of the
+#' greedy-KG path whose fantasized observations are the posterior means
+#' (the paper leaves \eqn{\phi} generic). The error bound is Corollary 1,
+#' \eqn{\bar e_k = K \sigma^2 P \sqrt{\log(e/P)} + u}, with \eqn{P} the
+#' largest noise-free power function \eqn{\sqrt{1 - k_x^T K^{-1} k_x /
+#' \sigma^2}} over the candidate points, \eqn{\sigma^2} the outputscale,
+#' and \eqn{K} = `control$error_const`, \eqn{u} = `control$error_offset`;
+#' \eqn{\phi} and \eqn{\bar e_k} are on the GP's standardized scale. The
+#' number of remaining evaluations \eqn{N - k + 1} is the remaining budget
+#' divided by the mean cost of the evaluations so far (Alg. 1), rounded
+#' down, and \eqn{h} never exceeds it. The chosen `h` is recorded with every
+#' evaluation, with `error_bound`.
+#'
+#' KG is computed on the finite set of the conditioned inputs, `n_cand`
+#' scrambled Sobol candidates and \eqn{x}; the greedy KG choices are made
+#' over the candidates, and the decision over a `10 d`-point design plus the
+#' candidates (with \eqn{h = 1} over all of them, with \eqn{h > 1} over the
+#' design and the `control$n_top` candidates of largest KG). Ties go to the
+#' first point.
+#'
+#' @section Random numbers:
+#' Each proposal draws, in this order: CMDP: the scrambled Sobol normals
+#' (`n_samples` x \eqn{h}), the inner raw points (`control$n_raw`), their
+#' selection uniforms, and the outer design (`10 d` points);
+#' rolling horizon and KG: the candidates, then the design. So
+#' `set.seed()` repeats a run.
+#'
+#' @param horizon The horizon \eqn{h}: a whole number \eqn{\ge 1}, or
+#'   `"adaptive"` (rolling horizon by Theorem 3; needs `base = "kg"`).
+#' @param base The base policy: `"eipu_then_ei"` (CMDP rollout, the
+#'   default for a numeric horizon), `"ei"` (EI rollout) or `"kg"`
+#'   (rolling-horizon rollout, the default for `horizon = "adaptive"`).
+#' @param n_samples Quasi-Monte Carlo samples of the CMDP rollout.
+#' @param max_horizon Largest horizon considered by `"adaptive"`.
+#' @param discount The discount factor \eqn{\alpha} in (0, 1] of the
+#'   rolling-horizon rollout.
+#' @param n_nodes Gauss-Hermite nodes of the knowledge gradient and of the
+#'   first transition.
+#' @param n_cand Candidate points of the knowledge gradient.
+#' @param control A list of tuning settings, all optional: `n_raw` (100) and
+#'   `inner_starts` (2), `inner_maxit` (50): raw points, L-BFGS-B starts
+#'   and iterations of the inner maximizations; `starts` (2), `maxit` (10):
+#'   the outer search of the CMDP value (starts, polls); `n_deep`
+#'   (3): Gauss-Hermite nodes of later transitions; `n_top` (5);
+#'   `error_const` (1) and `error_offset` (0): \eqn{K} and \eqn{u}.
+#' @return A `bo_policy`.
+#' @references
+#' Lee, E. H., Eriksson, D., Perrone, V. and Seeger, M. (2021). A
+#' nonmyopic approach to cost-constrained Bayesian optimization. *UAI*.
+#'
+#' Yue, X. and Kontar, R. A. (2020). Why non-myopic Bayesian optimization
+#' is promising and how far should we look-ahead? A study via rollout.
+#' *AISTATS*.
+#' @family policies
+#' @examples
+#' prob <- test_problem("lee2021", budget = 20)
+#' run <- bo_optimize(prob, policy_rollout(horizon = 2, n_samples = 8),
+#'                    seed = 1, progress = FALSE)
+#' as.data.frame(run)$h
+#' policy_rollout(horizon = "adaptive")
+#' @export
+policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
+                           max_horizon = 5, discount = 0.9, n_nodes = 10,
+                           n_cand = 100, control = list()) {
+  adaptive <- identical(horizon, "adaptive")
+  if (!adaptive) horizon <- check_count(horizon, min = 1L)
+  base <- if (is.null(base)) {
+    if (adaptive) "kg" else "eipu_then_ei"
+  } else check_choice(base, c("eipu_then_ei", "ei", "kg"))
+  if (adaptive && base != "kg") {
+    stop_arg("base", "\"kg\" when `horizon` is \"adaptive\"", base)
+  }
+  n_samples <- check_count(n_samples, min = 1L)
+  max_horizon <- check_count(max_horizon, min = 1L)
+  discount <- check_number(discount, min = 0, max = 1, min_open = TRUE)
+  n_nodes <- check_count(n_nodes, min = 1L)
+  n_cand <- check_count(n_cand, min = 1L)
+  control <- check_rollout_control(control)
+  if (!adaptive && base == "kg" && horizon > max_horizon) {
+    max_horizon <- horizon
+  }
+  if (base == "kg") {
+    h <- if (adaptive) 0L else horizon
+    label <- if (adaptive) {
+      sprintf("rolling-horizon rollout (KG, h <= %d, alpha = %g)",
+              max_horizon, discount)
+    } else sprintf("KG rollout (h = %d, alpha = %g)", horizon, discount)
+    return(kg_policy("rollout_kg", label, h, max_horizon, discount, n_nodes,
+                     n_cand, control,
+                     params = list(horizon = horizon, base = base,
+                                   max_horizon = max_horizon,
+                                   discount = discount, n_nodes = n_nodes,
+                                   n_cand = n_cand)))
+  }
+  base_code <- match(base, c("eipu_then_ei", "ei")) - 1L
+  propose <- function(state) {
+    s <- rollout_state(state)
+    dr <- cmdp_draws(s$d, horizon, n_samples, control)
+    ds <- sobol_points(10L * s$d, s$d)
+    r <- .Call(C_rollout_cmdp_propose, s$pack, ds, dr$z, dr$raw,
+               dr$unif, cmdp_par(horizon, base_code, s$remaining, control),
+               as.double(c(control$starts, control$maxit)))
+    list(x = s$lower + r$x * (s$upper - s$lower),
+         info = list(acquisition = r$value, h = horizon),
+         memory = state$memory)
+  }
+  acquisition <- function(state, X) {
+    s <- rollout_state(state)
+    dr <- cmdp_draws(s$d, horizon, n_samples, control)
+    .Call(C_rollout_cmdp_value, s$pack, to_unit(X, s), dr$z, dr$raw, dr$unif,
+          cmdp_par(horizon, base_code, s$remaining, control))$value
+  }
+  new_bo_policy(
+    paste0("rollout_", base),
+    sprintf("%s rollout (h = %d, %d QMC samples)",
+            if (base == "ei") "EI" else "CMDP", horizon, n_samples),
+    propose, acquisition,
+    params = list(horizon = horizon, base = base, n_samples = n_samples))
+}
+
+#' Knowledge gradient
+#'
+#' The greedy knowledge-gradient policy, the base heuristic of the
+#' rolling-horizon rollout ([policy_rollout()]): it maximizes
+#' \eqn{KG(x) = E[\max_a \mu_{n+1}(a)] - \max_a \mu_n(a)}, the expected
+#' gain of the maximum of the posterior mean after observing \eqn{x}, over
+#' the finite set \eqn{a} of the observed inputs, `n_cand` scrambled Sobol
+#' candidates and \eqn{x}. The expectation over the observation at \eqn{x}
+#' is a Gauss-Hermite rule with `n_nodes` nodes: the updated mean is
+#' \eqn{\mu_n(a) + \tilde\sigma(a, x) Z} with \eqn{\tilde\sigma(a, x) =
+#' \Sigma_n(a, x) / \sqrt{\Sigma_n(x, x) + \sigma_\epsilon^2}} (paper 004,
+#' eq. 23). KG is maximized over a `10 d`-point design plus the candidates;
+#' points whose cost exceeds the remaining budget are skipped.
+#'
+#' @inheritParams policy_rollout
+#' @return A `bo_policy`.
+#' @family policies
+#' @examples
+#' prob <- test_problem("branin", budget = 3)
+#' run <- bo_optimize(prob, policy_kg(), seed = 1, progress = FALSE)
+#' summary(run)
+#' @export
+policy_kg <- function(n_nodes = 10, n_cand = 100) {
+  n_nodes <- check_count(n_nodes, min = 1L)
+  n_cand <- check_count(n_cand, min = 1L)
+  kg_policy("kg", "knowledge gradient", 1L, 1L, 1, n_nodes, n_cand,
+            check_rollout_control(list()),
+            params = list(n_nodes = n_nodes, n_cand = n_cand))
+}
+
+# The KG-based policies: h = 0 chooses the horizon by Theorem 3.
+kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
+                      params) {
+  nodes <- as.double(c(n_nodes, control$n_deep, alpha, max(max_h, h, 1L)))
+  propose <- function(state) {
+    s <- rollout_state(state)
+    cand <- sobol_points(n_cand, s$d)
+    ds <- sobol_points(10L * s$d, s$d)
+    par <- as.double(c(h, control$error_const, control$error_offset,
+                       remaining_evaluations(state, s$remaining), s$remaining,
+                       control$n_top))
+    r <- .Call(C_rollout_rh_propose, s$pack, ds, cand, nodes, par)
+    list(x = s$lower + r$x * (s$upper - s$lower),
+         info = list(acquisition = r$value, h = r$h,
+                     error_bound = r$error_bound),
+         memory = state$memory)
+  }
+  acquisition <- function(state, X) {
+    s <- rollout_state(state)
+    cand <- sobol_points(n_cand, s$d)
+    .Call(C_rollout_rh_value, s$pack, to_unit(X, s), cand, nodes,
+          max(h, 1L))
+  }
+  new_bo_policy(name, label, propose, acquisition, params = params)
+}
+
+check_rollout_control <- function(control, call = sys.call(-1L)) {
+  def <- list(n_raw = 100, inner_starts = 2, inner_maxit = 50, starts = 2,
+              maxit = 10, n_deep = 3, n_top = 5,
+              error_const = 1, error_offset = 0)
+  if (!is.list(control) || (length(control) && is.null(names(control))) ||
+      !all(names(control) %in% names(def))) {
+    stop_arg("control", sprintf("a list with elements among %s",
+                                paste(names(def), collapse = ", ")),
+             control, call = call)
+  }
+  out <- utils::modifyList(def, control)
+  for (nm in c("n_raw", "inner_starts", "inner_maxit", "starts", "n_deep",
+               "n_top")) {
+    out[[nm]] <- check_count(out[[nm]], min = 1L, arg = paste0("control$", nm),
+                             call = call)
+  }
+  out$maxit <- check_count(out$maxit, arg = "control$maxit", call = call)
+  out$error_const <- check_number(out$error_const, min = 0,
+                                  arg = "control$error_const", call = call)
+  out$error_offset <- check_number(out$error_offset, min = 0,
+                                   arg = "control$error_offset", call = call)
+  out
+}
+
+# What the rollout engines need from a state: the packed EI acquisition
+# (objective GP, cost model, best value, remaining budget) and the box.
+rollout_state <- function(state, call = sys.call(-1L)) {
+  pr <- state$problem
+  if (!is.null(pr$candidates)) {
+    stop_costbo("rollout policies need a box domain, not candidates",
+                call = call)
+  }
+  a <- myopic_args(state, "ei")
+  spec <- acq_spec(a$model, "ei", a$cost_model, a$cost, a$best, NULL, NULL,
+                   NULL, NULL, call = call)
+  if (r_cost(spec)) {
+    stop_costbo(paste("rollout policies need a cost the C core evaluates",
+                      "(a number, cost_linear(), cost_cosine(), or a",
+                      "measured cost)"), call = call)
+  }
+  list(pack = acq_pack(spec), d = pr$d, lower = pr$lower, upper = pr$upper,
+       remaining = state_remaining(state))
+}
+
+to_unit <- function(X, s) {
+  X <- matrix(as.double(X), ncol = s$d)
+  sweep(sweep(X, 2L, s$lower, "-"), 2L, s$upper - s$lower, "/")
+}
+
+# The draws of one CMDP rollout, in their documented order.
+cmdp_draws <- function(d, h, n_samples, control) {
+  z <- sobol_normal(n_samples, h)
+  raw <- sobol_points(control$n_raw, d)
+  list(z = z, raw = raw, unif = stats::runif(control$n_raw))
+}
+
+cmdp_par <- function(h, base_code, remaining, control) {
+  as.double(c(h, base_code, remaining, control$inner_starts,
+              control$inner_maxit))
+}
+
+# N - k + 1 of paper 004's Alg. 1: the remaining budget over the mean cost of
+# the evaluations so far.
+remaining_evaluations <- function(state, remaining) {
+  cst <- state$cost[is.finite(state$cost) & state$cost > 0]
+  cbar <- if (length(cst)) mean(cst) else 1
+  as.double(min(1e6, max(0, floor(remaining / cbar + 1e-9))))
+}

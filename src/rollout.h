@@ -1,0 +1,122 @@
+/* rollout.h -- the pure-C face of the rollout policies.
+ *
+ * Two lookahead values of a first decision x, both computed by fantasy
+ * updates of the objective's GP (gp_fantasy_add / gp_fantasy_drop):
+ *
+ * CMDP rollout (Lee et al. 2021, paper 001).  The value of x is the expected
+ * total improvement E[max(best, y_1, ..., y_L) - best] of the trajectory
+ * "x, then h - 2 steps of argmax EI per unit cost, then one step of argmax
+ * EI" (base CB_BASE_EIPU_THEN_EI; CB_BASE_EI uses EI at every step), where
+ * a trajectory stops before the first step whose cumulative cost would
+ * exceed the remaining budget (only feasible prefixes are counted; an x
+ * whose own cost exceeds it has value 0).  Outcomes y_t are draws of f from
+ * the current posterior, y_t = m_t + s_t z_t, with z given per sample (the
+ * same z for every x: common random numbers).  The last stage's improvement
+ * is integrated in closed form (EI at the last point given the running
+ * best), so h = 1 is EI exactly.  Costs are acq_cost(): the known cost, or
+ * the posterior mean of a lognormal cost.  Inner maximizations run max_box()
+ * on fixed raw points, so the value is a deterministic function of x.
+ *
+ * Rolling-horizon rollout (Yue and Kontar 2020, paper 004).  The value of x
+ * with horizon h is KG(x) + sum_{j=1}^{h-1} alpha^j E[KG_j(x_j)], where x_j
+ * is the greedy-KG choice in the j-th fantasized state; the expectations
+ * over the fantasized observations are tensor Gauss-Hermite rules (n_nodes
+ * nodes for the first transition, n_deep for later ones).  The knowledge
+ * gradient KG(x) = E[max_a mu'(a)] - max_a mu(a) is taken over the finite
+ * set A = (conditioned inputs, candidates, x), by Gauss-Hermite quadrature
+ * over the observation at x; the end-stage decision argmax_A mu of the last
+ * state is what the last KG term values.  h = 1 is greedy KG.
+ *
+ * All inputs are on the unit cube of the GPs; values are in the user's
+ * units of the objective unless stated otherwise.
+ */
+#ifndef COSTBO_ROLLOUT_MODULE_H
+#define COSTBO_ROLLOUT_MODULE_H
+
+#include "acq.h"
+#include "gp.h"
+#include "maximize.h"
+
+enum { CB_BASE_EIPU_THEN_EI = 0, CB_BASE_EI = 1 };
+
+/* CMDP rollout.  acq: the objective GP (capacity >= n + h) and the cost
+ * model; its type, best and nu are changed during a rollout and restored. */
+typedef struct {
+  cb_acq *acq;
+  int d, h, base;
+  int nsamp;
+  const double *z; /* nsamp x h standard normal draws (column-major) */
+  double remaining;
+  int n_raw;                /* inner maximizations: raw points, uniforms */
+  const double *raw, *unif; /* n_raw x d unit-cube points; n_raw uniforms */
+  cb_max_control inner;
+  double *lower, *upper, *path, *xh, *samples; /* scratch */
+} cb_cmdp;
+
+/* Allocate the scratch (R_alloc) after the fields above are set. */
+void rollout_cmdp_setup(cb_cmdp *r);
+
+/* Rollout value at x; samples (may be NULL) receives the nsamp per-sample
+ * values. */
+double rollout_cmdp_value(cb_cmdp *r, const double *x, double *samples);
+
+/* Derivative-free compass search for a larger value from x (value v):
+ * poll x +- step e_k in coordinate order, move to the first improvement,
+ * halve the step (from 0.05) after a failed poll; at most maxit polls or
+ * until the step is below 1e-3.  Overwrites x, returns its value. */
+double rollout_cmdp_search(cb_cmdp *r, double *x, double v, int maxit);
+
+/* Knowledge gradient and rolling-horizon rollout on the GP f (capacity >=
+ * n + max_h), with m candidate points (m x d), Gauss-Hermite rules of
+ * n_nodes and n_deep nodes (probabilists', weights summing to 1). */
+typedef struct {
+  cb_gp *f;
+  double f_scale; /* user units per internal unit */
+  int d, m;
+  const double *cand;
+  int n_nodes, n_deep;
+  const double *gh_x, *gh_w, *gd_x, *gd_w;
+  double alpha; /* discount */
+  int max_h;
+  /* cache of the current state, refreshed by rollout_kg_prepare() */
+  double *V, *mu, *v, *cov, *xs, *work;
+} cb_kg;
+
+/* Allocate the scratch (R_alloc) after the fields above are set. */
+void rollout_kg_setup(cb_kg *k);
+
+/* Cache the posterior of the current state at its inputs and candidates;
+ * call after every change of f and before rollout_kg_at(). */
+void rollout_kg_prepare(cb_kg *k);
+
+/* KG at x on the internal (standardized) scale; with the cache of the
+ * current state. */
+double rollout_kg_at(cb_kg *k, const double *x);
+
+/* First index of the largest KG over the candidates (cache current);
+ * *best receives that KG (internal scale). */
+int rollout_kg_argmax(cb_kg *k, double *best);
+
+/* Rolling-horizon value of x with horizon h >= 1 (internal scale).  Leaves
+ * f as it found it; the cache is stale afterwards. */
+double rollout_rh_value(cb_kg *k, const double *x, int h);
+
+/* phi[i - 1] = largest KG in the (i - 1)-th state of the greedy-KG path
+ * whose fantasized observations are the posterior means, i = 1..nphi
+ * (internal scale).  Leaves f as it found it. */
+void rollout_rh_profits(cb_kg *k, int nphi, double *phi);
+
+/* The GP error bound of paper 004 Sec. 4.1 on the internal scale:
+ * K sf2 P sqrt(log(e / P)) + u, P = max over the candidates of the
+ * noise-free power function sqrt(var / sf2) (cache current). */
+double rollout_error_bound(cb_kg *k, double K, double u);
+
+/* Rolling Horizon Theorem (paper 004, Thm. 3): the smallest j in
+ * 2..min(max_h, n_left) with sum_{i=2}^j alpha^(i-2) phi[i-1] >
+ * ebar (1 - alpha^(n_left-1)) / (1 - alpha) (n_left - 1 when alpha = 1),
+ * else 1.  n_left counts the remaining evaluations including the current
+ * one (N - k = n_left - 1). */
+int rollout_horizon(const double *phi, int max_h, double ebar, double alpha,
+                    int n_left);
+
+#endif
