@@ -83,7 +83,8 @@ default_gp_priors <- function() {
 #'   screened point, the second at the best one on the other side of a noise
 #'   level of `max(1e-4, 10 * noise_floor)` (so that noisy and noise-free
 #'   explanations of the data are both explored), the others at the next
-#'   best. With `start`, the first run begins at the warm start, with a
+#'   best. Runs after the first get 10 iterations and continue only if they
+#'   have overtaken the best run by then. With `start`, the first run begins at the warm start, with a
 #'   looser convergence tolerance (a relative change of the objective below
 #'   about 2e-7, against 2e-8 for cold fits). Default 2, or 1 with `start`.
 #' @param noise_floor Lower bound of the estimated noise variance, on the
@@ -232,7 +233,8 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   opt <- .Call(C_gp_fit, Xs, ys, kcode, starts, lo, up, slot,
                use_prior, shape, rate, profile,
                c(n_starts, 200, if (is.null(start)) 1e8 else 1e9, 0, 5,
-                 if (fixed[d + 2L]) NA else log(max(1e-4, 10 * noise_floor))))
+                 if (fixed[d + 2L]) NA else log(max(1e-4, 10 * noise_floor)),
+                 10))
   theta <- opt$theta
   hyp <- c(exp(theta[seq_len(d + 2L)]), theta[p], 0)
   fac <- .Call(C_gp_factor, Xs, ys, kcode, hyp, double(), double())

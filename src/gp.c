@@ -665,8 +665,10 @@ SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
   const int n = Rf_nrows(X), d = Rf_ncols(X), p = d + 3;
   const int S = Rf_ncols(starts);
   const double *ctl = REAL(control);
-  /* control: n_opt, maxit, factr, pgtol, L-BFGS-B memory, noise split */
+  /* control: n_opt, maxit, factr, pgtol, L-BFGS-B memory, noise split,
+   * racing iterations of later runs (0: none) */
   const int n_opt = (int)ctl[0], maxit = (int)ctl[1], lmm = (int)ctl[4];
+  const int race = (int)ctl[6];
   const double factr = ctl[2], pgtol = ctl[3];
   const int *sl = INTEGER(slot);
   int np = 0, nfree = 0;
@@ -736,8 +738,19 @@ SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
     int fail = 0, fnc = 0, grc = 0;
     c.have = 0;
     if (nfree > 0) {
-      lbfgsb(nfree, lmm, xf, lo, up, nbd, &fmin, lik_fn, lik_gr, &fail, &c,
-             factr, pgtol, &fnc, &grc, maxit, msg, 0, 10);
+      /* Racing: a later run first gets `race` iterations, and continues to
+       * convergence only if it has already overtaken the best run so far;
+       * runs heading for a worse optimum stop early. */
+      if (r > 0 && race > 0 && race < maxit) {
+        lbfgsb(nfree, lmm, xf, lo, up, nbd, &fmin, lik_fn, lik_gr, &fail,
+               &c, factr, pgtol, &fnc, &grc, race, msg, 0, 10);
+        if (fail == 1 && fmin < bestf)
+          lbfgsb(nfree, lmm, xf, lo, up, nbd, &fmin, lik_fn, lik_gr, &fail,
+                 &c, factr, pgtol, &fnc, &grc, maxit - race, msg, 0, 10);
+      } else {
+        lbfgsb(nfree, lmm, xf, lo, up, nbd, &fmin, lik_fn, lik_gr, &fail,
+               &c, factr, pgtol, &fnc, &grc, maxit, msg, 0, 10);
+      }
       for (int k = 0; k < p; k++)
         if (sl[k] >= 0) c.theta[k] = xf[sl[k]];
     } else {
