@@ -56,10 +56,10 @@ static double kern_r2(int kernel, double r2, double *dk) {
 }
 
 static double scaled_r2(const double *x1, int ld1, const double *x2, int ld2,
-                        const double *ell, int d) {
+                        const double *iell, int d) {
   double s = 0.0;
   for (int k = 0; k < d; k++) {
-    double t = (x1[(size_t)k * ld1] - x2[(size_t)k * ld2]) / ell[k];
+    double t = (x1[(size_t)k * ld1] - x2[(size_t)k * ld2]) * iell[k];
     s += t * t;
   }
   return s;
@@ -93,6 +93,8 @@ void gp_init(cb_gp *gp, int kernel, int d, int n, int cap, const double *X,
       for (int i = j; i < n; i++)
         gp->L[i + (size_t)j * gp->cap] = L[i + (size_t)j * n];
   gp->ell = hyp;
+  gp->iell = (double *)R_alloc((size_t)(d > 0 ? d : 1), sizeof(double));
+  for (int k = 0; k < d; k++) gp->iell[k] = 1.0 / hyp[k];
   gp->sf2 = hyp[d];
   gp->noise = hyp[d + 1];
   gp->mean = hyp[d + 2];
@@ -109,7 +111,7 @@ double gp_kernel(const cb_gp *gp, const double *x1, int ld1, const double *x2,
     return gp->fcov[i + (size_t)j * gp->nfin];
   }
   return gp->sf2 *
-         kern_r2(gp->kernel, scaled_r2(x1, ld1, x2, ld2, gp->ell, gp->d), NULL);
+         kern_r2(gp->kernel, scaled_r2(x1, ld1, x2, ld2, gp->iell, gp->d), NULL);
 }
 
 double gp_prior_mean(const cb_gp *gp, const double *x, int ldx) {
@@ -207,7 +209,7 @@ void gp_predict(const cb_gp *gp, int m, const double *Xn, int ldn,
       double *gv = dvar + (size_t)(b0 + j) * d;
       for (int k = 0; k < d; k++) gm[k] = gv[k] = 0.0;
       for (int i = 0; i < n; i++) {
-        double dk, r2 = scaled_r2(x, ldn, gp->X + i, ld, gp->ell, d);
+        double dk, r2 = scaled_r2(x, ldn, gp->X + i, ld, gp->iell, d);
         const double w = Vt[j + (size_t)i * bs];
         kern_r2(gp->kernel, r2, &dk);
         dk *= 2.0 * gp->sf2;
@@ -240,7 +242,7 @@ void gp_predict1(const cb_gp *gp, const double *x, int ldx,
   } else {
     /* kernel values and their r2-derivatives in one pass */
     for (int i = 0; i < n; i++) {
-      double r2 = scaled_r2(x, ldx, gp->X + i, ld, gp->ell, d);
+      double r2 = scaled_r2(x, ldx, gp->X + i, ld, gp->iell, d);
       v[i] = gp->sf2 * kern_r2(gp->kernel, r2, dk + i);
     }
   }

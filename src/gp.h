@@ -29,6 +29,7 @@ typedef struct cb_gp_s {
   double *L;           /* cap x cap lower Cholesky factor */
   double *beta;        /* L^{-1} (y - m(X)) */
   const double *ell;   /* d lengthscales */
+  double *iell;        /* their inverses */
   double sf2;          /* outputscale (signal variance) */
   double noise;        /* noise variance */
   double mean;         /* constant prior mean */
