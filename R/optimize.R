@@ -75,14 +75,7 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
                         pandora_stop = FALSE, progress = interactive(),
                         checkpoint = NULL, model = list()) {
   call <- sys.call()
-  if (!inherits(problem, "bo_problem")) {
-    stop_arg("problem", "a bo_problem (see bo_problem() and test_problem())",
-             problem)
-  }
-  if (!inherits(policy, "bo_policy")) {
-    stop_arg("policy", "a bo_policy (see policy_ei())", policy)
-  }
-  check_policy_fits(problem, policy)
+  check_problem_policy(problem, policy, call)
   n_init <- if (is.null(n_init)) {
     if (is.null(initial)) 2L * (problem$d + 1L) else 0L
   } else check_count(n_init)

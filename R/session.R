@@ -208,14 +208,7 @@ state_point <- function(state, x) {
 #' @export
 bo_session <- function(problem, policy, initial = NULL,
                        charge_initial = FALSE, model = list()) {
-  if (!inherits(problem, "bo_problem")) {
-    stop_arg("problem", "a bo_problem (see bo_problem() and test_problem())",
-             problem)
-  }
-  if (!inherits(policy, "bo_policy")) {
-    stop_arg("policy", "a bo_policy (see policy_ei())", policy)
-  }
-  check_policy_fits(problem, policy)
+  check_problem_policy(problem, policy, sys.call())
   charge_initial <- check_flag(charge_initial)
   model <- check_model_args(model)
   state <- new_state(problem, policy, charge_initial, model)
@@ -479,4 +472,17 @@ check_model_args <- function(model, call = sys.call(-1L)) {
              call = call)
   }
   model
+}
+
+# The problem and the policy of a run or session, and whether they fit
+# together.
+check_problem_policy <- function(problem, policy, call) {
+  if (!inherits(problem, "bo_problem")) {
+    stop_arg("problem", "a bo_problem (see bo_problem() and test_problem())",
+             problem, call = call)
+  }
+  if (!inherits(policy, "bo_policy")) {
+    stop_arg("policy", "a bo_policy (see policy_ei())", policy, call = call)
+  }
+  check_policy_fits(problem, policy, call = call)
 }
