@@ -516,28 +516,10 @@ void acq_unpack(cb_acq *a, cb_gp *f, cb_gp *lc, SEXP acq, int extra) {
 }
 
 SEXP C_acq_evaluate(SEXP acq, SEXP X, SEXP grad) {
-  const int m = Rf_nrows(X), d = Rf_ncols(X), g = Rf_asLogical(grad);
-  int np = 0;
   cb_acq a;
   cb_gp f, lc;
   acq_unpack(&a, &f, &lc, acq, 0);
-  const char *nms[] = {"value", "grad", ""};
-  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
-  np++;
-  SET_VECTOR_ELT(out, 0, Rf_allocVector(REALSXP, m));
-  double *val = REAL(VECTOR_ELT(out, 0)), *gr = NULL;
-  if (g) {
-    SET_VECTOR_ELT(out, 1, Rf_allocMatrix(REALSXP, d, m));
-    gr = REAL(VECTOR_ELT(out, 1));
-  }
-  double *x = (double *)R_alloc((size_t)d, sizeof(double));
-  for (int i = 0; i < m; i++) {
-    if ((i & 255) == 255) R_CheckUserInterrupt();
-    for (int k = 0; k < d; k++) x[k] = REAL(X)[i + (size_t)k * m];
-    val[i] = acq_at(d, x, g ? gr + (size_t)i * d : NULL, &a);
-  }
-  UNPROTECT(np);
-  return out;
+  return max_eval_rows(acq_at, &a, X, Rf_asLogical(grad));
 }
 
 SEXP C_acq_maximize(SEXP acq, SEXP lower, SEXP upper, SEXP raw, SEXP unif,

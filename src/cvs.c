@@ -74,28 +74,10 @@ static void cvs_unpack(cb_cvs *c, cb_gp *gp, SEXP packed, SEXP ctrl, SEXP Z,
 }
 
 SEXP C_cvs_eucb(SEXP gp, SEXP X, SEXP ctrl, SEXP Z, SEXP beta, SEXP grad) {
-  const int m = Rf_nrows(X), nc = Rf_length(ctrl), g = Rf_asLogical(grad);
-  int np = 0;
   cb_cvs c;
   cb_gp f;
   cvs_unpack(&c, &f, gp, ctrl, Z, beta);
-  const char *nms[] = {"value", "grad", ""};
-  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
-  np++;
-  SET_VECTOR_ELT(out, 0, Rf_allocVector(REALSXP, m));
-  double *val = REAL(VECTOR_ELT(out, 0)), *gr = NULL;
-  if (g) {
-    SET_VECTOR_ELT(out, 1, Rf_allocMatrix(REALSXP, nc, m));
-    gr = REAL(VECTOR_ELT(out, 1));
-  }
-  double *x = (double *)R_alloc((size_t)nc, sizeof(double));
-  for (int i = 0; i < m; i++) {
-    R_CheckUserInterrupt();
-    for (int k = 0; k < nc; k++) x[k] = REAL(X)[i + (size_t)k * m];
-    val[i] = cvs_eucb(nc, x, g ? gr + (size_t)i * nc : NULL, &c);
-  }
-  UNPROTECT(np);
-  return out;
+  return max_eval_rows(cvs_eucb, &c, X, Rf_asLogical(grad));
 }
 
 SEXP C_cvs_maximize(SEXP gp, SEXP ctrl, SEXP Z, SEXP beta, SEXP n_raw,

@@ -24,6 +24,10 @@ SEXP C_gp_sample(SEXP gp, SEXP Xnew, SEXP nsim);
 SEXP C_gp_rff_eval(SEXP X, SEXP omega, SEXP phase, SEXP weight, SEXP scale);
 
 /* maximize.c */
+/* list(value, grad) of an objective (maximize.h's cb_objfn) at the rows of
+ * X; grad is d x m, or NULL when grad = 0. */
+SEXP max_eval_rows(double (*f)(int, const double *, double *, void *),
+                   void *ctx, SEXP X, int grad);
 /* The list(x, value, raw_best) returned by the maximizing entry points. */
 SEXP max_box_result(const double *x, int d, double value, double raw_best);
 SEXP C_max_select(SEXP vals, SEXP k, SEXP method, SEXP eta, SEXP unif);

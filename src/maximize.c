@@ -218,6 +218,26 @@ int max_finite(cb_objfn f, void *ctx, int d, int m, const double *cand,
 /* R entry points                                                           */
 /* ------------------------------------------------------------------------ */
 
+SEXP max_eval_rows(cb_objfn f, void *ctx, SEXP X, int grad) {
+  const int m = Rf_nrows(X), d = Rf_ncols(X);
+  const char *nms[] = {"value", "grad", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
+  SET_VECTOR_ELT(out, 0, Rf_allocVector(REALSXP, m));
+  double *val = REAL(VECTOR_ELT(out, 0)), *gr = NULL;
+  if (grad) {
+    SET_VECTOR_ELT(out, 1, Rf_allocMatrix(REALSXP, d, m));
+    gr = REAL(VECTOR_ELT(out, 1));
+  }
+  double *x = (double *)R_alloc((size_t)d, sizeof(double));
+  for (int i = 0; i < m; i++) {
+    if ((i & 63) == 63) R_CheckUserInterrupt();
+    for (int k = 0; k < d; k++) x[k] = REAL(X)[i + (size_t)k * m];
+    val[i] = f(d, x, grad ? gr + (size_t)i * d : NULL, ctx);
+  }
+  UNPROTECT(1);
+  return out;
+}
+
 SEXP max_box_result(const double *x, int d, double value, double raw_best) {
   const char *nms[] = {"x", "value", "raw_best", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
