@@ -185,19 +185,24 @@ run_initial <- function(state, n_init, ctl) {
     sweep(sweep(sobol_points(n_init, pr$d), 2L, pr$upper - pr$lower, "*"),
           2L, pr$lower, "+")
   }
-  for (i in seq_len(n_init)) {
-    ev <- evaluate_objective(pr, pts[i, ])
-    state <- state_record(state, pts[i, ], ev$value, ev$cost, "initial",
-                          status = ev$status, message = ev$message,
-                          eval_time = ev$time)
-    save_checkpoint(state, ctl)
-    if (ev$status != "ok" && ctl$on_error == "stop") {
-      state$stop_reason <- sprintf("the objective failed at an initial point: %s",
-                                   ev$message)
-      return(state)
+  tryCatch({
+    for (i in seq_len(n_init)) {
+      ev <- evaluate_objective(pr, pts[i, ])
+      state <- state_record(state, pts[i, ], ev$value, ev$cost, "initial",
+                            status = ev$status, message = ev$message,
+                            eval_time = ev$time)
+      save_checkpoint(state, ctl)
+      if (ev$status != "ok" && ctl$on_error == "stop") {
+        state$stop_reason <- sprintf("the objective failed at an initial point: %s",
+                                     ev$message)
+        break
+      }
     }
-  }
-  state
+    state
+  }, interrupt = function(e) {
+    state$stop_reason <- "interrupted"
+    state
+  })
 }
 
 # Call the objective at x under tryCatch; returns list(value, cost, status,

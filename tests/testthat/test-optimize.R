@@ -217,3 +217,23 @@ test_that("model settings reach the objective's GP", {
   expect_error(bo_optimize(prob, policy_ei(), model = "se"),
                class = "costbo_error_arg")
 })
+
+test_that("an interrupt during the initial design keeps what was evaluated", {
+  pr <- known_cost_problem(budget = 10)
+  f <- pr$objective
+  n <- 0L
+  pr$objective <- function(x) {
+    n <<- n + 1L
+    if (n == 3L) {
+      signalCondition(structure(class = c("interrupt", "condition"),
+                                list(message = "", call = NULL)))
+    }
+    f(x)
+  }
+  run <- bo_optimize(pr, policy_ei(), n_init = 5, seed = 1, progress = FALSE)
+  expect_equal(run$stop_reason, "interrupted")
+  df <- as.data.frame(run)
+  expect_equal(nrow(df), 2L)
+  expect_equal(df$value, apply(as.matrix(df[, c("x1", "x2")]), 1L,
+                               branin_max))
+})

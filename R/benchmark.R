@@ -1,0 +1,609 @@
+# Benchmarks: problems x policies x replications on R's parallel engines,
+# with regret curves on a common cost grid.
+
+#' Benchmark policies on problems over replications
+#'
+#' Runs every policy on every problem for each replication with
+#' [bo_optimize()], on R's own parallel engines, and summarises each run as
+#' its best value, simple regret and log10 regret against the cost spent,
+#' read off on a common grid of costs from 0 to the problem's budget.
+#'
+#' @section Random streams:
+#' Replication `r` runs on the `r`-th L'Ecuyer-CMRG stream
+#' ([parallel::nextRNGStream()]) derived from `seed`, the same stream for
+#' every problem and policy. So the policies of one replication share their
+#' initial design (common random numbers), and the results do not depend on
+#' the back end, on the number of workers or on which replications run
+#' together: `reps = 11:20` run later gives the replications a run with
+#' `reps = 20` would have given, and [c()] joins such benchmarks. The
+#' caller's random-number generator is left as it was.
+#'
+#' @section Back ends:
+#' - `"sequential"`: in this R session.
+#' - `"parallel"`: a cluster of the \pkg{parallel} package: `cluster` if given
+#'   (any cluster, e.g. PSOCK workers on several hosts made with
+#'   [parallel::makePSOCKcluster()]; costbo must be installed on them), else
+#'   `workers` local workers (forked on Unix, PSOCK elsewhere) that are
+#'   stopped at the end.
+#' - `"future"`: [future.apply::future_lapply()] under the current
+#'   [future::plan()] (multisession, cluster, or a batchtools scheduler such
+#'   as Slurm through \pkg{future.batchtools}); `workers` and `cluster` are
+#'   not used.
+#'
+#' costbo is attached on the workers. Objectives and costs are sent to the
+#' workers with the problems: a function that calls functions or data of the
+#' global environment needs them on the workers too (for instance with
+#' [parallel::clusterExport()]).
+#'
+#' @section Failures and interruptions:
+#' A replication whose run fails (the objective or the policy fails, or the
+#' problem cannot be built) is kept with its status `"failed"`, its error
+#' message and the evaluations it made, and left out of the curves. Work is
+#' sent out in rounds of one replication per worker; an interrupt (Ctrl-C)
+#' keeps every replication finished before it, and the others are reported
+#' as `"not run"`.
+#'
+#' @section The cost grid:
+#' The cost spent after an evaluation is the cumulative charged cost of
+#' [as.data.frame.bo_run()] (the initial design is free unless
+#' `charge_initial = TRUE`). At grid cost `c` the best value is the best
+#' successful evaluation whose cumulative cost is at most `c` (a step
+#' function, carried forward between evaluations; `NA` before the first), the
+#' regret is the problem's `optimum` minus it (for problems with control sets
+#' that record their noise-free objective, the simple regret of Tay et al.
+#' 2023), and the log10 regret counts regrets below 1e-10 (including
+#' negative ones from noisy observations) as 1e-10.
+#'
+#' @param problems A named list of problems: [bo_problem()]s, or functions
+#'   of the replication number returning one (for problems that change with
+#'   the replication, e.g. `function(r) test_problem("dropwave", seed = r)`).
+#'   A single `bo_problem` is taken as a list of one.
+#' @param policies A named list of policies (see [bo_policy]); a single
+#'   policy is taken as a list of one.
+#' @param reps The number of replications (a single number), or a vector
+#'   of two or more distinct replication numbers (e.g. `11:20`).
+#' @param backend `"sequential"`, `"parallel"` or `"future"`.
+#' @param workers Number of local workers for `backend = "parallel"`
+#'   without a `cluster` (default `getOption("mc.cores", 2)`).
+#' @param cluster A cluster from [parallel::makeCluster()] for
+#'   `backend = "parallel"`; it is left running.
+#' @param seed The seed from which the replications' streams are derived.
+#' @param n_grid Number of points of each problem's cost grid.
+#' @param n_init,max_evaluations,charge_initial Passed to [bo_optimize()].
+#' @param progress Report each finished replication (sequential back end)
+#'   or round of replications.
+#' @return A `bo_benchmark`: use [as.data.frame()] (the curves: one row per
+#'   problem, policy, replication and grid cost, with columns `problem`,
+#'   `policy`, `rep`, `cost`, `best_value`, `regret`, `log10_regret`),
+#'   [summary()], [plot()] and [c()] on it. Its element `replications` is a
+#'   data frame with one row per replication (`status`, `error`, number of
+#'   evaluations, cost spent, final best value and regret, `seconds`, the
+#'   reason the run stopped) and `evaluations` one row per evaluation
+#'   (`problem`, `policy`, `rep`, `cumulative_cost`, `value`, `status`).
+#' @family benchmarks
+#' @examples
+#' probs <- list(branin = test_problem("branin", budget = 4))
+#' pols <- list(EI = policy_ei(), `EI-PU` = policy_ei_pu())
+#' bm <- bo_benchmark(probs, pols, reps = 2, n_init = 4, progress = FALSE)
+#' bm
+#' summary(bm)
+#' head(as.data.frame(bm))
+#' \donttest{
+#' # the same replications on two local workers
+#' bm2 <- bo_benchmark(probs, pols, reps = 2, n_init = 4,
+#'                     backend = "parallel", workers = 2, progress = FALSE)
+#' all.equal(as.data.frame(bm), as.data.frame(bm2))
+#' }
+#' @export
+bo_benchmark <- function(problems, policies, reps = 10L,
+                         backend = c("sequential", "parallel", "future"),
+                         workers = NULL, cluster = NULL, seed = 1L,
+                         n_grid = 101L, n_init = NULL, max_evaluations = NULL,
+                         charge_initial = FALSE, progress = interactive()) {
+  problems <- check_named_list(problems, "bo_problem", "problems",
+                               allow_function = TRUE)
+  policies <- check_named_list(policies, "bo_policy", "policies")
+  reps <- check_reps(reps)
+  backend <- check_choice(backend, c("sequential", "parallel", "future"))
+  seed <- check_count(seed)
+  n_grid <- check_count(n_grid, min = 2L)
+  if (!is.null(n_init)) n_init <- check_count(n_init)
+  if (!is.null(max_evaluations)) max_evaluations <- check_count(max_evaluations)
+  charge_initial <- check_flag(charge_initial)
+  progress <- check_flag(progress)
+  if (!is.null(workers)) workers <- check_count(workers, min = 1L)
+  if (!is.null(cluster) && !inherits(cluster, "cluster")) {
+    stop_arg("cluster", "a cluster made by parallel::makeCluster()", cluster)
+  }
+  if (backend == "future" && !requireNamespace("future.apply", quietly = TRUE)) {
+    stop_arg("backend", "\"sequential\" or \"parallel\" unless the future.apply package is installed",
+             backend)
+  }
+  tasks <- expand.grid(rep = reps, policy = names(policies),
+                       problem = names(problems), stringsAsFactors = FALSE)
+  tasks <- tasks[, c("problem", "policy", "rep")]
+  streams <- replication_streams(seed, max(reps))
+  args <- list(n_init = n_init, max_evaluations = max_evaluations,
+               charge_initial = charge_initial)
+  job <- function(i) {
+    benchmark_task(tasks[i, ], problems, policies, streams[[tasks$rep[i]]],
+                   args)
+  }
+  environment(job) <- list2env(list(tasks = tasks, problems = problems,
+                                    policies = policies, streams = streams,
+                                    args = args),
+                               parent = asNamespace("costbo"))
+  started <- Sys.time()
+  out <- run_tasks(job, nrow(tasks), backend, workers, cluster, progress,
+                   streams[tasks$rep], tasks)
+  new_benchmark(out, tasks, seed, reps, n_grid, backend,
+                as.double(difftime(Sys.time(), started, units = "secs")))
+}
+
+new_benchmark <- function(records, tasks, seed, reps, n_grid, backend,
+                          seconds) {
+  x <- list(records = records, tasks = tasks, seed = seed, reps = reps,
+            n_grid = n_grid, backend = backend, seconds = seconds)
+  x$replications <- benchmark_replications(x)
+  x$evaluations <- benchmark_evaluations(x)
+  structure(x, class = "bo_benchmark")
+}
+
+check_named_list <- function(x, class, arg, allow_function = FALSE,
+                             call = sys.call(-1L)) {
+  if (inherits(x, class)) {
+    nm <- if (class == "bo_problem") x$name else x$label
+    x <- stats::setNames(list(x), nm)
+  }
+  what <- if (allow_function) {
+    sprintf("a named list of %ss (or functions of the replication number returning one)",
+            class)
+  } else sprintf("a named list of %ss", class)
+  if (!is.list(x) || length(x) == 0L) stop_arg(arg, what, x, call)
+  nm <- names(x)
+  if (is.null(nm) || anyNA(nm) || any(!nzchar(nm)) || anyDuplicated(nm)) {
+    stop_arg(arg, paste(what, "with distinct non-empty names"), x, call,
+             show = FALSE)
+  }
+  ok <- vapply(x, function(e) {
+    inherits(e, class) || (allow_function && is.function(e))
+  }, logical(1))
+  if (!all(ok)) {
+    stop_arg(arg, paste0(what, "; element \"", nm[!ok][1L], "\" is ",
+                         describe_value(x[[which(!ok)[1L]]])), x, call,
+             show = FALSE)
+  }
+  x
+}
+
+check_reps <- function(reps, call = sys.call(-1L)) {
+  ok <- is.numeric(reps) && length(reps) >= 1L && !anyNA(reps) &&
+    all(is.finite(reps)) && all(reps == round(reps)) && all(reps >= 1) &&
+    all(reps <= 1e6) && !anyDuplicated(reps)
+  if (!ok) {
+    stop_arg("reps", "a number of replications or distinct replication numbers >= 1",
+             reps, call)
+  }
+  reps <- as.integer(reps)
+  if (length(reps) == 1L) seq_len(reps) else reps
+}
+
+# The first n L'Ecuyer-CMRG streams from `seed`, leaving the caller's
+# generator untouched.
+replication_streams <- function(seed, n) {
+  genv <- globalenv()
+  had <- exists(".Random.seed", envir = genv, inherits = FALSE)
+  old_seed <- if (had) get(".Random.seed", envir = genv) else NULL
+  old_kind <- RNGkind()
+  on.exit({
+    do.call(RNGkind, as.list(old_kind))
+    if (had) assign(".Random.seed", old_seed, envir = genv)
+    else if (exists(".Random.seed", envir = genv, inherits = FALSE))
+      rm(".Random.seed", envir = genv)
+  })
+  RNGkind("L'Ecuyer-CMRG")
+  set.seed(seed)
+  s <- get(".Random.seed", envir = genv)
+  out <- vector("list", n)
+  for (i in seq_len(n)) {
+    out[[i]] <- s
+    s <- parallel::nextRNGStream(s)
+  }
+  out
+}
+
+# One replication: build the problem, run the policy on the replication's
+# stream, and keep a compact record. Never throws.
+benchmark_task <- function(task, problems, policies, stream, args) {
+  genv <- globalenv()
+  had <- exists(".Random.seed", envir = genv, inherits = FALSE)
+  old_seed <- if (had) get(".Random.seed", envir = genv) else NULL
+  old_kind <- RNGkind()
+  on.exit({
+    do.call(RNGkind, as.list(old_kind))
+    if (had) assign(".Random.seed", old_seed, envir = genv)
+  })
+  RNGkind("L'Ecuyer-CMRG")
+  assign(".Random.seed", stream, envir = genv)
+  t0 <- proc.time()[["elapsed"]]
+  rec <- list(problem = task$problem, policy = task$policy, rep = task$rep,
+              status = "ok", error = "", trace = NULL, optimum = NULL,
+              budget = NA_real_, stop_reason = "")
+  pr <- problems[[task$problem]]
+  run <- tryCatch({
+    if (!inherits(pr, "bo_problem")) {
+      pr <- pr(task$rep)
+      if (!inherits(pr, "bo_problem")) {
+        stop("the problem function returned ", describe_value(pr),
+             ", not a bo_problem")
+      }
+    }
+    bo_optimize(pr, policies[[task$policy]], n_init = args$n_init,
+                max_evaluations = args$max_evaluations,
+                charge_initial = args$charge_initial, progress = FALSE)
+  }, error = function(e) e)
+  rec$seconds <- proc.time()[["elapsed"]] - t0
+  if (inherits(run, "error")) {
+    rec$status <- "failed"
+    rec$error <- conditionMessage(run)
+    rec$stop_reason <- "error"
+    return(rec)
+  }
+  df <- as.data.frame(run)
+  rec$trace <- data.frame(
+    cumulative_cost = df$cumulative_cost, value = df$value,
+    status = df$status,
+    regret = if (!is.null(df$simple_regret)) df$simple_regret else
+      if (is.null(run$problem$optimum)) rep(NA_real_, nrow(df)) else
+        run$problem$optimum - cummax(ifelse(df$status == "ok", df$value,
+                                            -Inf)),
+    stringsAsFactors = FALSE)
+  rec$trace$regret[!is.finite(rec$trace$regret)] <- NA_real_
+  rec$optimum <- run$problem$optimum
+  rec$budget <- run$budget
+  rec$stop_reason <- run$stop_reason
+  failed <- grepl("^the (objective|policy) failed", run$stop_reason)
+  if (failed) {
+    rec$status <- "failed"
+    rec$error <- run$stop_reason
+  } else if (identical(run$stop_reason, "interrupted")) {
+    rec$status <- "interrupted"
+    rec$error <- "interrupted"
+  }
+  rec
+}
+
+# Run the tasks on the chosen back end, in rounds of one task per worker so
+# that an interrupt keeps every finished round.
+run_tasks <- function(job, n, backend, workers, cluster, progress, seeds,
+                      tasks) {
+  out <- vector("list", n)
+  not_run <- function(i) {
+    list(problem = tasks$problem[i], policy = tasks$policy[i],
+         rep = tasks$rep[i], status = "not run", error = "", trace = NULL,
+         optimum = NULL, budget = NA_real_, stop_reason = "", seconds = NA_real_)
+  }
+  size <- 1L
+  apply_round <- function(idx) lapply(idx, job)
+  if (backend == "parallel") {
+    if (is.null(cluster)) {
+      nw <- if (is.null(workers)) getOption("mc.cores", 2L) else workers
+      cluster <- if (.Platform$OS.type == "unix") {
+        parallel::makeForkCluster(nw)
+      } else parallel::makePSOCKcluster(nw)
+      on.exit(parallel::stopCluster(cluster), add = TRUE)
+    }
+    parallel::clusterCall(cluster, attach_costbo)
+    size <- length(cluster)
+    apply_round <- function(idx) parallel::clusterApplyLB(cluster, idx, job)
+  } else if (backend == "future") {
+    size <- max(1L, as.integer(future::nbrOfWorkers()))
+    apply_round <- function(idx) {
+      future.apply::future_lapply(idx, job, future.seed = seeds[idx],
+                                  future.packages = "costbo")
+    }
+  }
+  done <- 0L
+  interrupted <- FALSE
+  tryCatch({
+    while (done < n) {
+      idx <- seq.int(done + 1L, min(n, done + size))
+      res <- apply_round(idx)
+      out[idx] <- res
+      done <- max(idx)
+      if (progress) {
+        cat(sprintf("\r[costbo] benchmark: %d of %d replications done   ",
+                    done, n), file = stderr())
+      }
+      if (any(vapply(res, function(r) r$status == "interrupted", NA))) {
+        interrupted <- TRUE
+        break
+      }
+    }
+  }, interrupt = function(e) interrupted <<- TRUE)
+  if (progress) cat("\n", file = stderr())
+  for (i in which(vapply(out, is.null, NA))) out[[i]] <- not_run(i)
+  if (interrupted) {
+    warning(sprintf("the benchmark was interrupted: %d of %d replications finished",
+                    sum(vapply(out, function(r) r$status %in% c("ok", "failed"),
+                               NA)), n), call. = FALSE)
+  }
+  out
+}
+
+# Attach costbo on a worker, so that problems built by functions find it.
+attach_costbo <- function() {
+  if (!("package:costbo" %in% search())) attachNamespace("costbo")
+  invisible(TRUE)
+}
+
+# The step function of a run's best value and regret on a cost grid.
+benchmark_curve <- function(rec, grid) {
+  tr <- rec$trace
+  ok <- tr$status == "ok"
+  tol <- 1e-12 * max(1, abs(grid))
+  k <- findInterval(grid + tol, tr$cumulative_cost)
+  best <- cummax(ifelse(ok, tr$value, -Inf))
+  best_at <- ifelse(k > 0L, best[pmax(k, 1L)], NA_real_)
+  best_at[!is.finite(best_at)] <- NA_real_
+  regret <- ifelse(k > 0L, tr$regret[pmax(k, 1L)], NA_real_)
+  data.frame(problem = rec$problem, policy = rec$policy, rep = rec$rep,
+             cost = grid, best_value = best_at, regret = regret,
+             log10_regret = log10(pmax(regret, 1e-10)),
+             stringsAsFactors = FALSE)
+}
+
+# Each problem's grid: from 0 to its budget (the largest budget over its
+# replications).
+benchmark_grids <- function(x) {
+  ok <- Filter(function(r) !is.null(r$trace), x$records)
+  probs <- unique(x$tasks$problem)
+  stats::setNames(lapply(probs, function(p) {
+    b <- vapply(Filter(function(r) r$problem == p, ok), `[[`, 0, "budget")
+    if (!length(b)) return(NULL)
+    seq(0, max(b), length.out = x$n_grid)
+  }), probs)
+}
+
+#' @rdname bo_benchmark
+#' @param x,object A `bo_benchmark`.
+#' @param row.names,optional Passed on to [as.data.frame()].
+#' @param ... For [c()], further `bo_benchmark`s; otherwise unused (for
+#'   [plot()], graphical parameters of the panels).
+#' @export
+as.data.frame.bo_benchmark <- function(x, row.names = NULL, optional = FALSE,
+                                       ...) {
+  grids <- benchmark_grids(x)
+  ok <- Filter(function(r) r$status == "ok", x$records)
+  rows <- lapply(ok, function(r) benchmark_curve(r, grids[[r$problem]]))
+  df <- if (length(rows)) do.call(rbind, rows) else {
+    data.frame(problem = character(), policy = character(), rep = integer(),
+               cost = double(), best_value = double(), regret = double(),
+               log10_regret = double(), stringsAsFactors = FALSE)
+  }
+  df <- df[order(match(df$problem, unique(x$tasks$problem)),
+                 match(df$policy, unique(x$tasks$policy)), df$rep, df$cost), ,
+           drop = FALSE]
+  rownames(df) <- row.names
+  df
+}
+
+# One row per replication.
+benchmark_replications <- function(x) {
+  rows <- lapply(x$records, function(r) {
+    tr <- r$trace
+    ok <- if (is.null(tr)) logical() else tr$status == "ok" &
+      tr$cumulative_cost <= r$budget * (1 + 1e-12)
+    best <- if (any(ok)) max(tr$value[ok]) else NA_real_
+    reg <- if (any(ok)) utils::tail(tr$regret[ok], 1L) else NA_real_
+    data.frame(problem = r$problem, policy = r$policy, rep = r$rep,
+               status = r$status, error = r$error,
+               n_evaluations = if (is.null(tr)) 0L else nrow(tr),
+               spent = if (is.null(tr)) NA_real_ else
+                 max(c(0, tr$cumulative_cost)),
+               best_value = best, regret = reg,
+               seconds = r$seconds, stop_reason = r$stop_reason,
+               stringsAsFactors = FALSE)
+  })
+  do.call(rbind, rows)
+}
+
+# One row per evaluation of every replication.
+benchmark_evaluations <- function(x) {
+  rows <- lapply(Filter(function(r) NROW(r$trace) > 0L, x$records),
+                 function(r) {
+    data.frame(problem = r$problem, policy = r$policy, rep = r$rep,
+               r$trace[, c("cumulative_cost", "value", "status")],
+               stringsAsFactors = FALSE)
+  })
+  if (length(rows)) do.call(rbind, rows) else NULL
+}
+
+#' @export
+print.bo_benchmark <- function(x, ...) {
+  reps <- x$replications
+  cat(sprintf("costbo benchmark: %d problem(s) x %d polic%s x %d replication(s), %s back end\n",
+              length(unique(x$tasks$problem)), length(unique(x$tasks$policy)),
+              if (length(unique(x$tasks$policy)) == 1L) "y" else "ies",
+              length(x$reps), x$backend))
+  cat(sprintf("  problems: %s\n", paste(unique(x$tasks$problem), collapse = ", ")))
+  cat(sprintf("  policies: %s\n", paste(unique(x$tasks$policy), collapse = ", ")))
+  tab <- table(factor(reps$status, c("ok", "failed", "interrupted", "not run")))
+  cat(sprintf("  replications: %s\n",
+              paste(sprintf("%d %s", tab[tab > 0], names(tab)[tab > 0]),
+                    collapse = ", ")))
+  bad <- reps[reps$status == "failed", , drop = FALSE]
+  for (i in seq_len(min(nrow(bad), 5L))) {
+    cat(sprintf("  failed: %s / %s / rep %d: %s\n", bad$problem[i],
+                bad$policy[i], bad$rep[i], bad$error[i]))
+  }
+  if (nrow(bad) > 5L) cat(sprintf("  ... and %d more failed\n", nrow(bad) - 5L))
+  invisible(x)
+}
+
+#' @rdname bo_benchmark
+#' @param level Confidence level of the intervals and bands.
+#' @return `summary()`: a data frame with one row per problem and policy:
+#'   the number of successful replications (`n`) and of failed ones, the
+#'   mean final simple regret (at the budget) with its `level` t-interval,
+#'   its median, and the mean final log10 regret with its interval (the
+#'   best value instead when the problem's optimum is unknown).
+#' @export
+summary.bo_benchmark <- function(object, level = 0.95, ...) {
+  level <- check_number(level, min = 0, max = 1, min_open = TRUE)
+  df <- as.data.frame(object)
+  reps <- object$replications
+  last <- df[df$cost == stats::ave(df$cost, df$problem, FUN = max), ,
+             drop = FALSE]
+  keys <- unique(object$tasks[, c("problem", "policy")])
+  rows <- lapply(seq_len(nrow(keys)), function(i) {
+    p <- keys$problem[i]
+    q <- keys$policy[i]
+    s <- last[last$problem == p & last$policy == q, , drop = FALSE]
+    has_regret <- any(!is.na(s$regret))
+    ci <- mean_ci(if (has_regret) s$regret else s$best_value, level)
+    cl <- mean_ci(s$log10_regret, level)
+    data.frame(problem = p, policy = q, n = nrow(s),
+               failed = sum(reps$problem == p & reps$policy == q &
+                              reps$status == "failed"),
+               measure = if (has_regret) "regret" else "best_value",
+               mean = ci[1L], lower = ci[2L], upper = ci[3L],
+               median = if (nrow(s)) stats::median(
+                 if (has_regret) s$regret else s$best_value,
+                 na.rm = TRUE) else NA_real_,
+               mean_log10_regret = cl[1L], log10_lower = cl[2L],
+               log10_upper = cl[3L], stringsAsFactors = FALSE)
+  })
+  out <- do.call(rbind, rows)
+  attr(out, "level") <- level
+  class(out) <- c("summary.bo_benchmark", "data.frame")
+  out
+}
+
+#' @export
+print.summary.bo_benchmark <- function(x, digits = 3L, ...) {
+  cat(sprintf("Final simple regret at the budget (mean, %g%% t-interval, median)\n",
+              100 * attr(x, "level")))
+  y <- as.data.frame(unclass(x), stringsAsFactors = FALSE)
+  num <- vapply(y, is.double, NA)
+  y[num] <- lapply(y[num], signif, digits = digits)
+  print(y, row.names = FALSE)
+  invisible(x)
+}
+
+# The corners of a right-continuous step function through (x, y).
+step_xy <- function(x, y) {
+  n <- length(x)
+  list(x = c(x[1L], rep(x[-1L], each = 2L)),
+       y = c(rep(y[-n], each = 2L), y[n]))
+}
+
+# Mean and its t-interval, NA where undefined.
+mean_ci <- function(v, level) {
+  v <- v[is.finite(v)]
+  n <- length(v)
+  if (n == 0L) return(c(NA_real_, NA_real_, NA_real_))
+  m <- mean(v)
+  if (n == 1L) return(c(m, NA_real_, NA_real_))
+  h <- stats::qt(0.5 + level / 2, n - 1L) * stats::sd(v) / sqrt(n)
+  c(m, m - h, m + h)
+}
+
+#' @rdname bo_benchmark
+#' @param y What to plot: `"log10_regret"` (default when the optimum is
+#'   known), `"regret"` or `"best_value"`.
+#' @param problems Names of the problems to plot (default all).
+#' @param legend Draw a legend in the first panel?
+#' @return `plot()`: `x`, invisibly.
+#' @export
+plot.bo_benchmark <- function(x, y = c("log10_regret", "regret", "best_value"),
+                              level = 0.95, problems = NULL, legend = TRUE,
+                              ...) {
+  y <- check_choice(y, c("log10_regret", "regret", "best_value"))
+  level <- check_number(level, min = 0, max = 1, min_open = TRUE)
+  legend <- check_flag(legend)
+  df <- as.data.frame(x)
+  if (!nrow(df)) stop_costbo("the benchmark has no successful replication to plot")
+  all_probs <- unique(x$tasks$problem)
+  if (is.null(problems)) problems <- all_probs
+  if (!(is.character(problems) && length(problems) >= 1L &&
+        all(problems %in% all_probs))) {
+    stop_arg("problems", sprintf("names of the benchmark's problems (%s)",
+                                 paste0("\"", all_probs, "\"", collapse = ", ")),
+             problems)
+  }
+  pols <- unique(x$tasks$policy)
+  cols <- grDevices::hcl.colors(max(length(pols), 2L), "Dark 3")
+  np <- length(problems)
+  nc <- ceiling(sqrt(np))
+  old <- graphics::par(mfrow = c(ceiling(np / nc), nc),
+                       mar = c(3.5, 3.8, 2, 0.8), mgp = c(2.2, 0.7, 0))
+  on.exit(graphics::par(old))
+  for (p in problems) {
+    d <- df[df$problem == p, , drop = FALSE]
+    what <- if (y != "best_value" && all(is.na(d$regret))) "best_value" else y
+    curves <- lapply(pols, function(q) {
+      e <- d[d$policy == q, , drop = FALSE]
+      if (!nrow(e)) return(NULL)
+      g <- sort(unique(e$cost))
+      st <- vapply(g, function(cc) mean_ci(e[[what]][e$cost == cc], level),
+                   numeric(3))
+      list(cost = g, mean = st[1L, ], lower = st[2L, ], upper = st[3L, ])
+    })
+    rng <- range(unlist(lapply(curves, function(cv) {
+      c(cv$mean, cv$lower, cv$upper)
+    })), na.rm = TRUE, finite = TRUE)
+    if (!all(is.finite(rng))) rng <- c(0, 1)
+    ylab <- switch(what, log10_regret = "log10 simple regret",
+                   regret = "simple regret", best_value = "best value")
+    graphics::plot(range(d$cost), rng, type = "n", xlab = "cost spent",
+                   ylab = ylab, main = p, ...)
+    for (j in seq_along(pols)) {
+      cv <- curves[[j]]
+      if (is.null(cv)) next
+      band <- is.finite(cv$lower) & is.finite(cv$upper)
+      if (sum(band) > 1L) {
+        lo <- step_xy(cv$cost[band], cv$lower[band])
+        up <- step_xy(cv$cost[band], cv$upper[band])
+        graphics::polygon(c(lo$x, rev(up$x)), c(lo$y, rev(up$y)),
+                          col = grDevices::adjustcolor(cols[j], 0.2),
+                          border = NA)
+      }
+      graphics::lines(cv$cost, cv$mean, col = cols[j], lwd = 2, type = "s")
+    }
+    if (legend && p == problems[1L]) {
+      graphics::legend("topright", legend = pols, col = cols[seq_along(pols)],
+                       lwd = 2, bty = "n", cex = 0.8)
+    }
+  }
+  invisible(x)
+}
+
+#' @rdname bo_benchmark
+#' @return `c()`: one `bo_benchmark` with the replications of all, which
+#'   must share `seed` and `n_grid` and have no problem, policy and
+#'   replication in common.
+#' @export
+c.bo_benchmark <- function(...) {
+  xs <- list(...)
+  if (!all(vapply(xs, inherits, NA, "bo_benchmark"))) {
+    stop_arg("...", "bo_benchmark objects", xs[[which(!vapply(
+      xs, inherits, NA, "bo_benchmark"))[1L]]])
+  }
+  if (length(unique(vapply(xs, function(b) b$seed, 0L))) > 1L ||
+      length(unique(vapply(xs, function(b) b$n_grid, 0L))) > 1L) {
+    stop_arg("...", "benchmarks with the same seed and n_grid", xs,
+             show = FALSE)
+  }
+  tasks <- do.call(rbind, lapply(xs, function(b) b$tasks))
+  if (anyDuplicated(tasks)) {
+    stop_arg("...", "benchmarks with no replication in common", xs,
+             show = FALSE)
+  }
+  backends <- unique(vapply(xs, function(b) b$backend, ""))
+  new_benchmark(do.call(c, lapply(xs, function(b) b$records)), tasks,
+                xs[[1L]]$seed,
+                sort(unique(unlist(lapply(xs, function(b) b$reps)))),
+                xs[[1L]]$n_grid, paste(backends, collapse = "+"),
+                sum(vapply(xs, function(b) b$seconds, 0)))
+}

@@ -1,0 +1,195 @@
+bench_problems <- function() {
+  list(linear = known_cost_problem(budget = 6),
+       measured = function(r) test_problem("dropwave", seed = r,
+                                           budget = 3 + r))
+}
+bench_policies <- function() list(EI = policy_ei(), `EI-PU` = policy_ei_pu())
+
+test_that("the regret curve is read off a hand-made run correctly", {
+  rec <- list(problem = "p", policy = "q", rep = 1L,
+              trace = data.frame(
+                cumulative_cost = c(0, 0, 1, 2.5, 2.5, 4),
+                value = c(1, 3, NA, 5, 4, 7),
+                status = c("ok", "ok", "error", "ok", "ok", "ok"),
+                regret = c(9, 7, 7, 5, 5, 3)))
+  grid <- c(0, 0.5, 1, 2, 2.5, 3, 4, 5)
+  cv <- benchmark_curve(rec, grid)
+  expect_equal(cv$best_value, c(3, 3, 3, 3, 5, 5, 7, 7))
+  expect_equal(cv$regret, c(7, 7, 7, 7, 5, 5, 3, 3))
+  expect_equal(cv$log10_regret, log10(c(7, 7, 7, 7, 5, 5, 3, 3)))
+  # charged initial design: nothing is known before the first evaluation
+  rec$trace$cumulative_cost <- rec$trace$cumulative_cost + 0.7
+  cv <- benchmark_curve(rec, grid)
+  expect_equal(cv$best_value, c(NA, NA, 3, 3, 3, 3, 5, 7))
+  # regrets at or below zero are floored at 1e-10 on the log scale
+  rec$trace$regret <- c(1, 1, 1, 0, 0, -1)
+  cv <- benchmark_curve(rec, grid)
+  expect_equal(cv$log10_regret, c(NA, NA, 0, 0, 0, 0, -10, -10))
+})
+
+test_that("the curves match each run's own record", {
+  bm <- bo_benchmark(bench_problems(), bench_policies(), reps = 2,
+                     n_init = 4, n_grid = 7, progress = FALSE)
+  df <- as.data.frame(bm)
+  expect_equal(nrow(df), 2 * 2 * 2 * 7)
+  expect_true(all(bm$replications$status == "ok"))
+  # rebuild replication 2 of EI-PU on the measured problem by hand
+  streams <- replication_streams(1L, 2L)
+  old <- RNGkind()[1L]
+  RNGkind("L'Ecuyer-CMRG")
+  assign(".Random.seed", streams[[2L]], envir = globalenv())
+  run <- bo_optimize(test_problem("dropwave", seed = 2, budget = 5),
+                     policy_ei_pu(),
+                     n_init = 4, progress = FALSE)
+  RNGkind(old)
+  rd <- as.data.frame(run)
+  grid <- seq(0, 5, length.out = 7)
+  best <- vapply(grid, function(g) {
+    max(rd$value[rd$status == "ok" & rd$cumulative_cost <= g])
+  }, 0)
+  mine <- df[df$problem == "measured" & df$policy == "EI-PU" & df$rep == 2, ]
+  expect_equal(mine$cost, grid)
+  expect_equal(mine$best_value, best)
+  expect_equal(mine$regret, 1 - best)
+  # the policies of one replication share their initial design
+  ev <- bm$evaluations
+  first <- function(q) {
+    ev$value[ev$problem == "linear" & ev$policy == q & ev$rep == 1][1:4]
+  }
+  expect_equal(first("EI"), first("EI-PU"))
+})
+
+test_that("results do not depend on the back end, the workers or the batch", {
+  skip_on_cran()
+  probs <- bench_problems()
+  pols <- bench_policies()
+  set.seed(11)
+  u <- runif(1)
+  set.seed(11)
+  seq_bm <- bo_benchmark(probs, pols, reps = 3, n_init = 4, progress = FALSE)
+  expect_identical(runif(1), u) # the caller's generator is untouched
+  ref <- as.data.frame(seq_bm)
+  cl <- parallel::makePSOCKcluster(2L)
+  on.exit(parallel::stopCluster(cl), add = TRUE)
+  par_bm <- bo_benchmark(probs, pols, reps = 3, n_init = 4,
+                         backend = "parallel", cluster = cl, progress = FALSE)
+  expect_identical(as.data.frame(par_bm), ref)
+  if (.Platform$OS.type == "unix") {
+    fork_bm <- bo_benchmark(probs, pols, reps = 3, n_init = 4,
+                            backend = "parallel", workers = 2,
+                            progress = FALSE)
+    expect_identical(as.data.frame(fork_bm), ref)
+  }
+  # replications 2 and 3 run on their own, then joined with replication 1
+  part <- bo_benchmark(probs, pols, reps = 2:3, n_init = 4, progress = FALSE)
+  one <- bo_benchmark(probs, pols, reps = 1, n_init = 4, progress = FALSE)
+  expect_identical(as.data.frame(c(one, part)), ref)
+  expect_error(c(one, one), "no replication in common")
+})
+
+test_that("a future multisession plan gives the same results", {
+  skip_on_cran()
+  skip_if_not_installed("future.apply")
+  skip_if_not_installed("future")
+  probs <- bench_problems()
+  pols <- bench_policies()
+  ref <- as.data.frame(bo_benchmark(probs, pols, reps = 2, n_init = 4,
+                                    progress = FALSE))
+  old <- future::plan("multisession", workers = 2L)
+  on.exit(future::plan(old), add = TRUE)
+  fut <- bo_benchmark(probs, pols, reps = 2, n_init = 4, backend = "future",
+                      progress = FALSE)
+  expect_identical(as.data.frame(fut), ref)
+})
+
+test_that("a failing replication is reported with its error, not lost", {
+  flaky <- function(r) {
+    pr <- known_cost_problem(budget = 20)
+    f <- pr$objective
+    n <- 0L
+    pr$objective <- function(x) {
+      n <<- n + 1L
+      if (r == 2L && n == 5L) stop("the instrument is offline")
+      f(x)
+    }
+    pr
+  }
+  broken <- function(r) stop("no such data set")
+  bm <- bo_benchmark(list(flaky = flaky, broken = broken),
+                     list(EI = policy_ei()), reps = 2, n_init = 4,
+                     progress = FALSE)
+  reps <- bm$replications
+  expect_equal(reps$status, c("ok", "failed", "failed", "failed"))
+  expect_match(reps$error[2], "the instrument is offline")
+  expect_match(reps$error[3], "no such data set")
+  # the failed run keeps its initial design and the failure
+  ev <- bm$evaluations
+  mine <- ev[ev$problem == "flaky" & ev$rep == 2, ]
+  expect_equal(mine$status, c(rep("ok", 4), "error"))
+  # only the successful replication makes curves
+  df <- as.data.frame(bm)
+  expect_equal(unique(df$rep), 1L)
+  expect_equal(unique(df$problem), "flaky")
+  expect_output(print(bm), "instrument is offline")
+  s <- summary(bm)
+  expect_equal(s$failed, c(1L, 2L))
+  expect_equal(s$n, c(1L, 0L))
+})
+
+test_that("an interrupt keeps the finished replications", {
+  stopper <- function(r) {
+    pr <- known_cost_problem(budget = 6)
+    f <- pr$objective
+    pr$objective <- function(x) {
+      if (r == 2L) {
+        signalCondition(structure(class = c("interrupt", "condition"),
+                                  list(message = "", call = NULL)))
+      }
+      f(x)
+    }
+    pr
+  }
+  expect_warning(
+    bm <- bo_benchmark(list(p = stopper), list(EI = policy_ei()), reps = 3,
+                       n_init = 4, progress = FALSE),
+    "interrupted: 1 of 3")
+  expect_equal(bm$replications$status, c("ok", "interrupted", "not run"))
+  expect_equal(unique(as.data.frame(bm)$rep), 1L)
+})
+
+test_that("summary() gives t-intervals of the final regret", {
+  bm <- bo_benchmark(bench_problems(), bench_policies(), reps = 3,
+                     n_init = 4, progress = FALSE)
+  s <- summary(bm, level = 0.9)
+  df <- as.data.frame(bm)
+  last <- df[df$problem == "linear" & df$policy == "EI" & df$cost == 6, ]
+  tt <- stats::t.test(last$regret, conf.level = 0.9)
+  row <- s[s$problem == "linear" & s$policy == "EI", ]
+  expect_equal(row$mean, unname(tt$estimate))
+  expect_equal(c(row$lower, row$upper), as.numeric(tt$conf.int))
+  expect_equal(row$median, stats::median(last$regret))
+  expect_equal(row$mean_log10_regret, mean(log10(last$regret)))
+  expect_output(print(s), "Final simple regret")
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  expect_identical(plot(bm), bm)
+  expect_identical(plot(bm, y = "best_value", problems = "linear"), bm)
+  expect_error(plot(bm, problems = "nope"), "problems")
+})
+
+test_that("bo_benchmark() checks its arguments", {
+  probs <- bench_problems()
+  pols <- bench_policies()
+  expect_error(bo_benchmark(list(1), pols), "`problems` must be")
+  expect_error(bo_benchmark(unname(probs), pols), "distinct non-empty names")
+  expect_error(bo_benchmark(probs, list(a = 1)), "`policies` must be")
+  expect_error(bo_benchmark(probs, pols, reps = 0), "`reps` must be")
+  expect_error(bo_benchmark(probs, pols, reps = c(1, 1)), "`reps` must be")
+  expect_error(bo_benchmark(probs, pols, backend = "mpi"), "`backend` must be")
+  expect_error(bo_benchmark(probs, pols, cluster = 3), "`cluster` must be")
+  expect_error(bo_benchmark(probs, pols, n_grid = 1), "`n_grid` must be")
+  expect_error(bo_benchmark(probs, pols, workers = 0), "`workers` must be")
+  expect_error(summary(bo_benchmark(probs$linear, pols$EI, reps = 1,
+                                    n_init = 4, progress = FALSE),
+                       level = 2), "`level` must be")
+})
