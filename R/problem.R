@@ -80,12 +80,19 @@
 #'                   control_costs = c(0.1, 1),
 #'                   distributions = list(NULL, function(p) p))
 #' cvs
+#' # two information sources: the objective (cost 10) and a biased cheap
+#' # approximation (cost 1)
+#' miso <- bo_problem(function(x, source) -sum((x - 0.3)^2) + 0.1 * source,
+#'                    lower = c(0, 0), upper = c(1, 1), budget = 30,
+#'                    sources = 2, source_costs = c(10, 1))
+#' miso
 #' @export
 bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
                        budget, candidates = NULL, prior = NULL, noise = 0,
                        name = NULL, optimum = NULL, control_sets = NULL,
                        control_costs = NULL, distributions = NULL,
-                       variance = 0.02, noise_free = NULL) {
+                       variance = 0.02, noise_free = NULL, sources = NULL,
+                       source_costs = NULL) {
   if (!is.function(objective)) {
     stop_arg("objective", "a function of one point", objective)
   }
@@ -153,6 +160,20 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
                                    "`distributions` and `noise_free`"),
              NULL, show = FALSE)
   }
+  miso <- NULL
+  if (!is.null(sources)) {
+    if (!is.null(cost)) {
+      stop_arg("cost", "NULL with `sources` (use `source_costs`)", cost)
+    }
+    if (!is.null(candidates) || !is.null(cvs)) {
+      stop_arg("sources", "NULL with `candidates` or `control_sets`",
+               sources)
+    }
+    miso <- check_miso(sources, source_costs)
+    cost <- function(x) miso_cost(list(source_cost = miso$source_cost), x, 0L)
+  } else if (!is.null(source_costs)) {
+    stop_arg("sources", "given with `source_costs`", NULL, show = FALSE)
+  }
   if (!is.null(cost) && is.null(cvs)) {
     if (is.numeric(cost)) {
       cost <- cost_constant(check_number(cost, min = 0, min_open = TRUE,
@@ -179,6 +200,7 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
     # without touching the caller's random stream
     prob$regret_samples <- with_seed(1L, cvs_samples(prob, 8192L))
   }
+  if (!is.null(miso)) prob <- c(prob, miso)
   new_bo_problem(prob)
 }
 
@@ -196,7 +218,15 @@ print.bo_problem <- function(x, ...) {
   cat(sprintf("Cost-aware optimization problem \"%s\" (maximize), %d input%s\n",
               x$name, x$d, if (x$d == 1L) "" else "s"))
   cat("  domain: ", dom, "\n", sep = "")
-  cost <- if (x$cost_type == "control") {
+  cost <- if (is_miso(x)) {
+    if (is.null(x$source_costs)) {
+      sprintf("by source (%d sources, function of x and the source)",
+              x$n_sources)
+    } else {
+      paste0("by source: ", paste0("source ", seq_len(x$n_sources) - 1L, " ",
+                                   format(x$source_costs), collapse = ", "))
+    }
+  } else if (x$cost_type == "control") {
     sets <- vapply(x$control_sets, function(s) {
       paste0("{", paste(s, collapse = ","), "}")
     }, "")
