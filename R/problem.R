@@ -60,6 +60,17 @@
 #'   of the chosen control set and partial query, by Monte Carlo over 8192
 #'   samples of the random inputs (fixed for the problem), in
 #'   [as.data.frame()], [summary()] and [plot()].
+#' @param sources Optional number of information sources (Yue and Kontar
+#'   2020, Sec. 7; Poloczek et al. 2017). The objective is then
+#'   `function(x, source)`: source 0 is the objective itself, sources 1, 2,
+#'   ... are cheaper, possibly biased, approximations of it. Each evaluation
+#'   chooses a source and costs that source's cost; the best value and the
+#'   regret count evaluations of source 0 only. Use [policy_kg()] or the
+#'   rolling-horizon [policy_rollout()] with such problems (see also
+#'   [test_problem_miso()]).
+#' @param source_costs With `sources`: the cost of each source (positive
+#'   numbers, source 0 first), or a function `function(x, source)` returning
+#'   the cost of evaluating `source` at `x`; `cost` must then be `NULL`.
 #' @return An object of class `bo_problem`.
 #' @family problems
 #' @seealso [test_problem()] for the papers' test problems.
