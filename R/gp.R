@@ -347,6 +347,7 @@ print.costbo_gp <- function(x, digits = max(3L, getOption("digits") - 3L),
     cat(sprintf("  noise variance: %s\n", format(x$hyp[3L], digits = digits)))
     return(invisible(x))
   }
+  if (identical(x$kernel, "miso")) return(print_miso_gp(x, digits))
   cf <- coef(x)
   cat(sprintf("Gaussian process, %s kernel, %d input%s, %d observations (%s fit)\n",
               x$kernel, x$d, if (x$d == 1L) "" else "s", x$n,
@@ -383,6 +384,7 @@ coef.costbo_gp <- function(object, ...) {
     return(list(mean = object$fmean, cov = object$fcov,
                 noise = object$hyp[3L]))
   }
+  if (identical(object$kernel, "miso")) return(miso_coef(object))
   d <- object$d
   range <- object$upper - object$lower
   ls <- object$hyp[seq_len(d)] * range
@@ -423,7 +425,8 @@ nobs.costbo_gp <- function(object, ...) object$n
 #' @param newdata Points to predict at: a matrix with one row per point and
 #'   one column per input (a vector is one point when the GP has several
 #'   inputs, several points when it has one). For [gp_finite()] models, a
-#'   vector of candidate indices (1-based).
+#'   vector of candidate indices (1-based). For [gp_fit_miso()] models, one
+#'   more column: the source (0 for the objective).
 #' @param sd Return the posterior standard deviation?
 #' @param grad Return gradients with respect to the input (continuous
 #'   kernels only)?
@@ -447,6 +450,9 @@ predict.costbo_gp <- function(object, newdata, sd = TRUE, grad = FALSE,
   if (grad && identical(object$kernel, "finite")) {
     stop_arg("grad", "FALSE for a GP over a finite set of candidates", grad)
   }
+  if (grad && identical(object$kernel, "miso")) {
+    stop_arg("grad", "FALSE for a multi-source GP", grad)
+  }
   r <- .Call(C_gp_predict, gp_pack(object), Xn, grad)
   out <- list(mean = object$ymean + object$ysd * r$mean)
   s <- sqrt(pmax(r$var, 0))
@@ -466,6 +472,20 @@ gp_newdata <- function(object, newdata, arg = "newdata",
   if (identical(object$kernel, "finite")) {
     return(matrix(check_index(newdata, length(object$fmean), arg = arg,
                               call = call) - 1, ncol = 1L))
+  }
+  if (identical(object$kernel, "miso")) {
+    Xn <- check_matrix(newdata, d = object$d + 1L, arg = arg, call = call)
+    d <- object$d
+    s <- check_sources(Xn[, d + 1L], nrow(Xn), arg = sprintf("%s[, %d]", arg,
+                                                            d + 1L),
+                       call = call)
+    if (any(s >= object$n_sources)) {
+      stop_arg(arg, sprintf("with sources (last column) below %d",
+                            object$n_sources), show = FALSE, call = call)
+    }
+    U <- sweep(sweep(Xn[, seq_len(d), drop = FALSE], 2L, object$lower), 2L,
+               object$upper - object$lower, "/")
+    return(cbind(U, as.double(s), deparse.level = 0L))
   }
   Xn <- check_matrix(newdata, d = object$d, arg = arg, call = call)
   sweep(sweep(Xn, 2L, object$lower), 2L, object$upper - object$lower, "/")

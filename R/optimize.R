@@ -27,6 +27,16 @@
 #' remaining budget (Tay et al. 2023, Alg. 1, step 7). The chosen set and the
 #' realized random inputs are recorded with every evaluation.
 #'
+#' @section Information sources:
+#' For a problem with several information sources ([bo_problem()] with
+#' `sources`), every point of the initial design is evaluated at every
+#' source (so `n_init` points give `n_init * sources` evaluations), and each
+#' step the policy chooses a point and a source; the step costs that
+#' source's cost, and the run stops when the chosen pair no longer fits in
+#' the remaining budget. The source is recorded with every evaluation
+#' (`source` in [as.data.frame()]); the best value, the regret and the
+#' progress plot count evaluations of source 0 (the objective) only.
+#'
 #' @section Failures and interruptions:
 #' An error, a missing or infinite value, or a non-positive measured cost
 #' from the objective is recorded with its point and message. With
@@ -185,17 +195,22 @@ run_initial <- function(state, n_init, ctl) {
     sweep(sweep(sobol_points(n_init, pr$d), 2L, pr$upper - pr$lower, "*"),
           2L, pr$lower, "+")
   }
+  # a multi-source problem evaluates every initial point at every source
+  sources <- if (is_miso(pr)) seq_len(pr$n_sources) - 1L else NA_integer_
   tryCatch({
-    for (i in seq_len(n_init)) {
-      ev <- evaluate_objective(pr, pts[i, ])
+    for (i in seq_len(n_init)) for (s in sources) {
+      ev <- if (is.na(s)) evaluate_objective(pr, pts[i, ]) else
+        evaluate_objective(pr, pts[i, ], miso_cost(pr, pts[i, ], s),
+                           source = s)
       state <- state_record(state, pts[i, ], ev$value, ev$cost, "initial",
                             status = ev$status, message = ev$message,
-                            eval_time = ev$time)
+                            eval_time = ev$time,
+                            source = s)
       save_checkpoint(state, ctl)
       if (ev$status != "ok" && ctl$on_error == "stop") {
         state$stop_reason <- sprintf("the objective failed at an initial point: %s",
                                      ev$message)
-        break
+        return(state)
       }
     }
     state
@@ -205,11 +220,12 @@ run_initial <- function(state, n_init, ctl) {
   })
 }
 
-# Call the objective at x under tryCatch; returns list(value, cost, status,
-# message, time).
-evaluate_objective <- function(problem, x, cost = NULL) {
+# Call the objective at x (at `source` for a multi-source problem) under
+# tryCatch; returns list(value, cost, status, message, time).
+evaluate_objective <- function(problem, x, cost = NULL, source = NULL) {
   t0 <- proc.time()[["elapsed"]]
-  out <- tryCatch(problem$objective(x), error = function(e) e)
+  out <- tryCatch(if (is.null(source)) problem$objective(x) else
+    problem$objective(x, source), error = function(e) e)
   time <- proc.time()[["elapsed"]] - t0
   known <- problem$cost_type != "measured"
   price <- function() if (is.null(cost)) problem$cost(x) else cost
@@ -278,6 +294,11 @@ run_loop <- function(state, ctl) {
       if (ctl$pandora_stop && isTRUE(p$info$stop_rule)) {
         state$stop_reason <- "Pandora stopping rule"
         break
+      }
+      if (is_miso(pr)) {
+        state <- run_miso_step(state, p, ctl)
+        if (!is.null(state$stop_reason)) break
+        next
       }
       if (is_cvs(pr)) {
         state <- run_cvs_step(state, p, ctl)
@@ -349,6 +370,32 @@ run_cvs_step <- function(state, p, ctl) {
   state
 }
 
+# One step with information sources: stop when the chosen (point, source)
+# does not fit, else evaluate the source there and record it.
+run_miso_step <- function(state, p, ctl) {
+  pr <- state$problem
+  s <- as.integer(p$source)
+  cost <- miso_cost(pr, p$x, s)
+  if (state$spent + cost > state$budget * (1 + 1e-12)) {
+    state$stop_reason <- "budget spent: the next point would not fit"
+    state$declined <- list(x = p$x, source = s, cost = cost, info = p$info)
+    return(state)
+  }
+  ev <- evaluate_objective(pr, p$x, cost, source = s)
+  state <- state_record(state, p$x, ev$value, ev$cost, "bo",
+                        status = ev$status, message = ev$message,
+                        fit_time = p$fit_time, policy_time = p$policy_time,
+                        eval_time = ev$time, info = p$info, source = s)
+  state$memory <- p$memory
+  state$iteration <- state$iteration + 1L
+  save_checkpoint(state, ctl)
+  if (ctl$progress) show_progress(state)
+  if (ev$status != "ok" && ctl$on_error == "stop") {
+    state$stop_reason <- paste("the objective failed:", ev$message)
+  }
+  state
+}
+
 # The simple regret of Tay et al. (2023) after each evaluation of the
 # optimization phase: optimum minus the best expected noise-free objective of
 # the chosen (control set, partial query) so far; NA without it.
@@ -390,7 +437,7 @@ print.bo_run <- function(x, ...) {
 #' @param object A `bo_run`.
 #' @param ... Unused.
 #' @return An object of class `summary.bo_run`: a list with the best point,
-#'   best value, simple regret (when the problem's optimum is known; with
+#'   best value (of the objective, source 0, with information sources), simple regret (when the problem's optimum is known; with
 #'   control sets, the simple regret of Tay et al. 2023 on the expected
 #'   noise-free objective, when the problem records it), the
 #'   spend, the numbers of evaluations (within budget, initial, failed) and
@@ -404,6 +451,8 @@ print.bo_run <- function(x, ...) {
 summary.bo_run <- function(object, ...) {
   df <- as.data.frame(object)
   ok <- df$status == "ok"
+  n_failed <- sum(!ok)
+  if (is_miso(object$problem)) ok <- ok & df$source == 0L
   best_i <- if (any(ok)) which(ok)[which.max(df$value[ok])] else NA_integer_
   xn <- paste0("x", seq_len(object$problem$d))
   best_value <- if (is.na(best_i)) NA_real_ else df$value[best_i]
@@ -423,7 +472,7 @@ summary.bo_run <- function(object, ...) {
     spent = object$spent, budget = object$budget,
     n = nrow(df), n_initial = sum(df$phase == "initial"),
     n_within_budget = sum(df$within_budget & df$phase == "bo"),
-    n_failed = sum(!ok), stop_reason = object$stop_reason
+    n_failed = n_failed, stop_reason = object$stop_reason
   ), class = "summary.bo_run")
 }
 
@@ -467,7 +516,8 @@ print.summary.bo_run <- function(x, digits = max(3L, getOption("digits") - 3L),
 #'   initial design), `random_x1`, ..., `random_xd` (the realized random
 #'   inputs, `NA` where controlled), and when the problem records its
 #'   noise-free objective `expected_value` (of the chosen set and partial
-#'   query) and `simple_regret`.
+#'   query) and `simple_regret`. With information sources, after
+#'   `eval_time`: `source` (0 for the objective).
 #' @family runs
 #' @examples
 #' run <- bo_optimize(test_problem("branin", budget = 3), policy_ei_pu(),
@@ -485,6 +535,7 @@ as.data.frame.bo_run <- function(x, row.names = NULL, optional = FALSE,
                    phase = x$phase, status = x$status, message = x$message,
                    fit_time = x$fit_time, policy_time = x$policy_time,
                    eval_time = x$eval_time, stringsAsFactors = FALSE)
+  if (is_miso(x$problem)) df$source <- x$source
   if (is_cvs(x$problem)) {
     df$control_set <- x$control_set
     R <- x$random

@@ -72,7 +72,9 @@ plot_progress <- function(x, ...) {
   if (nrow(df) == 0L) stop_costbo("the run has no evaluations to plot")
   ok <- df$status == "ok"
   cum <- df$cumulative_cost
-  best <- cummax(ifelse(ok, df$value, -Inf))
+  # with information sources, the best value of the objective (source 0)
+  obj <- if (is.null(df$source)) ok else ok & df$source == 0L
+  best <- cummax(ifelse(obj, df$value, -Inf))
   best[!is.finite(best)] <- NA
   pc <- cost_palette(df$cost)
   yl <- range(c(df$value[ok], best), na.rm = TRUE)
@@ -106,8 +108,8 @@ plot_posterior <- function(x, n_grid) {
   }
   state <- state_fit(x)
   grid <- matrix(seq(pr$lower, pr$upper, length.out = n_grid))
-  pf <- predict(state$models$f, grid)
-  ok <- state_ok(state)
+  pf <- predict(state$models$f, if (is_miso(pr)) cbind(grid, 0) else grid)
+  ok <- state_objective(state)
   acq <- state$policy$acquisition(state, grid)
   old <- graphics::par(mfrow = c(3L, 1L), mar = c(3.5, 4, 1.5, 1),
                        mgp = c(2, 0.7, 0))

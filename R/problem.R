@@ -60,6 +60,17 @@
 #'   of the chosen control set and partial query, by Monte Carlo over 8192
 #'   samples of the random inputs (fixed for the problem), in
 #'   [as.data.frame()], [summary()] and [plot()].
+#' @param sources Optional number of information sources (Yue and Kontar
+#'   2020, Sec. 7; Poloczek et al. 2017). The objective is then
+#'   `function(x, source)`: source 0 is the objective itself, sources 1, 2,
+#'   ... are cheaper, possibly biased, approximations of it. Each evaluation
+#'   chooses a source and costs that source's cost; the best value and the
+#'   regret count evaluations of source 0 only. Use [policy_kg()] or the
+#'   rolling-horizon [policy_rollout()] with such problems (see also
+#'   [test_problem_miso()]).
+#' @param source_costs With `sources`: the cost of each source (positive
+#'   numbers, source 0 first), or a function `function(x, source)` returning
+#'   the cost of evaluating `source` at `x`; `cost` must then be `NULL`.
 #' @return An object of class `bo_problem`.
 #' @family problems
 #' @seealso [test_problem()] for the papers' test problems.
@@ -80,12 +91,19 @@
 #'                   control_costs = c(0.1, 1),
 #'                   distributions = list(NULL, function(p) p))
 #' cvs
+#' # two information sources: the objective (cost 10) and a biased cheap
+#' # approximation (cost 1)
+#' miso <- bo_problem(function(x, source) -sum((x - 0.3)^2) + 0.1 * source,
+#'                    lower = c(0, 0), upper = c(1, 1), budget = 30,
+#'                    sources = 2, source_costs = c(10, 1))
+#' miso
 #' @export
 bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
                        budget, candidates = NULL, prior = NULL, noise = 0,
                        name = NULL, optimum = NULL, control_sets = NULL,
                        control_costs = NULL, distributions = NULL,
-                       variance = 0.02, noise_free = NULL) {
+                       variance = 0.02, noise_free = NULL, sources = NULL,
+                       source_costs = NULL) {
   if (!is.function(objective)) {
     stop_arg("objective", "a function of one point", objective)
   }
@@ -153,6 +171,20 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
                                    "`distributions` and `noise_free`"),
              NULL, show = FALSE)
   }
+  miso <- NULL
+  if (!is.null(sources)) {
+    if (!is.null(cost)) {
+      stop_arg("cost", "NULL with `sources` (use `source_costs`)", cost)
+    }
+    if (!is.null(candidates) || !is.null(cvs)) {
+      stop_arg("sources", "NULL with `candidates` or `control_sets`",
+               sources)
+    }
+    miso <- check_miso(sources, source_costs)
+    cost <- function(x) miso_cost(list(source_cost = miso$source_cost), x, 0L)
+  } else if (!is.null(source_costs)) {
+    stop_arg("sources", "given with `source_costs`", NULL, show = FALSE)
+  }
   if (!is.null(cost) && is.null(cvs)) {
     if (is.numeric(cost)) {
       cost <- cost_constant(check_number(cost, min = 0, min_open = TRUE,
@@ -179,6 +211,7 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
     # without touching the caller's random stream
     prob$regret_samples <- with_seed(1L, cvs_samples(prob, 8192L))
   }
+  if (!is.null(miso)) prob <- c(prob, miso)
   new_bo_problem(prob)
 }
 
@@ -196,7 +229,15 @@ print.bo_problem <- function(x, ...) {
   cat(sprintf("Cost-aware optimization problem \"%s\" (maximize), %d input%s\n",
               x$name, x$d, if (x$d == 1L) "" else "s"))
   cat("  domain: ", dom, "\n", sep = "")
-  cost <- if (x$cost_type == "control") {
+  cost <- if (is_miso(x)) {
+    if (is.null(x$source_costs)) {
+      sprintf("by source (%d sources, function of x and the source)",
+              x$n_sources)
+    } else {
+      paste0("by source: ", paste0("source ", seq_len(x$n_sources) - 1L, " ",
+                                   format(x$source_costs), collapse = ", "))
+    }
+  } else if (x$cost_type == "control") {
     sets <- vapply(x$control_sets, function(s) {
       paste0("{", paste(s, collapse = ","), "}")
     }, "")

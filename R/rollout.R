@@ -75,6 +75,26 @@
 #' design and the `control$n_top` candidates of largest KG). Ties go to the
 #' first point.
 #'
+#' @section Multiple information sources (Yue and Kontar 2020, Sec. 7):
+#' On a problem with `sources` ([bo_problem()], [test_problem_miso()]) the
+#' KG-based policies (`base = "kg"`, and [policy_kg()]) model all sources
+#' with [gp_fit_miso()] and choose a pair (point, source): the stage reward
+#' is the knowledge gradient of the objective (source 0) per unit cost,
+#' \eqn{KG(x, s) / c_s(x)} with \eqn{KG(x, s) = E[\max_a \mu_{n+1}(a, 0)]
+#' - \max_a \mu_n(a, 0)} after observing source \eqn{s} at \eqn{x}
+#' (paper 004, eq. 22-23, as misoKG), and the greedy base policy and the
+#' decision run over every candidate and design point paired with every
+#' source (ties go to the first pair: candidates and design points in
+#' order, source 0 first). The fantasized observation of a source is drawn
+#' from that source's posterior, and the end stage is the argmax of the
+#' objective's posterior mean. The horizon rule is the single-source one
+#' with \eqn{\phi(i)} the KG (not divided by the cost) of the greedy
+#' choice, so that profit and error bound are both in units of the
+#' objective, and \eqn{N - k + 1} the remaining budget over the mean cost
+#' of the evaluations so far. With one source of constant cost the
+#' decisions are those of the single-source policy (the values are divided
+#' by the cost).
+#'
 #' @section Random numbers:
 #' Each proposal draws, in this order: CMDP: the scrambled Sobol normals
 #' (`n_samples` x \eqn{h}), the inner raw points (`control$n_raw`), their
@@ -187,7 +207,10 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
 #' \eqn{\mu_n(a) + \tilde\sigma(a, x) Z} with \eqn{\tilde\sigma(a, x) =
 #' \Sigma_n(a, x) / \sqrt{\Sigma_n(x, x) + \sigma_\epsilon^2}} (paper 004,
 #' eq. 23). KG is maximized over a `10 d`-point design plus the candidates;
-#' points whose cost exceeds the remaining budget are skipped.
+#' points whose cost exceeds the remaining budget are skipped. On a problem
+#' with information sources this is misoKG (Poloczek et al. 2017): it
+#' maximizes KG of the objective per unit cost over pairs (point, source);
+#' see [policy_rollout()].
 #'
 #' @inheritParams policy_rollout
 #' @return A `bo_policy`.
@@ -205,11 +228,16 @@ policy_kg <- function(n_nodes = 10, n_cand = 100) {
             params = list(n_nodes = n_nodes, n_cand = n_cand))
 }
 
-# The KG-based policies: h = 0 chooses the horizon by Theorem 3.
+# The KG-based policies: h = 0 chooses the horizon by Theorem 3. On a
+# problem with information sources they choose pairs (x, source) by
+# miso_propose().
 kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
                       params) {
   nodes <- as.double(c(n_nodes, control$n_deep, alpha, max(max_h, h, 1L)))
   propose <- function(state) {
+    if (is_miso(state$problem)) {
+      return(miso_propose(state, h, nodes, n_cand, control))
+    }
     s <- rollout_state(state)
     cand <- sobol_points(n_cand, s$d)
     ds <- sobol_points(10L * s$d, s$d)
@@ -223,12 +251,64 @@ kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
          memory = state$memory)
   }
   acquisition <- function(state, X) {
+    if (is_miso(state$problem)) {
+      return(miso_acquisition(state, X, max(h, 1L), nodes, n_cand))
+    }
     s <- rollout_state(state)
     cand <- sobol_points(n_cand, s$d)
     .Call(C_rollout_rh_value, s$pack, to_unit(X, s), cand, nodes,
           max(h, 1L))
   }
-  new_bo_policy(name, label, propose, acquisition, params = params)
+  pol <- new_bo_policy(name, label, propose, acquisition, params = params)
+  pol$miso <- TRUE
+  pol
+}
+
+# The multi-source decision: candidates and design as for one source, in the
+# same order, each paired with every source; costs from the problem.
+miso_propose <- function(state, h, nodes, n_cand, control) {
+  pr <- state$problem
+  d <- pr$d
+  S <- pr$n_sources
+  model <- state$models$f
+  remaining <- state_remaining(state)
+  cand <- sobol_points(n_cand, d)
+  ds <- sobol_points(10L * d, d)
+  user <- function(U) sweep(sweep(U, 2L, pr$upper - pr$lower, "*"), 2L,
+                            pr$lower, "+")
+  ccost <- miso_cost_matrix(pr, user(cand))
+  dcost <- as.vector(miso_cost_matrix(pr, user(ds)))
+  design <- cbind(ds[rep(seq_len(nrow(ds)), S), , drop = FALSE],
+                  rep(seq_len(S) - 1L, each = nrow(ds)), deparse.level = 0L)
+  par <- as.double(c(h, control$error_const, control$error_offset,
+                     remaining_evaluations(state, remaining), remaining,
+                     control$n_top, model$ysd))
+  r <- .Call(C_rollout_miso_propose, gp_pack(model), design, dcost,
+             cbind(cand, 0, deparse.level = 0L), ccost, nodes, par)
+  list(x = pr$lower + r$x[seq_len(d)] * (pr$upper - pr$lower),
+       source = as.integer(round(r$x[d + 1L])),
+       info = list(acquisition = r$value, h = r$h,
+                   error_bound = r$error_bound),
+       memory = state$memory)
+}
+
+# Values of pairs (x, source) (X with d + 1 columns; d columns: source 0).
+miso_acquisition <- function(state, X, h, nodes, n_cand) {
+  pr <- state$problem
+  d <- pr$d
+  X <- matrix(as.double(X), nrow = NROW(X))
+  src <- if (ncol(X) == d + 1L) X[, d + 1L] else rep(0, nrow(X))
+  Xu <- sweep(sweep(X[, seq_len(d), drop = FALSE], 2L, pr$lower), 2L,
+              pr$upper - pr$lower, "/")
+  xcost <- vapply(seq_len(nrow(X)), function(i) {
+    miso_cost(pr, X[i, seq_len(d)], as.integer(src[i]))
+  }, 0)
+  cand <- sobol_points(n_cand, d)
+  user <- sweep(sweep(cand, 2L, pr$upper - pr$lower, "*"), 2L, pr$lower, "+")
+  .Call(C_rollout_miso_value, gp_pack(state$models$f),
+        cbind(Xu, src, deparse.level = 0L), xcost,
+        cbind(cand, 0, deparse.level = 0L), miso_cost_matrix(pr, user),
+        nodes, as.double(c(h, state$models$f$ysd)))
 }
 
 check_rollout_control <- function(control, call = sys.call(-1L)) {

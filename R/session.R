@@ -14,6 +14,7 @@ new_state <- function(problem, policy, charge_initial, model = list()) {
     message = character(), fit_time = double(), policy_time = double(),
     eval_time = double(), info = list(),
     control_set = integer(), random = matrix(0, 0, d), expected = double(),
+    source = integer(),
     spent = 0, budget = problem$budget, budget_start = problem$budget,
     charge_initial = charge_initial, models = list(f = NULL, cost = NULL),
     model_args = model,
@@ -25,9 +26,11 @@ new_state <- function(problem, policy, charge_initial, model = list()) {
 state_record <- function(state, x, value, cost, phase, status = "ok",
                          message = "", fit_time = NA_real_,
                          policy_time = NA_real_, eval_time = NA_real_,
-                         info = list(), control_set = NA_integer_) {
+                         info = list(), control_set = NA_integer_,
+                         source = NA_integer_) {
   charge <- phase != "initial" || state$charge_initial
   pr <- state$problem
+  if (is_miso(pr)) state$source <- c(state$source, as.integer(source))
   if (is_cvs(pr)) {
     # the realized random inputs, and the expected noise-free objective of
     # the chosen (control set, partial query) for the regret
@@ -70,10 +73,18 @@ state_record <- function(state, x, value, cost, phase, status = "ok",
 # The evaluations that inform the models: successful ones.
 state_ok <- function(state) state$status == "ok"
 
+# The best value of the objective (source 0 of a multi-source problem).
 state_best <- function(state) {
-  ok <- state_ok(state)
+  ok <- state_objective(state)
   if (!any(ok)) return(NA_real_)
   max(state$value[ok])
+}
+
+# Successful evaluations of the objective itself (source 0).
+state_objective <- function(state) {
+  ok <- state_ok(state)
+  if (is_miso(state$problem)) ok <- ok & state$source == 0L
+  ok
 }
 
 state_remaining <- function(state) state$budget - state$spent
@@ -85,6 +96,13 @@ state_fit <- function(state) {
   ok <- state_ok(state)
   X <- state$X[ok, , drop = FALSE]
   y <- state$value[ok]
+  if (is_miso(pr)) {
+    prev <- state$models$f
+    state$models$f <- gp_fit_miso(X, state$source[ok], y,
+                                  n_sources = pr$n_sources, lower = pr$lower,
+                                  upper = pr$upper, start = prev)
+    return(state)
+  }
   if (!is.null(pr$prior)) {
     idx <- match_candidates(pr$candidates, X)
     state$models$f <- gp_finite(pr$prior$mean, pr$prior$cov, x = idx, y = y,
@@ -193,6 +211,9 @@ state_point <- function(state, x) {
 #' other inputs are drawn by the experiment, and `bo_tell()` takes the
 #' realized full query together with what `bo_ask()` returned (`asked`).
 #' The cost is then the control set's cost.
+#' With several information sources (see [bo_problem()]), the point
+#' `bo_ask()` returns carries the source to evaluate (attribute `source`);
+#' `initial` then needs a column `source`.
 #' @return `bo_session()` and `bo_tell()` return a `bo_session`.
 #' @family sessions
 #' @examples
@@ -226,7 +247,8 @@ state_initial <- function(state, initial, call = sys.call(-1L)) {
              call = call)
   }
   xn <- paste0("x", seq_len(d))
-  need <- c(xn, "value", if (pr$cost_type == "measured") "cost")
+  need <- c(xn, "value", if (pr$cost_type == "measured") "cost",
+            if (is_miso(pr)) "source")
   miss <- setdiff(need, names(initial))
   if (length(miss)) {
     stop_arg("initial", sprintf("a data frame with column%s %s",
@@ -237,15 +259,27 @@ state_initial <- function(state, initial, call = sys.call(-1L)) {
   X <- check_matrix(as.matrix(initial[xn]), d = d, arg = "initial", call = call)
   value <- check_vector(initial$value, nrow(X), arg = "initial$value",
                         call = call)
-  cost <- if ("cost" %in% names(initial)) initial$cost else
-    apply(X, 1L, pr$cost)
+  source <- if (is_miso(pr)) {
+    s <- check_sources(initial$source, nrow(X), arg = "initial$source",
+                       call = call)
+    if (any(s >= pr$n_sources)) {
+      stop_arg("initial$source", sprintf("below the number of sources, %d",
+                                         pr$n_sources), show = FALSE,
+               call = call)
+    }
+    s
+  } else rep(NA_integer_, nrow(X))
+  cost <- if ("cost" %in% names(initial)) initial$cost else if (is_miso(pr)) {
+    vapply(seq_len(nrow(X)), function(i) miso_cost(pr, X[i, ], source[i]), 0)
+  } else apply(X, 1L, pr$cost)
   cost <- check_vector(cost, nrow(X), arg = "initial$cost", call = call)
   if (any(cost <= 0)) {
     stop_arg("initial$cost", "positive", show = FALSE, call = call)
   }
   check_in_domain(pr, X, "initial", call)
   for (i in seq_len(nrow(X))) {
-    state <- state_record(state, X[i, ], value[i], cost[i], "initial")
+    state <- state_record(state, X[i, ], value[i], cost[i], "initial",
+                          source = source[i])
   }
   state
 }
@@ -287,13 +321,17 @@ bo_ask <- function(session) {
     names(x) <- paste0("x", session$problem$control_sets[[p$control_set]])
   }
   structure(x, info = p$info, memory = p$memory, models = p$state$models,
-            control_set = p$control_set, class = "bo_point")
+            control_set = p$control_set, source = p$source,
+            class = "bo_point")
 }
 
 #' @export
 print.bo_point <- function(x, ...) {
   cs <- attr(x, "control_set")
-  if (is.null(cs)) {
+  if (!is.null(attr(x, "source"))) {
+    cat(sprintf("Next point to evaluate, at source %d:", attr(x, "source")),
+        format(as.double(x), digits = 6), "\n")
+  } else if (is.null(cs)) {
     cat("Next point to evaluate:", format(as.double(x), digits = 6), "\n")
   } else {
     cat(sprintf("Control set %d: set %s; the other inputs are drawn\n", cs,
@@ -319,11 +357,13 @@ state_propose <- function(state) {
   t2 <- proc.time()[["elapsed"]]
   list(x = as.double(state_point(state, p$x)), info = p$info,
        memory = p$memory, fit_time = t1 - t0, policy_time = t2 - t1,
-       state = state, control_set = p$control_set)
+       state = state, control_set = p$control_set, source = p$source)
 }
 
 #' @rdname bo_session
-#' @param x The point that was evaluated (usually what `bo_ask()` returned).
+#' @param x The point that was evaluated (usually what `bo_ask()` returned;
+#'   for a problem with several information sources it must be, since it
+#'   carries the source, attribute `source`).
 #' @param value The observed objective value (`NA` for a failed experiment).
 #' @param cost The cost it incurred; required when the problem's cost is
 #'   measured, computed from the known cost function (or the control set)
@@ -371,6 +411,19 @@ bo_tell <- function(session, x, value, cost = NULL, asked = NULL) {
   } else if (!is.null(asked)) {
     stop_arg("asked", "NULL for a problem without control sets", asked)
   }
+  source <- NA_integer_
+  if (is_miso(pr)) {
+    source <- attr(x, "source")
+    if (is.null(source)) {
+      stop_arg("x", paste("the point bo_ask() returned (it carries its",
+                          "source) for a problem with sources"), x)
+    }
+    sc <- miso_cost(pr, xm[1L, ], source)
+    if (!is.null(cost) && !isTRUE(all.equal(as.double(cost), sc))) {
+      stop_arg("cost", sprintf("NULL or the source's cost %g", sc), cost)
+    }
+    cost <- sc
+  }
   if (is.null(cost)) {
     if (pr$cost_type == "measured") {
       stop_arg("cost", "given: this problem's cost is measured", NULL,
@@ -390,7 +443,7 @@ bo_tell <- function(session, x, value, cost = NULL, asked = NULL) {
                           status = if (ok) "ok" else "error",
                           message = if (ok) "" else "no value reported",
                           info = if (is.null(info)) list() else info,
-                          control_set = control_set)
+                          control_set = control_set, source = source)
   session$memory <- memory
   session$iteration <- session$iteration + 1L
   session
@@ -405,7 +458,8 @@ bo_tell <- function(session, x, value, cost = NULL, asked = NULL) {
 #'
 #' @param session A `bo_session` or a `bo_run`.
 #' @param X Points, one per row (a vector is one point, or several points of
-#'   a 1-D problem).
+#'   a 1-D problem). For a problem with several information sources, a
+#'   last column may give the source of each point (default 0).
 #' @return A numeric vector, one value per row of `X`.
 #' @family sessions
 #' @examples
@@ -420,8 +474,14 @@ bo_acquisition <- function(session, X) {
     stop_arg("session", "a bo_session or bo_run", session)
   }
   pr <- session$problem
-  X <- check_matrix(X, d = pr$d)
-  check_in_box(sweep(sweep(X, 2L, pr$lower), 2L, pr$upper - pr$lower, "/"),
+  if (is_miso(pr) && is.matrix(X) && ncol(X) == pr$d + 1L) {
+    # pairs (x, source)
+    check_sources(X[, pr$d + 1L], nrow(X), arg = "X[, d + 1]")
+    Xx <- check_matrix(X[, seq_len(pr$d), drop = FALSE], d = pr$d, arg = "X")
+  } else {
+    X <- Xx <- check_matrix(X, d = pr$d)
+  }
+  check_in_box(sweep(sweep(Xx, 2L, pr$lower), 2L, pr$upper - pr$lower, "/"),
                "X", sys.call())
   state <- state_fit(session)
   state$policy$acquisition(state, X)
@@ -436,13 +496,12 @@ print.bo_session <- function(x, ...) {
 }
 
 print_state_summary <- function(x) {
-  n_ok <- sum(state_ok(x))
   cat(sprintf("  %d evaluations (%d initial, %d failed); spent %s of budget %s\n",
               length(x$value), sum(x$phase == "initial"),
               sum(!state_ok(x)), format(x$spent, digits = 4),
               format(x$budget, digits = 4)))
-  if (n_ok > 0L) {
-    ok <- which(state_ok(x))
+  if (any(state_objective(x))) {
+    ok <- which(state_objective(x))
     i <- ok[which.max(x$value[ok])]
     cat(sprintf("  best value %s at x = (%s)\n", format(x$value[i], digits = 6),
                 paste(format(x$X[i, ], digits = 4), collapse = ", ")))
@@ -455,6 +514,12 @@ check_policy_fits <- function(problem, policy, call = sys.call(-1L)) {
     stop_arg("policy", paste("a policy for control sets (policy_ucb_cvs(),",
                              "policy_etc(), policy_ucb_psq(), policy_ts_psq())",
                              "for a problem with control sets"),
+             policy$label, call = call)
+  }
+  if (is_miso(problem) && !isTRUE(policy$miso)) {
+    stop_arg("policy", paste("a policy for several information sources",
+                             "(policy_kg() or policy_rollout() with",
+                             "base = \"kg\") for a problem with sources"),
              policy$label, call = call)
   }
   if (!is_cvs(problem) && isTRUE(policy$cvs)) {

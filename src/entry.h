@@ -80,5 +80,9 @@ SEXP C_rollout_rh_value(SEXP acq, SEXP X, SEXP cand, SEXP nodes, SEXP h);
 SEXP C_rollout_rh_propose(SEXP acq, SEXP design, SEXP cand, SEXP nodes,
                           SEXP par);
 SEXP C_rollout_horizon(SEXP phi, SEXP ebar, SEXP alpha, SEXP n_left);
+SEXP C_rollout_miso_value(SEXP gp, SEXP X, SEXP xcost, SEXP cand,
+                          SEXP ccost, SEXP nodes, SEXP par);
+SEXP C_rollout_miso_propose(SEXP gp, SEXP design, SEXP dcost, SEXP cand,
+                            SEXP ccost, SEXP nodes, SEXP par);
 
 #endif

@@ -102,6 +102,26 @@ void gp_init(cb_gp *gp, int kernel, int d, int n, int cap, const double *X,
   gp->nfin = nfin;
   gp->fmean = fmean;
   gp->fcov = fcov;
+  gp->bias = kernel == CB_MISO ? hyp + d + 4 : NULL;
+}
+
+/* The CB_MISO kernel (see gp.h). */
+static double miso_kernel(const cb_gp *gp, const double *x1, int ld1,
+                          const double *x2, int ld2) {
+  const int dx = gp->d - 1;
+  double k = gp->sf2 * kern_r2(CB_MATERN52,
+                               scaled_r2(x1, ld1, x2, ld2, gp->iell, dx), NULL);
+  const int s1 = (int)x1[(size_t)dx * ld1], s2 = (int)x2[(size_t)dx * ld2];
+  if (s1 == s2 && s1 > 0) {
+    const double *b = gp->bias + (size_t)(s1 - 1) * (dx + 1);
+    double r2 = 0.0;
+    for (int j = 0; j < dx; j++) {
+      const double t = (x1[(size_t)j * ld1] - x2[(size_t)j * ld2]) / b[j];
+      r2 += t * t;
+    }
+    k += b[dx] * kern_r2(CB_MATERN52, r2, NULL);
+  }
+  return k;
 }
 
 double gp_kernel(const cb_gp *gp, const double *x1, int ld1, const double *x2,
@@ -110,6 +130,7 @@ double gp_kernel(const cb_gp *gp, const double *x1, int ld1, const double *x2,
     int i = (int)x1[0], j = (int)x2[0];
     return gp->fcov[i + (size_t)j * gp->nfin];
   }
+  if (gp->kernel == CB_MISO) return miso_kernel(gp, x1, ld1, x2, ld2);
   return gp->sf2 *
          kern_r2(gp->kernel, scaled_r2(x1, ld1, x2, ld2, gp->iell, gp->d), NULL);
 }
@@ -167,7 +188,8 @@ void gp_alpha(const cb_gp *gp, double *alpha) {
 void gp_predict(const cb_gp *gp, int m, const double *Xn, int ldn,
                 double *mean, double *var, double *dmean, double *dvar) {
   const int n = gp->n, ld = gp->cap, d = gp->d, one = 1;
-  const int grad = dmean != NULL && gp->kernel != CB_FINITE;
+  const int grad =
+      dmean != NULL && gp->kernel != CB_FINITE && gp->kernel != CB_MISO;
   const double done = 1.0;
   int nb = n > 0 ? 65536 / n : CB_BLOCK;
   nb = nb < 16 ? 16 : (nb > CB_BLOCK ? CB_BLOCK : nb);
@@ -230,14 +252,15 @@ void gp_predict1(const cb_gp *gp, const double *x, int ldx,
                  const double *alpha, double *mean, double *var, double *dmean,
                  double *dvar, double *work) {
   const int n = gp->n, ld = gp->cap, d = gp->d, one = 1;
-  const int grad = dmean != NULL && gp->kernel != CB_FINITE;
+  const int grad =
+      dmean != NULL && gp->kernel != CB_FINITE && gp->kernel != CB_MISO;
   *mean = gp_prior_mean(gp, x, ldx);
   *var = gp_kernel(gp, x, ldx, x, ldx);
   if (grad)
     for (int k = 0; k < d; k++) dmean[k] = dvar[k] = 0.0;
   if (n == 0) return;
   double *v = work, *dk = work + n;
-  if (gp->kernel == CB_FINITE) {
+  if (gp->kernel == CB_FINITE || gp->kernel == CB_MISO) {
     for (int i = 0; i < n; i++) v[i] = gp_kernel(gp, gp->X + i, ld, x, ldx);
   } else {
     /* kernel values and their r2-derivatives in one pass */

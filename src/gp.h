@@ -7,6 +7,18 @@
  * as a double in column 0, and the prior is an explicit mean vector and
  * covariance matrix over the candidates.
  *
+ * CB_MISO is the multi-information-source kernel of Poloczek et al. (2017),
+ * used by paper 004 Sec. 7: an input is (x, s) with x on the unit cube in
+ * the first d - 1 columns and the source index s = 0, 1, ... (a double) in
+ * the last column, and
+ *   k((x, s), (x', s')) = k_0(x, x') + 1{s = s' != 0} k_s(x, x'),
+ * the objective's kernel plus an independent bias GP per cheap source, all
+ * Matern 5/2 with ARD lengthscales.  hyp is laid out as for the other
+ * kernels with d = (number of x columns) + 1 (hyp[d - 1], the "lengthscale"
+ * of the source column, is unused and must be positive), followed by
+ * (ell_s[0..d-2], sf2_s) for s = 1, 2, ...  The noise variance is shared by
+ * the sources, and there are no x-gradients (gp_predict ignores dmean).
+ *
  * Buffers have a capacity `cap` >= n so that fantasy observations can be
  * appended in O(n^2) (gp_fantasy_add) and removed in O(1) (gp_fantasy_drop):
  * X is cap x d, L is cap x cap (leading dimension cap), y and beta have length
@@ -17,7 +29,13 @@
 
 #include "costbo.h"
 
-enum { CB_MATERN52 = 0, CB_MATERN32 = 1, CB_SE = 2, CB_FINITE = 3 };
+enum {
+  CB_MATERN52 = 0,
+  CB_MATERN32 = 1,
+  CB_SE = 2,
+  CB_FINITE = 3,
+  CB_MISO = 4
+};
 
 typedef struct cb_gp_s {
   int kernel;          /* CB_MATERN52, CB_MATERN32, CB_SE or CB_FINITE */
@@ -37,10 +55,12 @@ typedef struct cb_gp_s {
   int nfin;            /* CB_FINITE: number of candidates */
   const double *fmean; /* CB_FINITE: prior mean, length nfin */
   const double *fcov;  /* CB_FINITE: prior covariance, nfin x nfin */
+  const double *bias;  /* CB_MISO: (ell_s, sf2_s) of sources 1, 2, ... */
 } cb_gp;
 
 /* Allocate (R_alloc) a cb_gp of capacity cap and copy the posterior into it.
- * hyp = (ell[0..d-1], sf2, noise, mean, jitter); L is n x n, beta length n. */
+ * hyp = (ell[0..d-1], sf2, noise, mean, jitter[, CB_MISO bias
+ * hyperparameters]); L is n x n, beta length n. */
 void gp_init(cb_gp *gp, int kernel, int d, int n, int cap, const double *X,
              const double *y, const double *L, const double *beta,
              const double *hyp, int nfin, const double *fmean,

@@ -38,6 +38,8 @@ static const R_CallMethodDef call_entries[] = {
     CALLDEF(C_rollout_rh_value, 5),
     CALLDEF(C_rollout_rh_propose, 5),
     CALLDEF(C_rollout_horizon, 4),
+    CALLDEF(C_rollout_miso_value, 7),
+    CALLDEF(C_rollout_miso_propose, 7),
     {NULL, NULL, 0}};
 
 void attribute_visible R_init_costbo(DllInfo *dll) {

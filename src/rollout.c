@@ -132,19 +132,24 @@ double rollout_cmdp_search(cb_cmdp *r, double *x, double v, int maxit) {
 void rollout_kg_setup(cb_kg *k) {
   const int cap = k->f->cap, na = cap + k->m + 1;
   k->V = (double *)R_alloc((size_t)cap * (size_t)na, sizeof(double));
-  k->mu = (double *)R_alloc((size_t)(3 * na + 2 * cap), sizeof(double));
+  k->mu = (double *)R_alloc((size_t)(3 * na + 3 * cap), sizeof(double));
   k->cov = k->mu + na; /* holds the posterior variances after prepare */
   k->work = k->mu + 2 * na;
   k->v = k->mu + 3 * na;
+  k->v0 = k->v + cap;
   k->xs = (double *)R_alloc((size_t)(k->max_h + 2) * (size_t)k->d,
                             sizeof(double));
+  k->x0 = (double *)R_alloc((size_t)k->d, sizeof(double));
+  k->a0 = k->miso ? (double *)R_alloc((size_t)cap * (size_t)k->d,
+                                      sizeof(double))
+                  : NULL;
 }
 
 /* Row j of the set A = (inputs of f, candidates): pointer and stride. */
 static const double *kg_row(const cb_kg *k, int j, int *ld) {
   if (j < k->f->n) {
     *ld = k->f->cap;
-    return k->f->X + j;
+    return (k->miso ? k->a0 : k->f->X) + j;
   }
   *ld = k->m;
   return k->cand + (j - k->f->n);
@@ -154,6 +159,12 @@ void rollout_kg_prepare(cb_kg *k) {
   const cb_gp *f = k->f;
   const int n = f->n, na = n + k->m, ld = f->cap;
   const double one = 1.0;
+  if (k->miso) { /* the conditioned inputs at source 0 */
+    for (int c = 0; c < k->d; c++)
+      for (int i = 0; i < n; i++)
+        k->a0[i + (size_t)c * ld] =
+            c == k->d - 1 ? 0.0 : f->X[i + (size_t)c * ld];
+  }
   for (int j = 0; j < na; j++) {
     int lda;
     const double *a = kg_row(k, j, &lda);
@@ -198,13 +209,29 @@ static void kg_post(const cb_kg *k, const double *x, double *mean,
 
 double rollout_kg_at(cb_kg *k, const double *x) {
   const cb_gp *f = k->f;
-  const int n = f->n, na = n + k->m;
+  const int n = f->n, na = n + k->m, ld = f->cap, one = 1;
   double mx, vx;
   kg_post(k, x, &mx, &vx);
   const double den = vx + f->noise + f->jitter;
   if (!(vx > 0.0) || !(den > 0.0)) return 0.0;
   const double sd = sqrt(den);
-  double *sig = k->work, m0 = mx;
+  /* the last member of A is (x, 0): its mean and covariance with x */
+  double m0x = mx, c0x = vx;
+  if (k->miso && x[k->d - 1] != 0.0) {
+    memcpy(k->x0, x, (size_t)k->d * sizeof(double));
+    k->x0[k->d - 1] = 0.0;
+    for (int i = 0; i < n; i++) k->v0[i] = gp_kernel(f, f->X + i, ld, k->x0, 1);
+    if (n > 0)
+      F77_CALL(dtrsv)("L", "N", "N", &n, f->L, &ld, k->v0, &one
+                      FCONE FCONE FCONE);
+    m0x = gp_prior_mean(f, k->x0, 1);
+    c0x = gp_kernel(f, k->x0, 1, x, 1);
+    for (int i = 0; i < n; i++) {
+      m0x += k->v0[i] * f->beta[i];
+      c0x -= k->v0[i] * k->v[i];
+    }
+  }
+  double *sig = k->work, m0 = m0x;
   for (int j = 0; j < na; j++) {
     int lda;
     const double *a = kg_row(k, j, &lda);
@@ -214,11 +241,11 @@ double rollout_kg_at(cb_kg *k, const double *x) {
     sig[j] = c / sd;
     if (k->mu[j] > m0) m0 = k->mu[j];
   }
-  sig[na] = vx / sd;
+  sig[na] = c0x / sd;
   double e = 0.0;
   for (int g = 0; g < k->n_nodes; g++) {
     const double z = k->gh_x[g];
-    double mz = mx + sig[na] * z;
+    double mz = m0x + sig[na] * z;
     for (int j = 0; j < na; j++) {
       const double t = k->mu[j] + sig[j] * z;
       if (t > mz) mz = t;
@@ -229,18 +256,30 @@ double rollout_kg_at(cb_kg *k, const double *x) {
   return e > 0.0 ? e : 0.0;
 }
 
-int rollout_kg_argmax(cb_kg *k, double *best) {
+/* Candidate j with source s into xs (the source column only with miso). */
+static void kg_pair(const cb_kg *k, int j, int s, double *xs) {
+  for (int c = 0; c < k->d; c++) xs[c] = k->cand[j + (size_t)c * k->m];
+  if (k->miso) xs[k->d - 1] = (double)s;
+}
+
+int rollout_kg_argmax(cb_kg *k, double *best, double *raw) {
   int ib = 0;
-  double vb = -1.0;
+  double vb = -1.0, rb = 0.0;
   for (int j = 0; j < k->m; j++) {
-    for (int c = 0; c < k->d; c++) k->xs[c] = k->cand[j + (size_t)c * k->m];
-    const double v = rollout_kg_at(k, k->xs);
-    if (v > vb) {
-      vb = v;
-      ib = j;
+    for (int s = 0; s < k->nsrc; s++) {
+      kg_pair(k, j, s, k->xs);
+      const double g = rollout_kg_at(k, k->xs);
+      const double v = k->cand_cost ? g / k->cand_cost[j + (size_t)s * k->m]
+                                    : g;
+      if (v > vb) {
+        vb = v;
+        rb = g;
+        ib = j + s * k->m;
+      }
     }
   }
   *best = vb > 0.0 ? vb : 0.0;
+  if (raw) *raw = rb > 0.0 ? rb : 0.0;
   return ib;
 }
 
@@ -252,10 +291,10 @@ static double rh_expect(cb_kg *k, const double *x, int j, int level);
 static double rh_future(cb_kg *k, int j, int level) {
   double v;
   rollout_kg_prepare(k);
-  const int i = rollout_kg_argmax(k, &v);
+  const int i = rollout_kg_argmax(k, &v, NULL);
   if (j == 1) return v;
   double *xs = k->xs + (size_t)(level + 1) * k->d;
-  for (int c = 0; c < k->d; c++) xs[c] = k->cand[i + (size_t)c * k->m];
+  kg_pair(k, i % k->m, i / k->m, xs);
   return v + k->alpha * rh_expect(k, xs, j - 1, level + 1);
 }
 
@@ -278,9 +317,9 @@ static double rh_expect(cb_kg *k, const double *x, int j, int level) {
   return e;
 }
 
-double rollout_rh_value(cb_kg *k, const double *x, int h) {
+double rollout_rh_value(cb_kg *k, const double *x, int h, double cost) {
   rollout_kg_prepare(k);
-  const double v = rollout_kg_at(k, x);
+  const double v = rollout_kg_at(k, x) / cost;
   if (h <= 1) return v;
   return v + k->alpha * rh_expect(k, x, h - 1, 0);
 }
@@ -288,11 +327,14 @@ double rollout_rh_value(cb_kg *k, const double *x, int h) {
 void rollout_rh_profits(cb_kg *k, int nphi, double *phi) {
   int added = 0;
   for (int i = 0; i < nphi; i++) {
+    double r;
     rollout_kg_prepare(k);
-    const int j = rollout_kg_argmax(k, phi + i);
+    const int j = rollout_kg_argmax(k, &r, phi + i);
     if (i == nphi - 1) break;
-    for (int c = 0; c < k->d; c++) k->xs[c] = k->cand[j + (size_t)c * k->m];
-    if (gp_fantasy_add(k->f, k->xs, 1, k->mu[k->f->n + j]) == 0) added++;
+    kg_pair(k, j % k->m, j / k->m, k->xs);
+    double m = k->mu[k->f->n + j % k->m], v;
+    if (j >= k->m) kg_post(k, k->xs, &m, &v);
+    if (gp_fantasy_add(k->f, k->xs, 1, m) == 0) added++;
   }
   for (int i = 0; i < added; i++) gp_fantasy_drop(k->f);
 }
@@ -454,9 +496,10 @@ SEXP C_rollout_cmdp_propose(SEXP acq, SEXP design, SEXP z,
   return out;
 }
 
-/* nodes = (n_nodes, n_deep, alpha, max_h) */
+/* nodes = (n_nodes, n_deep, alpha, max_h); ccost: m x nsrc costs of the
+ * candidates (R_NilValue: a single source, rewards are KG). */
 static void kg_unpack(cb_kg *k, cb_gp *f, double f_scale, SEXP cand,
-                      SEXP nodes) {
+                      SEXP nodes, SEXP ccost) {
   const double *p = REAL(nodes);
   k->f = f;
   k->f_scale = f_scale;
@@ -467,6 +510,9 @@ static void kg_unpack(cb_kg *k, cb_gp *f, double f_scale, SEXP cand,
   k->n_deep = (int)p[1];
   k->alpha = p[2];
   k->max_h = (int)p[3];
+  k->miso = f->kernel == CB_MISO;
+  k->cand_cost = Rf_isNull(ccost) ? NULL : REAL(ccost);
+  k->nsrc = Rf_isNull(ccost) ? 1 : Rf_ncols(ccost);
   double *g = (double *)R_alloc((size_t)(2 * (k->n_nodes + k->n_deep)),
                                 sizeof(double));
   if (qmc_gauss_hermite(k->n_nodes, 0, g, g + k->n_nodes) ||
@@ -487,36 +533,44 @@ SEXP C_rollout_rh_value(SEXP acq, SEXP X, SEXP cand, SEXP nodes, SEXP h) {
   cb_gp f, lc;
   cb_kg k;
   acq_unpack(&a, &f, &lc, acq, hh + 1);
-  kg_unpack(&k, &f, a.f_scale, cand, nodes);
+  kg_unpack(&k, &f, a.f_scale, cand, nodes, R_NilValue);
   SEXP out = PROTECT(Rf_allocVector(REALSXP, m));
   double *x = (double *)R_alloc((size_t)d, sizeof(double));
   for (int i = 0; i < m; i++) {
     R_CheckUserInterrupt();
     for (int c = 0; c < d; c++) x[c] = REAL(X)[i + (size_t)c * m];
-    REAL(out)[i] = a.f_scale * rollout_rh_value(&k, x, hh);
+    REAL(out)[i] = a.f_scale * rollout_rh_value(&k, x, hh, 1.0);
   }
   UNPROTECT(1);
   return out;
 }
 
-/* par = (h (0: by Theorem 3), K, u, n_left, remaining, n_top).  The
- * decision is chosen among the design rows and the candidates: with h = 1
- * by KG over all of them, else by the rolling-horizon value over the design
- * rows and the n_top candidates of largest KG.  Points whose cost exceeds
- * the remaining budget have value 0. */
-SEXP C_rollout_rh_propose(SEXP acq, SEXP design, SEXP cand, SEXP nodes,
-                          SEXP par) {
-  const int nd = Rf_nrows(design), d = Rf_ncols(design), mc = Rf_nrows(cand);
-  const double *p = REAL(par);
-  const int max_h = (int)REAL(nodes)[3], n_left = (int)p[3];
-  const int n_top = (int)p[5];
+/* The rolling-horizon decision among the nd design rows (costs dcost) and
+ * the candidates x sources (costs k->cand_cost, or ccost1 for a single
+ * source): par = (h (0: by Theorem 3), K, u, n_left, remaining, n_top).
+ * With h = 1 by the reward over all of them, else by the rolling-horizon
+ * value over the design rows and the n_top candidate pairs of largest
+ * reward.  Pairs whose cost exceeds the remaining budget are skipped; when
+ * none fits, the cheapest one is returned with value 0.  The result list is
+ * (x, value (internal scale), h, error_bound, phi). */
+/* Row i of the decision set (design rows, then candidates x sources). */
+static void decision_row(const cb_kg *k, const double *design, int nd, int i,
+                         double *xi) {
+  if (i < nd) {
+    for (int c = 0; c < k->d; c++) xi[c] = design[i + (size_t)c * nd];
+  } else {
+    kg_pair(k, (i - nd) % k->m, (i - nd) / k->m, xi);
+  }
+}
+
+static SEXP rh_choose(cb_kg *k, const double *design, int nd,
+                      const double *dcost, const double *ccost1,
+                      const double *p) {
+  const int d = k->d, mc = k->m, ns = k->nsrc, max_h = k->max_h;
+  const int n_left = (int)p[3], n_top = (int)p[5];
   const double remaining = p[4];
+  const int per_cost = k->cand_cost != NULL;
   int np = 0;
-  cb_acq a;
-  cb_gp f, lc;
-  cb_kg k;
-  acq_unpack(&a, &f, &lc, acq, max_h + 1);
-  kg_unpack(&k, &f, a.f_scale, cand, nodes);
   const char *nms[] = {"x", "value", "h", "error_bound", "phi", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
   np++;
@@ -524,29 +578,25 @@ SEXP C_rollout_rh_propose(SEXP acq, SEXP design, SEXP cand, SEXP nodes,
   np++;
   SEXP x = PROTECT(Rf_allocVector(REALSXP, d));
   np++;
-  rollout_kg_prepare(&k);
-  const double ebar = rollout_error_bound(&k, p[1], p[2]);
-  rollout_rh_profits(&k, max_h, REAL(phi));
+  rollout_kg_prepare(k);
+  const double ebar = rollout_error_bound(k, p[1], p[2]);
+  rollout_rh_profits(k, max_h, REAL(phi));
   int h = (int)p[0];
-  if (h == 0) h = rollout_horizon(REAL(phi), max_h, ebar, k.alpha, n_left);
+  if (h == 0) h = rollout_horizon(REAL(phi), max_h, ebar, k->alpha, n_left);
   if (h > n_left) h = n_left > 1 ? n_left : 1;
-  /* KG at every point (design rows, then candidates) */
-  const int nt = nd + mc;
-  double *all = (double *)R_alloc((size_t)nt * (size_t)d, sizeof(double));
+  /* reward at every pair (design rows, then candidates x sources) */
+  const int nt = nd + mc * ns;
   double *kg = (double *)R_alloc((size_t)nt, sizeof(double));
+  double *cost = (double *)R_alloc((size_t)nt, sizeof(double));
   int *feas = (int *)R_alloc((size_t)nt, sizeof(int));
-  for (int c = 0; c < d; c++) {
-    for (int i = 0; i < nd; i++)
-      all[i + (size_t)c * nt] = REAL(design)[i + (size_t)c * nd];
-    for (int i = 0; i < mc; i++)
-      all[nd + i + (size_t)c * nt] = REAL(cand)[i + (size_t)c * mc];
-  }
   double *xi = (double *)R_alloc((size_t)d, sizeof(double));
-  rollout_kg_prepare(&k);
+  rollout_kg_prepare(k);
   for (int i = 0; i < nt; i++) {
-    for (int c = 0; c < d; c++) xi[c] = all[i + (size_t)c * nt];
-    feas[i] = acq_cost(&a, d, xi) <= remaining;
-    kg[i] = feas[i] ? rollout_kg_at(&k, xi) : -1.0;
+    decision_row(k, design, nd, i, xi);
+    cost[i] = i < nd ? dcost[i]
+                     : (per_cost ? k->cand_cost[i - nd] : ccost1[i - nd]);
+    feas[i] = cost[i] <= remaining;
+    kg[i] = feas[i] ? rollout_kg_at(k, xi) / (per_cost ? cost[i] : 1.0) : -1.0;
   }
   int ib = -1;
   double vb = -1.0;
@@ -557,7 +607,8 @@ SEXP C_rollout_rh_propose(SEXP acq, SEXP design, SEXP cand, SEXP nodes,
         ib = i;
       }
   } else {
-    /* the n_top feasible candidates of largest KG, then the design rows */
+    /* the n_top feasible candidate pairs of largest reward, then the
+     * design rows */
     int *top = (int *)R_alloc((size_t)(n_top > 0 ? n_top : 1), sizeof(int));
     int ntop = 0;
     for (int t = 0; t < n_top; t++) {
@@ -573,33 +624,100 @@ SEXP C_rollout_rh_propose(SEXP acq, SEXP design, SEXP cand, SEXP nodes,
     for (int i = 0; i < nd + ntop; i++) {
       const int row = i < nd ? i : top[i - nd];
       if (!feas[row]) continue;
-      for (int c = 0; c < d; c++) xi[c] = all[row + (size_t)c * nt];
-      const double v = rollout_rh_value(&k, xi, h);
+      decision_row(k, design, nd, row, xi);
+      const double v =
+          rollout_rh_value(k, xi, h, per_cost ? cost[row] : 1.0);
       if (v > vb) {
         vb = v;
         ib = row;
       }
     }
   }
-  if (ib < 0) { /* nothing feasible: the cheapest point */
+  if (ib < 0) { /* nothing feasible: the cheapest pair */
     double cb = R_PosInf;
-    for (int i = 0; i < nt; i++) {
-      for (int c = 0; c < d; c++) xi[c] = all[i + (size_t)c * nt];
-      const double ci = acq_cost(&a, d, xi);
-      if (ci < cb) {
-        cb = ci;
+    for (int i = 0; i < nt; i++)
+      if (cost[i] < cb) {
+        cb = cost[i];
         ib = i;
       }
-    }
     vb = 0.0;
   }
-  for (int c = 0; c < d; c++) REAL(x)[c] = all[ib + (size_t)c * nt];
+  decision_row(k, design, nd, ib, xi);
+  memcpy(REAL(x), xi, (size_t)d * sizeof(double));
   SET_VECTOR_ELT(out, 0, x);
-  SET_VECTOR_ELT(out, 1, Rf_ScalarReal(a.f_scale * (vb > 0.0 ? vb : 0.0)));
+  SET_VECTOR_ELT(out, 1, Rf_ScalarReal(vb > 0.0 ? vb : 0.0));
   SET_VECTOR_ELT(out, 2, Rf_ScalarInteger(h));
   SET_VECTOR_ELT(out, 3, Rf_ScalarReal(ebar));
   SET_VECTOR_ELT(out, 4, phi);
   UNPROTECT(np);
+  return out;
+}
+
+/* par = (h (0: by Theorem 3), K, u, n_left, remaining, n_top); see
+ * rh_choose().  The value is in the user's units. */
+SEXP C_rollout_rh_propose(SEXP acq, SEXP design, SEXP cand, SEXP nodes,
+                          SEXP par) {
+  const int nd = Rf_nrows(design), d = Rf_ncols(design), mc = Rf_nrows(cand);
+  const int max_h = (int)REAL(nodes)[3];
+  cb_acq a;
+  cb_gp f, lc;
+  cb_kg k;
+  acq_unpack(&a, &f, &lc, acq, max_h + 1);
+  kg_unpack(&k, &f, a.f_scale, cand, nodes, R_NilValue);
+  double *dcost = (double *)R_alloc((size_t)(nd + mc), sizeof(double));
+  double *xi = (double *)R_alloc((size_t)d, sizeof(double));
+  for (int i = 0; i < nd + mc; i++) {
+    const double *src = i < nd ? REAL(design) + i : REAL(cand) + (i - nd);
+    const int ld = i < nd ? nd : mc;
+    for (int c = 0; c < d; c++) xi[c] = src[(size_t)c * ld];
+    dcost[i] = acq_cost(&a, d, xi);
+  }
+  SEXP out = PROTECT(rh_choose(&k, REAL(design), nd, dcost, dcost + nd,
+                               REAL(par)));
+  SET_VECTOR_ELT(out, 1, Rf_ScalarReal(a.f_scale *
+                                       REAL(VECTOR_ELT(out, 1))[0]));
+  UNPROTECT(1);
+  return out;
+}
+
+/* Multi-information-source rolling horizon on a CB_MISO GP (packed by
+ * gp_pack()).  X / design rows are pairs (x, s); xcost / dcost their costs;
+ * cand: m candidates with source 0 in the last column; ccost: m x nsrc
+ * costs.  Values are KG per unit cost in the user's units per unit cost
+ * (scale = user units per internal unit). */
+SEXP C_rollout_miso_value(SEXP gp, SEXP X, SEXP xcost, SEXP cand,
+                          SEXP ccost, SEXP nodes, SEXP par) {
+  const int m = Rf_nrows(X), d = Rf_ncols(X);
+  const int hh = (int)REAL(par)[0];
+  const double scale = REAL(par)[1];
+  cb_gp f;
+  cb_kg k;
+  gp_unpack(&f, gp, hh + 1);
+  kg_unpack(&k, &f, scale, cand, nodes, ccost);
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, m));
+  double *x = (double *)R_alloc((size_t)d, sizeof(double));
+  for (int i = 0; i < m; i++) {
+    R_CheckUserInterrupt();
+    for (int c = 0; c < d; c++) x[c] = REAL(X)[i + (size_t)c * m];
+    REAL(out)[i] = scale * rollout_rh_value(&k, x, hh, REAL(xcost)[i]);
+  }
+  UNPROTECT(1);
+  return out;
+}
+
+/* par = (h (0: by Theorem 3), K, u, n_left, remaining, n_top, scale). */
+SEXP C_rollout_miso_propose(SEXP gp, SEXP design, SEXP dcost, SEXP cand,
+                            SEXP ccost, SEXP nodes, SEXP par) {
+  const int max_h = (int)REAL(nodes)[3];
+  const double scale = REAL(par)[6];
+  cb_gp f;
+  cb_kg k;
+  gp_unpack(&f, gp, max_h + 1);
+  kg_unpack(&k, &f, scale, cand, nodes, ccost);
+  SEXP out = PROTECT(rh_choose(&k, REAL(design), Rf_nrows(design),
+                               REAL(dcost), NULL, REAL(par)));
+  SET_VECTOR_ELT(out, 1, Rf_ScalarReal(scale * REAL(VECTOR_ELT(out, 1))[0]));
+  UNPROTECT(1);
   return out;
 }
 

@@ -78,8 +78,11 @@ typedef struct {
   const double *gh_x, *gh_w, *gd_x, *gd_w;
   double alpha; /* discount */
   int max_h;
+  int miso;                 /* f is CB_MISO (inputs carry the source) */
+  int nsrc;                 /* sources of the greedy choices (1 if !miso) */
+  const double *cand_cost;  /* m x nsrc costs, or NULL: rewards are KG */
   /* cache of the current state, refreshed by rollout_kg_prepare() */
-  double *V, *mu, *v, *cov, *xs, *work;
+  double *V, *mu, *v, *cov, *xs, *work, *a0, *v0, *x0;
 } cb_kg;
 
 /* Allocate the scratch (R_alloc) after the fields above are set. */
@@ -90,20 +93,24 @@ void rollout_kg_setup(cb_kg *k);
 void rollout_kg_prepare(cb_kg *k);
 
 /* KG at x on the internal (standardized) scale; with the cache of the
- * current state. */
+ * current state.  With miso, x = (x, s) and the gain is on source 0. */
 double rollout_kg_at(cb_kg *k, const double *x);
 
-/* First index of the largest KG over the candidates (cache current);
- * *best receives that KG (internal scale). */
-int rollout_kg_argmax(cb_kg *k, double *best);
+/* First index j + s m of the largest reward (KG, or KG / cand_cost[j +
+ * s m] with cand_cost) over the candidates j and sources s (cache current);
+ * *best receives that reward and *raw (may be NULL) its KG (internal
+ * scale). */
+int rollout_kg_argmax(cb_kg *k, double *best, double *raw);
 
-/* Rolling-horizon value of x with horizon h >= 1 (internal scale).  Leaves
- * f as it found it; the cache is stale afterwards. */
-double rollout_rh_value(cb_kg *k, const double *x, int h);
+/* Rolling-horizon value of x with horizon h >= 1 (internal scale), whose
+ * first reward is KG(x) / cost (cost = 1: KG).  Leaves f as it found it;
+ * the cache is stale afterwards. */
+double rollout_rh_value(cb_kg *k, const double *x, int h, double cost);
 
-/* phi[i - 1] = largest KG in the (i - 1)-th state of the greedy-KG path
+/* phi[i - 1] = KG of the greedy choice in the (i - 1)-th state of the path
  * whose fantasized observations are the posterior means, i = 1..nphi
- * (internal scale).  Leaves f as it found it. */
+ * (internal scale; the choices maximize the reward, phi is their KG, not
+ * divided by a cost).  Leaves f as it found it. */
 void rollout_rh_profits(cb_kg *k, int nphi, double *phi);
 
 /* The GP error bound of paper 004 Sec. 4.1 on the internal scale:

@@ -297,3 +297,36 @@ ref_kg <- function(fit, x, A, noise, n) {
   })
   c(mean = mean(g), se = stats::sd(g) / sqrt(n))
 }
+
+# The multi-source kernel of Poloczek et al. (2017) in the user's units,
+# from the coefficients of a gp_fit_miso() fit: Matern 5/2 truth kernel plus
+# a bias kernel when both sources are the same cheap source.
+ref_miso_kernel <- function(X1, s1, X2, s2, cf) {
+  m52 <- function(A, B, ell, sf2) {
+    D <- matrix(0, nrow(A), nrow(B))
+    for (k in seq_len(ncol(A))) D <- D + outer(A[, k], B[, k], "-")^2 / ell[k]^2
+    r <- sqrt(D)
+    sf2 * (1 + sqrt(5) * r + 5 / 3 * r^2) * exp(-sqrt(5) * r)
+  }
+  K <- m52(X1, X2, cf$lengthscale, cf$outputscale)
+  for (s in seq_along(cf$bias_outputscale)) {
+    Kb <- m52(X1, X2, cf$bias_lengthscale[s, ], cf$bias_outputscale[s])
+    K <- K + outer(s1 == s, s2 == s) * Kb
+  }
+  K
+}
+
+# Dense posterior mean and variance of a gp_fit_miso() fit at (Xn, sn),
+# optionally with one more observation y at (xa, sa).
+ref_miso_posterior <- function(fit, Xn, sn, xa = NULL, sa = NULL, y = NULL) {
+  cf <- coef(fit)
+  nv <- cf$noise + fit$hyp[fit$d + 5L] * fit$ysd^2
+  X <- rbind(fit$X, xa)
+  s <- c(fit$source, sa)
+  yy <- c(fit$y, y)
+  K <- ref_miso_kernel(X, s, X, s, cf) + diag(nv, nrow(X))
+  ks <- ref_miso_kernel(X, s, Xn, sn, cf)
+  A <- solve(K, ks)
+  list(mean = cf$mean + drop(crossprod(A, yy - cf$mean)),
+       var = diag(ref_miso_kernel(Xn, sn, Xn, sn, cf)) - colSums(ks * A))
+}

@@ -1,0 +1,363 @@
+# Multiple information sources (Yue and Kontar 2020, Sec. 7, after Poloczek
+# et al. 2017): the multi-source GP (kernel CB_MISO of src/gp.c), the
+# problems' source costs and the multi-source test problems. The policies
+# are the KG-based ones of R/rollout.R.
+
+is_miso <- function(problem) isTRUE(problem$miso)
+
+#' Fit the multi-information-source Gaussian process
+#'
+#' Fits the model of Poloczek et al. (2017), used by Yue and Kontar (2020,
+#' Sec. 7), to observations `y` of `n_sources` information sources: source
+#' 0 is the objective \eqn{f}, and source \eqn{s \ge 1} observes \eqn{f(x) +
+#' \delta_s(x)} with an independent bias GP \eqn{\delta_s}, so that
+#' \deqn{k((x, s), (x', s')) = k_0(x, x') + 1\{s = s' \ne 0\} k_s(x, x'),}
+#' all Matérn 5/2 with ARD lengthscales and their own outputscales, a
+#' constant mean shared by the sources, and one noise variance shared by
+#' them (the paper lets the noise depend on the source; costbo does not).
+#'
+#' Inputs are scaled to the unit cube and outputs (of all sources together)
+#' standardized, as in [gp_fit()]. The log hyperparameters (lengthscales
+#' and outputscales of \eqn{k_0} and of every \eqn{k_s}, and the noise) are
+#' fitted by MAP (default; the priors of [gp_fit()] on every lengthscale,
+#' outputscale and the noise) or ML with [stats::optim()]'s L-BFGS-B on the
+#' log marginal likelihood computed by the C core (its Cholesky factor), the
+#' mean being profiled out by generalized least squares. Without `start`,
+#' the optimization starts from lengthscales 0.5, outputscale 1 (bias 0.1)
+#' and noise 1e-3 and from a second, isotropic start with lengthscales 0.2;
+#' with `start`, from the previous fit only.
+#'
+#' @param X Inputs, one row per observation.
+#' @param source The source of each observation: whole numbers from 0
+#'   (the objective) to `n_sources - 1`.
+#' @param y Observations.
+#' @param n_sources Number of sources (default: the largest `source` plus
+#'   one).
+#' @param lower,upper The box of the inputs (default: the range of `X`).
+#' @param estimate `"map"` or `"ml"`.
+#' @param start Optional previous `gp_fit_miso()` fit with the same inputs
+#'   and sources, to warm-start from.
+#' @param noise_floor Smallest noise variance on the standardized scale.
+#' @param priors As for [gp_fit()].
+#' @return A `costbo_gp` with kernel `"miso"`. [predict()] takes `newdata`
+#'   with one more column than `X`, the source (0 for the objective);
+#'   [coef()] returns `lengthscale`, `outputscale`, `bias_lengthscale` (one
+#'   row per source \eqn{s \ge 1}), `bias_outputscale`, `noise` and `mean`.
+#' @references
+#' Poloczek, M., Wang, J. and Frazier, P. (2017). Multi-information source
+#' optimization. *NeurIPS 30*.
+#' @family gaussian-process
+#' @examples
+#' set.seed(1)
+#' X <- matrix(runif(24), ncol = 2)
+#' s <- rep(0:1, 6)
+#' y <- sin(6 * X[, 1]) + X[, 2] + 0.3 * s * cos(3 * X[, 2])
+#' fit <- gp_fit_miso(X, s, y, lower = c(0, 0), upper = c(1, 1))
+#' fit
+#' predict(fit, cbind(0.5, 0.5, 0:1))
+#' @export
+gp_fit_miso <- function(X, source, y, n_sources = NULL, lower = NULL,
+                        upper = NULL, estimate = c("map", "ml"), start = NULL,
+                        noise_floor = 1e-6, priors = NULL) {
+  estimate <- check_choice(estimate, c("map", "ml"))
+  X <- check_matrix(X, min_rows = 2L)
+  n <- nrow(X)
+  d <- ncol(X)
+  y <- check_vector(y, n)
+  if (stats::sd(y) == 0) stop_arg("y", "non-constant", y, show = FALSE)
+  source <- check_sources(source, n)
+  n_sources <- if (is.null(n_sources)) max(source) + 1L else
+    check_count(n_sources, min = 1L)
+  if (any(source >= n_sources)) {
+    stop_arg("source", sprintf("below `n_sources` = %d", n_sources), source)
+  }
+  bounds <- check_bounds(lower, upper, X)
+  noise_floor <- check_number(noise_floor, min = 0, min_open = TRUE)
+  priors <- check_priors(priors)
+  if (!is.null(start) && !(inherits(start, "costbo_gp") &&
+                           identical(start$kernel, "miso") &&
+                           start$d == d && start$n_sources == n_sources)) {
+    stop_arg("start", sprintf("a gp_fit_miso() fit with %d sources on %d inputs",
+                              n_sources, d), start)
+  }
+  range <- bounds$upper - bounds$lower
+  Xs <- cbind(sweep(sweep(X, 2L, bounds$lower), 2L, range, "/"), source)
+  dimnames(Xs) <- NULL
+  ymean <- mean(y)
+  ysd <- stats::sd(y)
+  ys <- (y - ymean) / ysd
+
+  nb <- n_sources - 1L
+  theta0 <- c(rep(log(0.5), d), 0, rep(c(rep(log(0.5), d), log(0.1)), nb),
+              log(max(1e-3, noise_floor)))
+  lo <- c(rep(c(rep(log(1e-3), d), log(1e-4)), n_sources), log(noise_floor))
+  up <- c(rep(c(rep(log(1e3), d), log(1e8)), n_sources), log(10))
+  starts <- if (!is.null(start)) {
+    list(miso_warm_theta(start, range, ysd))
+  } else {
+    iso <- theta0
+    iso[miso_ell_index(d, n_sources)] <- log(0.2)
+    list(theta0, iso)
+  }
+  obj <- function(th) miso_nlp(th, Xs, ys, d, n_sources, estimate == "map",
+                               priors)$value
+  best <- NULL
+  for (th in starts) {
+    th <- pmin(pmax(th, lo), up)
+    o <- stats::optim(th, obj, method = "L-BFGS-B", lower = lo, upper = up,
+                      control = list(maxit = 200L))
+    if (is.null(best) || o$value < best$value) best <- o
+  }
+  ev <- miso_nlp(best$par, Xs, ys, d, n_sources, estimate == "map", priors)
+  if (!is.finite(ev$value)) {
+    stop_costbo("the multi-source covariance matrix could not be factored")
+  }
+  new_costbo_gp(list(
+    kernel = "miso", kcode = 4L, d = d, n = n, n_sources = n_sources, X = X,
+    source = source, y = y, Xs = Xs, ys = ys, lower = bounds$lower,
+    upper = bounds$upper, ymean = ymean, ysd = ysd, theta = best$par,
+    hyp = ev$hyp, fixed = rep(FALSE, length(best$par) + 1L), L = ev$L,
+    beta = ev$beta, estimate = estimate, priors = priors,
+    noise_floor = noise_floor, log_posterior = -best$value,
+    nfun = best$counts[["function"]], convergence = best$convergence,
+    fmean = double(), fcov = double()
+  ))
+}
+
+check_sources <- function(source, n, arg = deparse(substitute(source)),
+                          call = sys.call(-1L)) {
+  if (!(is.numeric(source) && length(source) == n && all(is.finite(source)) &&
+        all(source >= 0) && all(source == round(source)))) {
+    stop_arg(arg, sprintf("%d whole numbers >= 0 (0 = the objective)", n),
+             source, call = call)
+  }
+  as.integer(source)
+}
+
+# Positions of the lengthscales in theta = (log ell_0, log sf2_0, (log ell_s,
+# log sf2_s) for s = 1.., log noise).
+miso_ell_index <- function(d, n_sources) {
+  as.vector(outer(seq_len(d), (d + 1L) * (seq_len(n_sources) - 1L), "+"))
+}
+
+# The hyp vector of CB_MISO (see src/gp.h) from theta, the mean and jitter.
+miso_hyp <- function(theta, d, n_sources, mean = 0, jitter = 0) {
+  p <- (d + 1L) * n_sources
+  e <- exp(theta)
+  c(e[seq_len(d)], 1, e[d + 1L], e[p + 1L], mean, jitter,
+    if (n_sources > 1L) e[(d + 2L):p])
+}
+
+# Negative log posterior (MAP) or likelihood at theta with the mean profiled
+# out; also returns the hyp, L and beta of the optimum mean.
+miso_nlp <- function(theta, Xs, ys, d, n_sources, use_prior, priors) {
+  bad <- list(value = 1e300)
+  hyp <- miso_hyp(theta, d, n_sources)
+  fac <- tryCatch(.Call(C_gp_factor, Xs, ys, 4L, hyp, double(), double()),
+                  error = function(e) NULL)
+  if (is.null(fac)) return(bad)
+  n <- length(ys)
+  v1 <- forwardsolve(fac$L, rep(1, n))
+  mu <- sum(v1 * fac$beta) / sum(v1^2)
+  r <- fac$beta - mu * v1
+  lml <- -0.5 * sum(r^2) - sum(log(diag(fac$L))) - 0.5 * n * log(2 * pi)
+  lp <- 0
+  if (use_prior) {
+    e <- exp(theta)
+    p <- (d + 1L) * n_sources
+    il <- miso_ell_index(d, n_sources)
+    isf <- (d + 1L) * seq_len(n_sources)
+    lp <- sum(stats::dgamma(e[il], priors$lengthscale[1L],
+                            priors$lengthscale[2L], log = TRUE)) +
+      sum(stats::dgamma(e[isf], priors$outputscale[1L],
+                        priors$outputscale[2L], log = TRUE)) +
+      stats::dgamma(e[p + 1L], priors$noise[1L], priors$noise[2L], log = TRUE)
+  }
+  hyp[d + 4L] <- mu
+  hyp[d + 5L] <- fac$jitter
+  list(value = -(lml + lp), hyp = hyp, L = fac$L, beta = r)
+}
+
+# theta of a previous fit on the scaling of a new one.
+miso_warm_theta <- function(start, range, ysd) {
+  d <- start$d
+  th <- start$theta
+  old_range <- start$upper - start$lower
+  il <- miso_ell_index(d, start$n_sources)
+  th[il] <- th[il] + log(old_range / range)
+  isf <- (d + 1L) * seq_len(start$n_sources)
+  p <- length(th)
+  th[c(isf, p)] <- th[c(isf, p)] + 2 * log(start$ysd / ysd)
+  th
+}
+
+miso_coef <- function(object) {
+  d <- object$d
+  S <- object$n_sources
+  range <- object$upper - object$lower
+  h <- object$hyp
+  b <- if (S > 1L) matrix(h[-seq_len(d + 5L)], d + 1L, S - 1L) else
+    matrix(0, d + 1L, 0L)
+  bl <- t(b[seq_len(d), , drop = FALSE] * range)
+  dimnames(bl) <- list(paste0("source", seq_len(S - 1L)), colnames(object$X))
+  ls <- h[seq_len(d)] * range
+  names(ls) <- colnames(object$X)
+  list(lengthscale = ls, outputscale = h[d + 2L] * object$ysd^2,
+       bias_lengthscale = bl, bias_outputscale = b[d + 1L, ] * object$ysd^2,
+       noise = h[d + 3L] * object$ysd^2,
+       mean = object$ymean + object$ysd * h[d + 4L])
+}
+
+print_miso_gp <- function(x, digits) {
+  cf <- coef(x)
+  cat(sprintf("Multi-source Gaussian process, %d sources, %d input%s, %d observations (%s fit)\n",
+              x$n_sources, x$d, if (x$d == 1L) "" else "s", x$n,
+              toupper(x$estimate)))
+  cat("  source 0 lengthscale: ", paste(format(cf$lengthscale, digits = digits),
+                                        collapse = " "),
+      "   outputscale: ", format(cf$outputscale, digits = digits), "\n",
+      sep = "")
+  for (s in seq_len(x$n_sources - 1L)) {
+    cat(sprintf("  bias %d lengthscale: %s   outputscale: %s\n", s,
+                paste(format(cf$bias_lengthscale[s, ], digits = digits),
+                      collapse = " "),
+                format(cf$bias_outputscale[s], digits = digits)))
+  }
+  cat(sprintf("  noise: %s   mean: %s\n", format(cf$noise, digits = digits),
+              format(cf$mean, digits = digits)))
+  invisible(x)
+}
+
+# Validate the multi-source arguments of bo_problem(); returns the problem's
+# multi-source elements.
+check_miso <- function(sources, source_costs, call = sys.call(-1L)) {
+  S <- check_count(sources, min = 1L, arg = "sources", call = call)
+  if (is.null(source_costs)) {
+    stop_arg("source_costs", "given with `sources`", NULL, show = FALSE,
+             call = call)
+  }
+  if (is.numeric(source_costs)) {
+    if (!(length(source_costs) == S && all(is.finite(source_costs)) &&
+          all(source_costs > 0))) {
+      stop_arg("source_costs",
+               sprintf("%d positive numbers (one per source) or a function(x, source)",
+                       S), source_costs, call = call)
+    }
+    cc <- as.double(source_costs)
+    fun <- function(x, source) cc[source + 1L]
+  } else if (is.function(source_costs)) {
+    fun <- source_costs
+  } else {
+    stop_arg("source_costs",
+             "positive numbers (one per source) or a function(x, source)",
+             source_costs, call = call)
+  }
+  list(miso = TRUE, n_sources = S, source_cost = fun,
+       source_costs = if (is.numeric(source_costs)) cc)
+}
+
+# The cost of evaluating source s at x, checked.
+miso_cost <- function(problem, x, s) {
+  c <- problem$source_cost(x, s)
+  if (!(is.numeric(c) && length(c) == 1L && is.finite(c) && c > 0)) {
+    stop_costbo(sprintf("`source_costs` returned %s for source %d, not a positive number",
+                        describe_value(c), s))
+  }
+  as.double(c)
+}
+
+# Costs of the rows of X (user units) at every source: nrow(X) x S.
+miso_cost_matrix <- function(problem, X) {
+  S <- problem$n_sources
+  if (!is.null(problem$source_costs)) {
+    return(matrix(problem$source_costs, nrow(X), S, byrow = TRUE))
+  }
+  vapply(seq_len(S) - 1L, function(s) {
+    apply(X, 1L, function(x) miso_cost(problem, x, s))
+  }, numeric(nrow(X)))
+}
+
+#' Multi-information-source test problems
+#'
+#' Problems with several information sources: source 0 is the objective,
+#' the others cheaper biased versions of it, each with its own cost. They are
+#' [bo_problem()]s with `sources`, for [policy_kg()] and the rolling-horizon
+#' [policy_rollout()], and are **maximized** (the functions are negated).
+#'
+#' * `"rosenbrock"` (Poloczek et al. 2017, the misoKG benchmark that Yue
+#'   and Kontar 2020 follow): \eqn{f(x) = -((1 - x_1)^2 + 100 (x_2 -
+#'   x_1^2)^2)} on \eqn{[-2, 2]^2}; source 1 is \eqn{f(x) + 0.1 \sin(10 x_1
+#'   + 5 x_2)}; costs 1000 and 1; maximum 0 at \eqn{(1, 1)}; default budget
+#'   5000.
+#' * `"goldstein_price"`, `"bohachevsky"` (Yue and Kontar 2020, Sec.
+#'   5.4.1, three sources): the negated functions of [test_problem()];
+#'   source 1 is \eqn{f(x) + 2 \sin(10 x_1 + 5 x_2)} and source 2 is
+#'   \eqn{f(x) + \delta(x)} with \eqn{\delta} a sample of a GP with the
+#'   squared-exponential kernel, lengthscale 1 and variance 1 (random
+#'   Fourier features drawn from `seed`) plus independent Gaussian noise of
+#'   variance 0.5 at every evaluation (the nugget of the paper's kernel).
+#'   The paper applies both biases to the problem's own coordinates and so
+#'   does costbo. Costs \eqn{5 d = 10} for source 0 and \eqn{d = 2} for the
+#'   others, budget \eqn{10 d^2 = 40}, as in the paper's example.
+#'
+#' @param name `"rosenbrock"`, `"goldstein_price"` or `"bohachevsky"`.
+#' @param budget The total budget; `NULL` takes the default.
+#' @param costs Optional costs of the sources (one positive number each).
+#' @param seed Seed of the bias GP sample of source 2 (the caller's random
+#'   stream is left untouched).
+#' @param noise Standard deviation of Gaussian noise added to every source.
+#' @return A [bo_problem()] with `optimum` (of source 0) and `maximizer`.
+#' @family problems
+#' @examples
+#' p <- test_problem_miso("rosenbrock")
+#' p
+#' p$objective(c(1, 1), 0)
+#' p$objective(c(1, 1), 1)
+#' @export
+test_problem_miso <- function(name = c("rosenbrock", "goldstein_price",
+                                       "bohachevsky"),
+                              budget = NULL, costs = NULL, seed = 1,
+                              noise = 0) {
+  name <- check_choice(name[1L], c("rosenbrock", "goldstein_price",
+                                   "bohachevsky"), arg = "name")
+  seed <- check_count(seed)
+  noise <- check_number(noise, min = 0)
+  eps <- function() if (noise > 0) stats::rnorm(1L, 0, noise) else 0
+  if (name == "rosenbrock") {
+    f <- function(x) -((1 - x[1L])^2 + 100 * (x[2L] - x[1L]^2)^2)
+    obj <- function(x, source) {
+      b <- if (source == 1L) 0.1 * sin(10 * x[1L] + 5 * x[2L]) else 0
+      f(x) + b + eps()
+    }
+    lower <- c(-2, -2)
+    upper <- c(2, 2)
+    def_costs <- c(1000, 1)
+    def_budget <- 5000
+    optimum <- 0
+    maximizer <- matrix(c(1, 1), 1L)
+  } else {
+    spec <- tp_specs()[[name]]
+    f <- function(x) spec$f(x)
+    lower <- rep_len(spec$lower, 2L)
+    upper <- rep_len(spec$upper, 2L)
+    delta <- with_seed(seed, gp_prior_sample(2L, kernel = "se",
+                                             lengthscale = 1))
+    obj <- function(x, source) {
+      b <- switch(source + 1L, 0, 2 * sin(10 * x[1L] + 5 * x[2L]),
+                  delta(matrix(x, 1L)) + stats::rnorm(1L, 0, sqrt(0.5)))
+      f(x) + b + eps()
+    }
+    def_costs <- c(10, 2, 2)
+    def_budget <- 40
+    optimum <- spec$optimum
+    maximizer <- spec$maximizer(2L)
+  }
+  S <- length(def_costs)
+  costs <- if (is.null(costs)) def_costs else costs
+  budget <- if (is.null(budget)) def_budget else budget
+  prob <- bo_problem(obj, lower = lower, upper = upper, budget = budget,
+                     name = paste0(name, "_miso"), optimum = optimum,
+                     sources = S, source_costs = costs)
+  prob$maximizer <- maximizer
+  prob
+}

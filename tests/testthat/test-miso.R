@@ -1,0 +1,192 @@
+# The multi-information-source model, problems and policies.
+
+miso_data <- function(seed = 1, n = 8) {
+  set.seed(seed)
+  X <- matrix(runif(2 * n), ncol = 2)
+  s <- rep(0:1, length.out = n)
+  y <- sin(5 * X[, 1]) + X[, 2]^2 + s * 0.3 * cos(4 * X[, 2])
+  list(X = X, s = s, y = y)
+}
+
+test_that("the multi-source kernel matches a hand computation", {
+  set.seed(2)
+  X <- matrix(runif(30), ncol = 2)
+  s <- rep(0:2, 5)
+  y <- sin(4 * X[, 1]) + X[, 2] + 0.2 * s
+  fit <- gp_fit_miso(X, s, y, lower = c(0, 0), upper = c(1, 1))
+  d <- 2L
+  nj <- fit$hyp[d + 3L] + fit$hyp[d + 5L]
+  K <- (fit$L %*% t(fit$L) - diag(nj, nrow(X))) * fit$ysd^2
+  expect_equal(K, ref_miso_kernel(X, s, X, s, coef(fit)), tolerance = 1e-10)
+  expect_equal(dim(coef(fit)$bias_lengthscale), c(2L, 2L))
+  expect_s3_class(logLik(fit), "logLik")
+})
+
+test_that("the multi-source posterior matches a dense computation", {
+  dd <- miso_data(3, 12)
+  fit <- gp_fit_miso(dd$X, dd$s, dd$y, lower = c(0, 0), upper = c(1, 1))
+  set.seed(4)
+  Xn <- matrix(runif(10), ncol = 2)
+  sn <- c(0, 1, 0, 1, 0)
+  p <- predict(fit, cbind(Xn, sn))
+  ref <- ref_miso_posterior(fit, Xn, sn)
+  expect_equal(p$mean, ref$mean, tolerance = 1e-8)
+  expect_equal(p$sd, sqrt(pmax(ref$var, 0)), tolerance = 1e-6)
+  # one source is the single-source Matern 5/2 GP with the same parameters
+  f1 <- gp_fit_miso(dd$X[dd$s == 0, ], rep(0, 6), dd$y[dd$s == 0],
+                    lower = c(0, 0), upper = c(1, 1), estimate = "ml")
+  expect_equal(f1$n_sources, 1L)
+  expect_error(predict(fit, cbind(Xn, 2)), class = "costbo_error_arg")
+  expect_error(predict(fit, cbind(Xn, 0), grad = TRUE),
+               class = "costbo_error_arg")
+})
+
+test_that("misoKG matches Monte Carlo on a small discretization", {
+  prob <- bo_problem(function(x, source) NA, lower = c(0, 0),
+                     upper = c(1, 1), budget = 100, sources = 2,
+                     source_costs = c(4, 1))
+  dd <- miso_data(5, 10)
+  s <- bo_session(prob, policy_kg(n_nodes = 20, n_cand = 6),
+                  initial = data.frame(x1 = dd$X[, 1], x2 = dd$X[, 2],
+                                       value = dd$y, source = dd$s))
+  st <- costbo:::state_fit(s)
+  fit <- st$models$f
+  pts <- rbind(c(0.3, 0.6, 0), c(0.3, 0.6, 1), c(0.8, 0.2, 1))
+  set.seed(11)
+  kg <- st$policy$acquisition(st, pts)
+  set.seed(11)
+  cand <- costbo:::sobol_points(6L, 2L)
+  A <- rbind(fit$X, cand)
+  mc <- vapply(seq_len(nrow(pts)), function(i) {
+    x <- pts[i, 1:2]
+    sa <- pts[i, 3]
+    Aa <- rbind(A, x)
+    m0 <- ref_miso_posterior(fit, Aa, rep(0, nrow(Aa)))$mean
+    pr <- ref_miso_posterior(fit, matrix(x, 1), sa)
+    m_at <- function(y) {
+      ref_miso_posterior(fit, Aa, rep(0, nrow(Aa)), matrix(x, 1), sa, y)$mean
+    }
+    b0 <- m_at(0)
+    b1 <- m_at(1) - b0 # the updated mean is linear in y
+    set.seed(12)
+    y <- pr$mean + sqrt(pr$var + coef(fit)$noise +
+                          fit$hyp[fit$d + 5L] * fit$ysd^2) * rnorm(2e5)
+    g <- mean(apply(outer(y, b1) + rep(b0, each = length(y)), 1L, max)) -
+      max(m0)
+    g / c(4, 1)[sa + 1]
+  }, 0)
+  expect_equal(kg, mc, tolerance = 0.02)
+  expect_true(all(kg > 0))
+})
+
+test_that("with one source the multi-source rollout is the single-source one", {
+  set.seed(6)
+  X <- matrix(runif(16), ncol = 2)
+  y <- sin(5 * X[, 1]) - (X[, 2] - 0.4)^2
+  init <- data.frame(x1 = X[, 1], x2 = X[, 2], value = y)
+  one <- bo_problem(function(x) NA, lower = c(0, 0), upper = c(1, 1),
+                    cost = 2, budget = 20)
+  mis <- bo_problem(function(x, source) NA, lower = c(0, 0),
+                    upper = c(1, 1), budget = 20, sources = 1,
+                    source_costs = 2)
+  pol <- policy_rollout(horizon = "adaptive", max_horizon = 3, n_cand = 20,
+                        control = list(error_const = 0.01))
+  s1 <- costbo:::state_fit(bo_session(one, pol, initial = init))
+  sm <- bo_session(mis, pol, initial = cbind(init, source = 0))
+  # the same GP: the multi-source kernel with one source is Matern 5/2
+  f <- s1$models$f
+  g <- f
+  g$kernel <- "miso"
+  g$kcode <- 4L
+  g$n_sources <- 1L
+  g$source <- rep(0L, f$n)
+  g$Xs <- cbind(f$Xs, 0)
+  g$hyp <- c(f$hyp[1:2], 1, f$hyp[3:6])
+  sm$models$f <- g
+  for (h in c(1L, 2L, 0L)) {
+    p <- policy_rollout(horizon = if (h == 0L) "adaptive" else h,
+                        base = "kg", max_horizon = 3, n_cand = 20,
+                        control = list(error_const = 0.01))
+    s1$policy <- sm$policy <- p
+    set.seed(7)
+    a <- p$propose(s1)
+    set.seed(7)
+    b <- p$propose(sm)
+    expect_equal(b$x, a$x, tolerance = 1e-12)
+    expect_identical(b$source, 0L)
+    expect_identical(b$info$h, a$info$h)
+    expect_equal(b$info$acquisition * 2, a$info$acquisition,
+                 tolerance = 1e-10)
+  }
+  set.seed(8)
+  v1 <- s1$policy$acquisition(s1, rbind(c(0.2, 0.3), c(0.7, 0.9)))
+  set.seed(8)
+  vm <- sm$policy$acquisition(sm, rbind(c(0.2, 0.3), c(0.7, 0.9)))
+  expect_equal(vm * 2, v1, tolerance = 1e-10)
+})
+
+test_that("the loop records sources, charges their costs, reports source 0", {
+  prob <- bo_problem(function(x, source) -sum((x - 0.3)^2) + 0.2 * source,
+                     lower = c(0, 0), upper = c(1, 1), budget = 12,
+                     sources = 2, source_costs = c(5, 1), optimum = 0)
+  run <- bo_optimize(prob, policy_kg(n_cand = 20), n_init = 3, seed = 1,
+                     progress = FALSE)
+  df <- as.data.frame(run)
+  expect_true("source" %in% names(df))
+  expect_identical(df$source[df$phase == "initial"], rep(0:1, 3))
+  expect_equal(df$cost, c(5, 1)[df$source + 1])
+  bo <- df$phase == "bo"
+  expect_equal(run$spent, sum(df$cost[bo]))
+  expect_lte(run$spent, 12)
+  sm <- summary(run)
+  expect_equal(sm$best_value, max(df$value[df$source == 0]))
+  expect_equal(sm$regret, -sm$best_value)
+  # a session asks for a pair and charges the source's cost
+  s <- bo_session(prob, policy_kg(n_cand = 10),
+                  initial = df[df$phase == "initial", c("x1", "x2", "value",
+                                                        "source")])
+  set.seed(2)
+  x <- bo_ask(s)
+  expect_true(attr(x, "source") %in% 0:1)
+  s <- bo_tell(s, x, value = 0.1)
+  expect_equal(s$spent, c(5, 1)[attr(x, "source") + 1])
+  expect_error(bo_tell(s, as.numeric(x), value = 0.1),
+               class = "costbo_error_arg")
+})
+
+test_that("the multi-source test problems follow the papers", {
+  p <- test_problem_miso("rosenbrock")
+  expect_equal(p$source_costs, c(1000, 1))
+  expect_equal(p$objective(c(1, 1), 0), 0)
+  expect_equal(p$objective(c(1, 1), 1), 0.1 * sin(15))
+  g <- test_problem_miso("goldstein_price")
+  expect_equal(g$n_sources, 3L)
+  expect_equal(g$objective(c(0, -1), 0), -3)
+  expect_equal(g$objective(c(0, -1), 1), -3 + 2 * sin(-5))
+  expect_equal(g$budget, 40)
+})
+
+test_that("bad multi-source arguments are rejected, naming the argument", {
+  f <- function(x, source) 0
+  expect_error(bo_problem(f, 0, 1, budget = 1, sources = 2),
+               class = "costbo_error_arg")
+  expect_error(bo_problem(f, 0, 1, budget = 1, sources = 2,
+                          source_costs = c(1, -1)),
+               class = "costbo_error_arg")
+  expect_error(bo_problem(f, 0, 1, budget = 1, sources = 2,
+                          source_costs = 1:3),
+               class = "costbo_error_arg")
+  expect_error(bo_problem(f, 0, 1, budget = 1, cost = 1, sources = 2,
+                          source_costs = c(2, 1)),
+               class = "costbo_error_arg")
+  expect_error(bo_problem(f, 0, 1, budget = 1, source_costs = c(2, 1)),
+               class = "costbo_error_arg")
+  prob <- bo_problem(f, 0, 1, budget = 1, sources = 2, source_costs = c(2, 1))
+  expect_error(bo_optimize(prob, policy_ei()), class = "costbo_error_arg")
+  expect_error(gp_fit_miso(matrix(1:4), c(0, 1, 0.5, 1), 1:4),
+               class = "costbo_error_arg")
+  expect_error(gp_fit_miso(matrix(1:4), c(0, 1, 2, 1), 1:4, n_sources = 2),
+               class = "costbo_error_arg")
+  expect_snapshot(bo_problem(f, 0, 1, budget = 1, sources = 2,
+                             source_costs = "a"), error = TRUE)
+})
