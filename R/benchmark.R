@@ -47,7 +47,8 @@
 #' The cost spent after an evaluation is the cumulative charged cost of
 #' [as.data.frame.bo_run()] (the initial design is free unless
 #' `charge_initial = TRUE`). At grid cost `c` the best value is the best
-#' successful evaluation whose cumulative cost is at most `c` (a step
+#' successful evaluation (of the objective itself, source 0, for a
+#' multi-source problem) whose cumulative cost is at most `c` (a step
 #' function, carried forward between evaluations; `NA` before the first), the
 #' regret is the problem's `optimum` minus it (for problems with control sets
 #' that record their noise-free objective, the simple regret of Tay et al.
@@ -79,7 +80,8 @@
 #'   data frame with one row per replication (`status`, `error`, number of
 #'   evaluations, cost spent, final best value and regret, `seconds`, the
 #'   reason the run stopped) and `evaluations` one row per evaluation
-#'   (`problem`, `policy`, `rep`, `cumulative_cost`, `value`, `status`).
+#'   (`problem`, `policy`, `rep`, `cumulative_cost`, `value`, `status`, and
+#'   `source`, the information source of a multi-source problem, else `NA`).
 #' @family benchmarks
 #' @examples
 #' probs <- list(branin = test_problem("branin", budget = 4))
@@ -250,13 +252,15 @@ benchmark_task <- function(task, problems, policies, stream, args) {
     return(rec)
   }
   df <- as.data.frame(run)
+  # with several information sources only the objective (source 0) counts
+  src <- if (is.null(df$source)) rep(NA_integer_, nrow(df)) else df$source
+  counts <- df$status == "ok" & (is.na(src) | src == 0L)
   rec$trace <- data.frame(
     cumulative_cost = df$cumulative_cost, value = df$value,
-    status = df$status,
+    status = df$status, source = src, counts = counts,
     regret = if (!is.null(df$simple_regret)) df$simple_regret else
       if (is.null(run$problem$optimum)) rep(NA_real_, nrow(df)) else
-        run$problem$optimum - cummax(ifelse(df$status == "ok", df$value,
-                                            -Inf)),
+        run$problem$optimum - cummax(ifelse(counts, df$value, -Inf)),
     stringsAsFactors = FALSE)
   rec$trace$regret[!is.finite(rec$trace$regret)] <- NA_real_
   rec$optimum <- run$problem$optimum
@@ -340,7 +344,7 @@ attach_costbo <- function() {
 # The step function of a run's best value and regret on a cost grid.
 benchmark_curve <- function(rec, grid) {
   tr <- rec$trace
-  ok <- tr$status == "ok"
+  ok <- if (is.null(tr$counts)) tr$status == "ok" else tr$counts
   tol <- 1e-12 * max(1, abs(grid))
   k <- findInterval(grid + tol, tr$cumulative_cost)
   best <- cummax(ifelse(ok, tr$value, -Inf))
@@ -392,7 +396,7 @@ as.data.frame.bo_benchmark <- function(x, row.names = NULL, optional = FALSE,
 benchmark_replications <- function(x) {
   rows <- lapply(x$records, function(r) {
     tr <- r$trace
-    ok <- if (is.null(tr)) logical() else tr$status == "ok" &
+    ok <- if (is.null(tr)) logical() else tr$counts &
       tr$cumulative_cost <= r$budget * (1 + 1e-12)
     best <- if (any(ok)) max(tr$value[ok]) else NA_real_
     reg <- if (any(ok)) utils::tail(tr$regret[ok], 1L) else NA_real_
@@ -413,7 +417,7 @@ benchmark_evaluations <- function(x) {
   rows <- lapply(Filter(function(r) NROW(r$trace) > 0L, x$records),
                  function(r) {
     data.frame(problem = r$problem, policy = r$policy, rep = r$rep,
-               r$trace[, c("cumulative_cost", "value", "status")],
+               r$trace[, c("cumulative_cost", "value", "status", "source")],
                stringsAsFactors = FALSE)
   })
   if (length(rows)) do.call(rbind, rows) else NULL

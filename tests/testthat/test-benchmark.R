@@ -193,3 +193,18 @@ test_that("bo_benchmark() checks its arguments", {
                                     n_init = 4, progress = FALSE),
                        level = 2), "`level` must be")
 })
+
+test_that("with several information sources only the objective counts", {
+  prob <- test_problem_miso("goldstein_price")
+  bm <- bo_benchmark(list(gp = prob), list(KG = policy_kg(n_cand = 10)),
+                     reps = 1, n_init = 3, max_evaluations = 3, n_grid = 5,
+                     progress = FALSE)
+  ev <- bm$evaluations
+  expect_setequal(unique(ev$source), 0:2)
+  df <- as.data.frame(bm)
+  final <- df$best_value[df$cost == max(df$cost)]
+  within <- ev$cumulative_cost <= prob$budget
+  expect_equal(final, max(ev$value[ev$source == 0 & ev$status == "ok" &
+                                     within]))
+  expect_equal(bm$replications$best_value, final)
+})
