@@ -10,10 +10,34 @@
 
 /* Relative predictive variance below which a fantasy is deterministic. */
 #define TREE_VAR_TOL 1e-10
+/* Half-width of the smoothed max of the path's best value, on the
+ * standardized scale of the objective. */
+#define TREE_MAX_SMOOTH 1e-5
 /* L-BFGS-B tolerance of the one-shot optimization: the tree's value is
  * flat in many of its decisions, and the default 1e7 stops far from the
  * optimum. */
 #define TREE_FACTR 1e4
+
+/* The path's best value after a fantasy outcome y: max(best, y), smoothed
+ * where |y - best| < delta by the quadratic that joins the two lines with
+ * a continuous slope, so that the tree value is continuously
+ * differentiable across the ridges where a fantasy outcome ties the best
+ * value (exact gradients stall L-BFGS-B on them).  It exceeds the max by
+ * at most delta / 4.  *lam receives its derivative in y (1 - *lam in
+ * best). */
+static double smooth_max(double best, double y, double delta, double *lam) {
+  const double t = y - best;
+  if (t >= delta) {
+    *lam = 1.0;
+    return y;
+  }
+  if (t <= -delta) {
+    *lam = 0.0;
+    return best;
+  }
+  *lam = 0.5 + t / (2.0 * delta);
+  return 0.5 * (best + y) + t * t / (4.0 * delta) + 0.25 * delta;
+}
 
 /* Condition a GP on the fantasy value mu(x) + sqrt(var(x) + noise) z at x;
  * *val receives that value (internal scale).  Returns 1 if the GP was
@@ -273,7 +297,8 @@ static double node_value(cb_tree *t, int k, int j, const double *X,
     const double gs = R_FINITE(pd.s) ? w * pd.s : 0.0;
     pf->mb[k] += gm * a->f_scale;
     if (sf > 0.0) pf->vb[k] += gs * a->f_scale / (2.0 * sf);
-    if (t->argbest[k] >= 0) pf->yb[t->argbest[k]] -= gm * a->f_scale;
+    for (int i = 0; i < k; i++)
+      pf->yb[i] -= gm * a->f_scale * t->dbest[k + (size_t)i * t->steps];
     if (pc) {
       const double gmc = R_FINITE(pd.mc) ? w * pd.mc : 0.0;
       const double gsc = R_FINITE(pd.sc) ? w * pd.sc : 0.0;
@@ -291,12 +316,15 @@ static double node_value(cb_tree *t, int k, int j, const double *X,
     for (int c = 0; c < mk; c++) {
       const double zf = t->zf[t->zoff[k] + c], zc = t->zc[t->zoff[k] + c];
       const double y = a->f_shift + a->f_scale * tree_gp_edge(pf, k, zf);
-      if (y > t->bestk[k]) {
-        t->bestk[k + 1] = y;
-        t->argbest[k + 1] = k;
-      } else {
-        t->bestk[k + 1] = t->bestk[k];
-        t->argbest[k + 1] = t->argbest[k];
+      double lam;
+      t->bestk[k + 1] = smooth_max(t->bestk[k], y, TREE_MAX_SMOOTH * a->f_scale,
+                                   &lam);
+      if (G) {
+        const int N = t->steps;
+        for (int i = 0; i < k; i++)
+          t->dbest[k + 1 + (size_t)i * N] =
+              (1.0 - lam) * t->dbest[k + (size_t)i * N];
+        t->dbest[k + 1 + (size_t)k * N] = lam;
       }
       if (pc) cost = exp(a->c_shift + a->c_scale * tree_gp_edge(pc, k, zc));
       t->cost[k] = cost;
@@ -391,7 +419,7 @@ void tree_setup(cb_tree *t) {
   t->pc = t->lc ? tree_gp_new(t->lc, N) : NULL;
   t->px = (const double **)R_alloc((size_t)N, sizeof(double *));
   t->pg = (double **)R_alloc((size_t)N, sizeof(double *));
-  t->argbest = (int *)R_alloc((size_t)N, sizeof(int));
+  t->dbest = (double *)R_alloc((size_t)N * N, sizeof(double));
   t->bestk = (double *)R_alloc(3 * (size_t)N, sizeof(double));
   t->spent = t->bestk + N;
   t->cost = t->spent + N;
@@ -406,7 +434,6 @@ double tree_value(int D, const double *X, double *grad, void *ctx) {
     if (t->f->kernel == CB_FINITE) G = NULL; /* no gradient on candidates */
   }
   t->bestk[0] = t->best;
-  t->argbest[0] = -1;
   t->spent[0] = 0.0;
   return node_value(t, 0, 0, X, G, 1.0);
 }

@@ -79,8 +79,8 @@ typedef struct {
                                 a known cost) */
   const double **px; /* decision of stage k on the current path */
   double **pg;      /* its gradient */
-  int *argbest;     /* stage of the fantasy holding the path's best value,
-                       -1 for the observed best */
+  double *dbest;    /* N x N: dbest[k + i N] = d bestk[k] / d (fantasy
+                       outcome of stage i), i < k */
   double *bestk, *spent, *cost; /* path's best value and cost spent at stage
                                    k, cost of the edge out of stage k */
   double *work, *gtmp;

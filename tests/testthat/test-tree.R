@@ -40,10 +40,10 @@ test_that("a one-step tree is Q1", {
 
 # Central differences of the tree value in all decisions at once, and the
 # largest error of the analytic gradient relative to the largest component.
-tree_grad_err <- function(pk, m, zf, zc, B, X) {
+tree_grad_err <- function(pk, m, zf, zc, B, X, h = 1e-5) {
   v <- tree_value(pk, m, zf, zc, B, X, grad = TRUE)
   f <- function(x) tree_value(pk, m, zf, zc, B, matrix(x, nrow(X)))$value
-  fd <- ref_grad(f, as.double(X), h = 1e-5)
+  fd <- ref_grad(f, as.double(X), h = h)
   list(value = v$value, grad = v$grad, fd = matrix(fd, nrow(X)),
        err = max(abs(v$grad - fd)) / max(abs(fd)))
 }
@@ -120,6 +120,50 @@ test_that("the path variant is the tree at the posterior-mean fantasy", {
   set.seed(4)
   z <- costbo:::bmsei_base(c(1L, 1L), path = TRUE)
   expect_identical(z, list(zf = c(0, 0), zc = c(0, 0)))
+})
+
+test_that("the best value is smoothed where a fantasy outcome ties it", {
+  # a base sample that puts the first fantasy outcome at the root exactly on
+  # the best observed value: the tree value has a ridge there, smoothed
+  # over 1e-5 (standardized) so that the gradient is continuous
+  s <- tree_setup_box()
+  B <- 6
+  pk <- tree_pack(s$fit, s$cost, budget = B)
+  X <- matrix(c(0.3, 0.6, 0.1, 0.4, 0.15, 0.8), 2)
+  pf <- predict(s$fit, X[, 1])
+  best <- max(s$fit$y)
+  zf <- c((best - pf$mean) / sqrt(pf$sd^2 + coef(s$fit)$noise), 0.5)
+  zc <- c(-0.3, 0.2)
+  # steps well inside the smoothed band
+  r <- tree_grad_err(pk, 2L, zf, zc, B, X, h = 1e-8)
+  expect_lt(r$err, 1e-5)
+  f <- function(x) {
+    X1 <- X
+    X1[1, 1] <- x
+    tree_value(pk, 2L, zf, zc, B, X1)$value
+  }
+  # one-sided slopes away from the ridge differ; within it the gradient
+  # moves between them
+  h <- 1e-3
+  left <- (f(X[1, 1]) - f(X[1, 1] - h)) / h
+  right <- (f(X[1, 1] + h) - f(X[1, 1])) / h
+  expect_gt(abs(left - right), 0.01 * max(abs(left), abs(right)))
+  expect_lt(r$grad[1, 1], max(left, right) + 1e-3)
+  expect_gt(r$grad[1, 1], min(left, right) - 1e-3)
+  # the value is below the exact tree's by at most 1e-5 / 4 * sd(y)
+  y <- pf$mean + sqrt(pf$sd^2 + coef(s$fit)$noise) * zf
+  exact <- acq_evaluate(s$fit, X[, 1], "q1", cost_model = s$cost,
+                        remaining = B)
+  pc <- predict(s$cost, X[, 1])
+  for (c in 1:2) {
+    l <- pc$mean + sqrt(pc$sd^2 + coef(s$cost)$noise) * zc[c]
+    exact <- exact + acq_evaluate(
+      costbo:::gp_condition(s$fit, X[, 1], y[c]), X[, 1 + c], "q1",
+      cost_model = costbo:::gp_condition(s$cost, X[, 1], l),
+      best = max(best, y[c]), remaining = B - exp(l)) / 2
+  }
+  expect_lte(r$value, exact + 1e-12)
+  expect_lt(exact - r$value, 1e-5 / 4 * s$fit$ysd)
 })
 
 test_that("a three-step tree equals the recursion over conditioned GPs", {
