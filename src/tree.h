@@ -19,8 +19,12 @@
  * with the base samples shared by all nodes of a stage (reparametrization
  * with fixed base samples, a sample-average approximation), and the child's
  * data are D plus (x, y) (and (x, l)), conditioned by gp_fantasy_add without
- * refitting.  A known cost makes the fantasy cost the known c(x).  Along a
- * path the best value is max(best, fantasy y) and the fantasized costs
+ * refitting (tree_argmax_finite) or equivalently in closed form
+ * (tree_value, below).  A known cost makes the fantasy cost the known c(x).
+ * Along a path the best value is max(best, fantasy y) (in tree_value
+ * smoothed where |y - best| < 1e-5 f_scale, see smooth_max in tree.c:
+ * the tree value has ridges where a fantasy outcome ties the best value, on
+ * which L-BFGS-B with exact gradients stops) and the fantasized costs
  * accumulate: the node's Q1 uses remaining = budget - (cost spent on the
  * path), and a node whose path has spent the whole budget contributes 0 with
  * its whole subtree.  A fantasy at a point whose predictive variance is 0
