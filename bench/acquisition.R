@@ -6,7 +6,9 @@
 # observations, d = 6), the ratio PBGI / EI, and the time of one full
 # maximization (200 d Sobol raw points, 10 d L-BFGS-B starts) at n = 100,
 # d = 6 and n = 20, d = 2, for each acquisition, with the unknown cost
-# modelled by a GP on log cost.
+# modelled by a GP on log cost.  BENCH_SECTIONS (comma-separated: eval, max,
+# bmsei, rollout; default all) selects sections, BENCH_BMSEI_D the
+# dimensions of the B-MS-EI section (default 2, 3, 4).
 
 library(costbo)
 cat("costbo", as.character(packageVersion("costbo")), "| R", R.version.string,
@@ -40,6 +42,10 @@ types <- list(
   pbgi = list(type = "pbgi", lambda = 1e-3)
 )
 
+sections <- if (nzchar(Sys.getenv("BENCH_SECTIONS"))) {
+  strsplit(Sys.getenv("BENCH_SECTIONS"), ",")[[1]]
+} else c("eval", "max", "bmsei", "rollout")
+
 # Best of `reps` runs, in CPU seconds of this process (user + system), which
 # other work on a shared machine disturbs far less than wall time.
 time_it <- function(expr, reps) {
@@ -53,138 +59,146 @@ time_it <- function(expr, reps) {
   best
 }
 
-s6 <- setup(100, 6)
-set.seed(2)
-pts <- matrix(runif(20000 * 6), ncol = 6)
-known <- cost_linear(rep(0, 6), rep(1, 6))
-eval_rows <- list()
-for (cost in c("known cost", "GP on log cost")) {
-  for (nm in names(types)) {
-    if (nm == "ei" && cost != "known cost") next
-    a <- types[[nm]]
-    cost_args <- if (nm == "ei") list() else if (cost == "known cost")
-      list(cost = known) else list(cost_model = s6$cost)
-    args <- c(list(s6$fit, pts, a$type, grad = TRUE), cost_args, a[-1])
-    t <- time_it(do.call(acq_evaluate, args), 3)
-    eval_rows[[length(eval_rows) + 1L]] <- data.frame(
-      acquisition = nm, cost = if (nm == "ei") "-" else cost,
-      us_per_eval_with_grad = 1e6 * t / nrow(pts))
+if (any(c("eval", "max") %in% sections)) s6 <- setup(100, 6)
+if ("eval" %in% sections) {
+  set.seed(2)
+  pts <- matrix(runif(20000 * 6), ncol = 6)
+  known <- cost_linear(rep(0, 6), rep(1, 6))
+  eval_rows <- list()
+  for (cost in c("known cost", "GP on log cost")) {
+    for (nm in names(types)) {
+      if (nm == "ei" && cost != "known cost") next
+      a <- types[[nm]]
+      cost_args <- if (nm == "ei") list() else if (cost == "known cost")
+        list(cost = known) else list(cost_model = s6$cost)
+      args <- c(list(s6$fit, pts, a$type, grad = TRUE), cost_args, a[-1])
+      t <- time_it(do.call(acq_evaluate, args), 3)
+      eval_rows[[length(eval_rows) + 1L]] <- data.frame(
+        acquisition = nm, cost = if (nm == "ei") "-" else cost,
+        us_per_eval_with_grad = 1e6 * t / nrow(pts))
+    }
   }
+  ev <- do.call(rbind, eval_rows)
+  ev$ratio_to_ei <- ev$us_per_eval_with_grad / ev$us_per_eval_with_grad[1]
+  cat("One evaluation with its gradient, n = 100, d = 6, CPU time",
+      "(target: < 20 us; PBGI <= 3x EI)\n")
+  print(ev, digits = 3, row.names = FALSE)
 }
-ev <- do.call(rbind, eval_rows)
-ev$ratio_to_ei <- ev$us_per_eval_with_grad / ev$us_per_eval_with_grad[1]
-cat("One evaluation with its gradient, n = 100, d = 6, CPU time",
-    "(target: < 20 us; PBGI <= 3x EI)\n")
-print(ev, digits = 3, row.names = FALSE)
 
-s2 <- setup(20, 2)
-max_rows <- list()
-for (cfg in list(list(s = s6, label = "n = 100, d = 6", target = 0.5),
-                 list(s = s2, label = "n = 20, d = 2", target = 0.1))) {
-  for (nm in names(types)) {
-    a <- types[[nm]]
-    args <- c(list(cfg$s$fit, a$type, cost_model = if (nm != "ei") cfg$s$cost),
-              a[-1])
-    set.seed(3)
-    t <- time_it(for (r in 1:10) do.call(acq_maximize, args), 3) / 10
-    max_rows[[length(max_rows) + 1L]] <- data.frame(
-      problem = cfg$label, acquisition = nm, seconds = t,
-      target_s = cfg$target)
+if ("max" %in% sections) {
+  s2 <- setup(20, 2)
+  max_rows <- list()
+  for (cfg in list(list(s = s6, label = "n = 100, d = 6", target = 0.5),
+                   list(s = s2, label = "n = 20, d = 2", target = 0.1))) {
+    for (nm in names(types)) {
+      a <- types[[nm]]
+      args <- c(list(cfg$s$fit, a$type, cost_model = if (nm != "ei") cfg$s$cost),
+                a[-1])
+      set.seed(3)
+      t <- time_it(for (r in 1:10) do.call(acq_maximize, args), 3) / 10
+      max_rows[[length(max_rows) + 1L]] <- data.frame(
+        problem = cfg$label, acquisition = nm, seconds = t,
+        target_s = cfg$target)
+    }
   }
+  mx <- do.call(rbind, max_rows)
+  cat("\nOne full maximization (200 d raw points, 10 d L-BFGS-B starts; mean of 10),",
+      "CPU seconds, unknown cost (GP on log cost)\n")
+  print(mx, digits = 3, row.names = FALSE)
+  cat("\nFor comparison, measured on a machine like this one (idle) for the",
+      "reference\nimplementations at n = 20, d = 2: 0.5-1.2 s for EI,",
+      "1.0-1.8 s for EI-PU,\nabout 1.6 s for PBGI-U per acquisition",
+      "maximization.\n")
+  sub <- mx[mx$problem == "n = 20, d = 2", ]
+  ref <- c(ei = 0.5, ei_pu = 1.0, ei_pu_cc = 1.0, q1 = 1.0, pbgi = 1.6)
+  cat("Speed-up over the lower end of those times:\n")
+  print(data.frame(acquisition = sub$acquisition,
+                   speedup = ref[sub$acquisition] / sub$seconds),
+        digits = 3, row.names = FALSE)
 }
-mx <- do.call(rbind, max_rows)
-cat("\nOne full maximization (200 d raw points, 10 d L-BFGS-B starts; mean of 10),",
-    "CPU seconds, unknown cost (GP on log cost)\n")
-print(mx, digits = 3, row.names = FALSE)
-cat("\nFor comparison, measured on a machine like this one (idle) for the",
-    "reference\nimplementations at n = 20, d = 2: 0.5-1.2 s for EI,",
-    "1.0-1.8 s for EI-PU,\nabout 1.6 s for PBGI-U per acquisition",
-    "maximization.\n")
-sub <- mx[mx$problem == "n = 20, d = 2", ]
-ref <- c(ei = 0.5, ei_pu = 1.0, ei_pu_cc = 1.0, q1 = 1.0, pbgi = 1.6)
-cat("Speed-up over the lower end of those times:\n")
-print(data.frame(acquisition = sub$acquisition,
-                 speedup = ref[sub$acquisition] / sub$seconds),
-      digits = 3, row.names = FALSE)
 
 # B-MS-EI (src/tree.c): one full tree optimization per acquisition, as
 # policy_bmsei() runs it (default settings: 100 d raw points of the tree,
 # 4 d L-BFGS-B starts), with the unknown cost modelled by a GP on log cost.
-# Targets (issue 5): path variant < 2 s and full tree < 10 s at n = 20;
-# both under 3x those at n = 50.  Set BENCH_BMSEI_D=2 to skip d = 3, 4.
-bmsei_time <- function(s, fantasies, path) {
-  z <- costbo:::bmsei_base(fantasies, path)
-  spec <- costbo:::acq_spec(s$fit, "q1", s$cost, NULL, NULL, 10, NULL, NULL,
-                            NULL, call = NULL)
-  pk <- costbo:::acq_pack(spec)
-  ctl <- costbo:::bmsei_control(list(), s$d)
-  time_it(.Call(costbo:::C_tree_maximize, pk, fantasies, z$zf, z$zc, 10,
-                rep(0, s$d), rep(1, s$d), ctl$n_raw,
-                c(ctl$n_starts, 0, 1, ctl$maxit), double()), 1)
+# Targets: path variant < 2 s and full tree < 10 s at n = 20; both under 3x
+# those at n = 50.  Set BENCH_BMSEI_D=2 to skip d = 3, 4.
+if ("bmsei" %in% sections) {
+  bmsei_time <- function(s, fantasies, path) {
+    z <- costbo:::bmsei_base(fantasies, path)
+    spec <- costbo:::acq_spec(s$fit, "q1", s$cost, NULL, NULL, 10, NULL, NULL,
+                              NULL, call = NULL)
+    pk <- costbo:::acq_pack(spec)
+    ctl <- costbo:::bmsei_control(list(), s$d)
+    time_it(.Call(costbo:::C_tree_maximize, pk, fantasies, z$zf, z$zc, 10,
+                  rep(0, s$d), rep(1, s$d), ctl$n_raw,
+                  c(ctl$n_starts, 0, 1, ctl$maxit), double()), 1)
+  }
+  dims <- if (nzchar(Sys.getenv("BENCH_BMSEI_D"))) {
+    as.integer(strsplit(Sys.getenv("BENCH_BMSEI_D"), ",")[[1]])
+  } else 2:4
+  b_rows <- list()
+  for (n in c(20, 50)) for (d in dims) {
+    s <- setup(n, d)
+    set.seed(4)
+    t_ei <- time_it(acq_maximize(s$fit, "ei"), 3)
+    set.seed(4)
+    t_p <- bmsei_time(s, c(1L, 1L, 1L), TRUE)
+    set.seed(4)
+    t_f <- bmsei_time(s, c(4L, 4L, 2L), FALSE)
+    b_rows[[length(b_rows) + 1L]] <- data.frame(
+      n = n, d = d, ei_s = t_ei, bmsei4_path_s = t_p, bmsei4_full_s = t_f,
+      target_path_s = if (n == 20) 2 else 6,
+      target_full_s = if (n == 20) 10 else 30)
+  }
+  cat("\n4-step B-MS-EI: one acquisition (tree optimization), next to EI\n")
+  print(do.call(rbind, b_rows), digits = 3, row.names = FALSE)
+  cat("Reference implementations at n = 20 on 2-D Dropwave (machine like",
+      "this one):\n130 s (4-step path, original), 50 s (newer BoTorch",
+      "port).\n")
 }
-dims <- if (nzchar(Sys.getenv("BENCH_BMSEI_D"))) {
-  as.integer(strsplit(Sys.getenv("BENCH_BMSEI_D"), ",")[[1]])
-} else 2:4
-b_rows <- list()
-for (n in c(20, 50)) for (d in dims) {
-  s <- setup(n, d)
-  set.seed(4)
-  t_ei <- time_it(acq_maximize(s$fit, "ei"), 3)
-  set.seed(4)
-  t_p <- bmsei_time(s, c(1L, 1L, 1L), TRUE)
-  set.seed(4)
-  t_f <- bmsei_time(s, c(4L, 4L, 2L), FALSE)
-  b_rows[[length(b_rows) + 1L]] <- data.frame(
-    n = n, d = d, ei_s = t_ei, bmsei4_path_s = t_p, bmsei4_full_s = t_f,
-    target_path_s = if (n == 20) 2 else 6,
-    target_full_s = if (n == 20) 10 else 30)
-}
-cat("\n4-step B-MS-EI: one acquisition (tree optimization), next to EI\n")
-print(do.call(rbind, b_rows), digits = 3, row.names = FALSE)
-cat("Reference implementations at n = 20 on 2-D Dropwave (machine like",
-    "this one):\n130 s (4-step path, original), 50 s (newer BoTorch",
-    "port).\n")
 
 # Rollout policies at n = 50, d = 2 (known uniform cost, remaining budget 20):
 # one CMDP rollout value (h = 4, 64 QMC samples; 100 inner raw points, 2
 # inner L-BFGS-B starts) and one full CMDP proposal; one KG evaluation, one
 # rolling-horizon value at h = 2 and one rolling-horizon proposal with the
 # horizon chosen by Theorem 3 (the chosen h is printed).
-s50 <- setup(50, 2)
-spec <- costbo:::acq_spec(s50$fit, "ei", NULL, 1, NULL, NULL, NULL, NULL,
-                          NULL, call = NULL)
-pk <- costbo:::acq_pack(spec)
-ctl <- costbo:::check_rollout_control(list())
-set.seed(4)
-dr <- costbo:::cmdp_draws(2, 4, 64, ctl)
-x1 <- matrix(c(0.3, 0.7), 1)
-t_val <- time_it(.Call(costbo:::C_rollout_cmdp_value, pk, x1, dr$z, dr$raw,
-                       dr$unif, costbo:::cmdp_par(4, 0, 20, ctl)), 3)
-ds <- sobol_points(20, 2)
-t_prop <- time_it(.Call(costbo:::C_rollout_cmdp_propose, pk, ds, dr$z,
-                        dr$raw, dr$unif, costbo:::cmdp_par(4, 0, 20, ctl),
-                        as.double(c(ctl$starts, ctl$maxit))), 1)
-cand <- sobol_points(100, 2)
-nodes <- c(10, ctl$n_deep, 0.9, 5)
-t_kg <- time_it(.Call(costbo:::C_rollout_rh_value, pk, x1, cand, nodes, 1L), 3)
-t_rh2 <- time_it(.Call(costbo:::C_rollout_rh_value, pk, x1, cand, nodes, 2L),
-                 3)
-rh <- NULL
-t_rhp <- time_it(rh <- .Call(costbo:::C_rollout_rh_propose, pk, ds, cand,
-                             nodes, c(0, 1, 0, 20, 20, ctl$n_top)), 1)
-rh001 <- NULL
-t_rhp2 <- time_it(rh001 <- .Call(costbo:::C_rollout_rh_propose, pk, ds, cand,
-                                 nodes, c(0, 0.01, 0, 20, 20, ctl$n_top)), 1)
-ro <- data.frame(
-  acquisition = c("CMDP rollout h = 4, 64 QMC: one value",
-                  "CMDP rollout h = 4, 64 QMC: one proposal",
-                  "KG (10 Gauss-Hermite nodes): one value",
-                  "rolling horizon h = 2: one value",
-                  sprintf("rolling horizon (K = 1): proposal, chosen h = %d",
-                          rh$h),
-                  sprintf("rolling horizon (K = 0.01): proposal, chosen h = %d",
-                          rh001$h)),
-  seconds = c(t_val, t_prop, t_kg, t_rh2, t_rhp, t_rhp2),
-  target_s = c(10, NA, NA, NA, NA, NA))
-cat("\nRollout policies at n = 50, d = 2\n")
-print(ro, digits = 3, row.names = FALSE)
+if ("rollout" %in% sections) {
+  s50 <- setup(50, 2)
+  spec <- costbo:::acq_spec(s50$fit, "ei", NULL, 1, NULL, NULL, NULL, NULL,
+                            NULL, call = NULL)
+  pk <- costbo:::acq_pack(spec)
+  ctl <- costbo:::check_rollout_control(list())
+  set.seed(4)
+  dr <- costbo:::cmdp_draws(2, 4, 64, ctl)
+  x1 <- matrix(c(0.3, 0.7), 1)
+  t_val <- time_it(.Call(costbo:::C_rollout_cmdp_value, pk, x1, dr$z, dr$raw,
+                         dr$unif, costbo:::cmdp_par(4, 0, 20, ctl)), 3)
+  ds <- sobol_points(20, 2)
+  t_prop <- time_it(.Call(costbo:::C_rollout_cmdp_propose, pk, ds, dr$z,
+                          dr$raw, dr$unif, costbo:::cmdp_par(4, 0, 20, ctl),
+                          as.double(c(ctl$starts, ctl$maxit))), 1)
+  cand <- sobol_points(100, 2)
+  nodes <- c(10, ctl$n_deep, 0.9, 5)
+  t_kg <- time_it(.Call(costbo:::C_rollout_rh_value, pk, x1, cand, nodes, 1L), 3)
+  t_rh2 <- time_it(.Call(costbo:::C_rollout_rh_value, pk, x1, cand, nodes, 2L),
+                   3)
+  rh <- NULL
+  t_rhp <- time_it(rh <- .Call(costbo:::C_rollout_rh_propose, pk, ds, cand,
+                               nodes, c(0, 1, 0, 20, 20, ctl$n_top)), 1)
+  rh001 <- NULL
+  t_rhp2 <- time_it(rh001 <- .Call(costbo:::C_rollout_rh_propose, pk, ds, cand,
+                                   nodes, c(0, 0.01, 0, 20, 20, ctl$n_top)), 1)
+  ro <- data.frame(
+    acquisition = c("CMDP rollout h = 4, 64 QMC: one value",
+                    "CMDP rollout h = 4, 64 QMC: one proposal",
+                    "KG (10 Gauss-Hermite nodes): one value",
+                    "rolling horizon h = 2: one value",
+                    sprintf("rolling horizon (K = 1): proposal, chosen h = %d",
+                            rh$h),
+                    sprintf("rolling horizon (K = 0.01): proposal, chosen h = %d",
+                            rh001$h)),
+    seconds = c(t_val, t_prop, t_kg, t_rh2, t_rhp, t_rhp2),
+    target_s = c(10, NA, NA, NA, NA, NA))
+  cat("\nRollout policies at n = 50, d = 2\n")
+  print(ro, digits = 3, row.names = FALSE)
+}

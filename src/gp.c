@@ -297,6 +297,41 @@ void gp_unpack(cb_gp *gp, SEXP packed, int extra) {
           Rf_length(fmean), REAL(fmean), REAL(VECTOR_ELT(packed, 7)));
 }
 
+void gp_kernel_col(const cb_gp *gp, const double *x, int ldx, double *kx,
+                   double *dk) {
+  const int n = gp->n, ld = gp->cap;
+  if (gp->kernel == CB_FINITE) {
+    for (int i = 0; i < n; i++) kx[i] = gp_kernel(gp, gp->X + i, ld, x, ldx);
+    return;
+  }
+  for (int i = 0; i < n; i++) {
+    double r2 = scaled_r2(x, ldx, gp->X + i, ld, gp->iell, gp->d);
+    kx[i] = gp->sf2 * kern_r2(gp->kernel, r2, dk ? dk + i : NULL);
+  }
+}
+
+void gp_kernel_col_grad(const cb_gp *gp, const double *x, const double *u,
+                        const double *dk, double *g) {
+  const int n = gp->n, ld = gp->cap;
+  for (int k = 0; k < gp->d; k++) {
+    const double *Xk = gp->X + (size_t)k * ld;
+    double s = 0.0;
+    for (int i = 0; i < n; i++) s += u[i] * dk[i] * (x[k] - Xk[i]);
+    g[k] += 2.0 * gp->sf2 * gp->iell[k] * gp->iell[k] * s;
+  }
+}
+
+double gp_kernel_dx(const cb_gp *gp, const double *x1, const double *x2,
+                    double c, double *g) {
+  if (gp->kernel == CB_FINITE || !g) return gp_kernel(gp, x1, 1, x2, 1);
+  double dk, r2 = scaled_r2(x1, 1, x2, 1, gp->iell, gp->d);
+  const double v = gp->sf2 * kern_r2(gp->kernel, r2, &dk);
+  dk *= 2.0 * gp->sf2 * c;
+  for (int k = 0; k < gp->d; k++)
+    g[k] += dk * (x1[k] - x2[k]) * gp->iell[k] * gp->iell[k];
+  return v;
+}
+
 int gp_fantasy_add(cb_gp *gp, const double *x, int ldx, double y) {
   const int n = gp->n, ld = gp->cap;
   double *row = gp->L + n, s = 0.0, t = 0.0;

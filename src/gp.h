@@ -89,6 +89,23 @@ void gp_predict1(const cb_gp *gp, const double *x, int ldx,
                  const double *alpha, double *mean, double *var, double *dmean,
                  double *dvar, double *work);
 
+/* Kernel column kx[i] = k(X_i, x) for the first n observations and, when
+ * dk != NULL (continuous kernels), the derivatives of the unit-outputscale
+ * kernel in the scaled squared distance, the input of gp_kernel_col_grad. */
+void gp_kernel_col(const cb_gp *gp, const double *x, int ldx, double *kx,
+                   double *dk);
+
+/* g (length d) += sum_i u[i] d k(X_i, x) / dx over the first n
+ * observations, with dk from gp_kernel_col at the same x; continuous
+ * kernels only. */
+void gp_kernel_col_grad(const cb_gp *gp, const double *x, const double *u,
+                        const double *dk, double *g);
+
+/* k(x1, x2) and, when g != NULL, g += c d k(x1, x2) / d x1 (length d;
+ * continuous kernels: the gradient in x2 is its negative). */
+double gp_kernel_dx(const cb_gp *gp, const double *x1, const double *x2,
+                    double c, double *g);
+
 /* Condition on a hypothetical observation (x, y) by appending one row to the
  * Cholesky factor, O(n^2).  Returns 0, or 1 when n == cap or the new pivot
  * is not positive. */

@@ -10,12 +10,34 @@
 
 /* Relative predictive variance below which a fantasy is deterministic. */
 #define TREE_VAR_TOL 1e-10
+/* Half-width of the smoothed max of the path's best value, on the
+ * standardized scale of the objective. */
+#define TREE_MAX_SMOOTH 1e-5
 /* L-BFGS-B tolerance of the one-shot optimization: the tree's value is
  * flat in many of its decisions, and the default 1e7 stops far from the
  * optimum. */
 #define TREE_FACTR 1e4
-/* Central-difference step (unit cube) of the fantasy-update derivative. */
-#define TREE_FD_STEP 1e-5
+
+/* The path's best value after a fantasy outcome y: max(best, y), smoothed
+ * where |y - best| < delta by the quadratic that joins the two lines with
+ * a continuous slope, so that the tree value is continuously
+ * differentiable across the ridges where a fantasy outcome ties the best
+ * value (exact gradients stall L-BFGS-B on them).  It exceeds the max by
+ * at most delta / 4.  *lam receives its derivative in y (1 - *lam in
+ * best). */
+static double smooth_max(double best, double y, double delta, double *lam) {
+  const double t = y - best;
+  if (t >= delta) {
+    *lam = 1.0;
+    return y;
+  }
+  if (t <= -delta) {
+    *lam = 0.0;
+    return best;
+  }
+  *lam = 0.5 + t / (2.0 * delta);
+  return 0.5 * (best + y) + t * t / (4.0 * delta) + 0.25 * delta;
+}
 
 /* Condition a GP on the fantasy value mu(x) + sqrt(var(x) + noise) z at x;
  * *val receives that value (internal scale).  Returns 1 if the GP was
@@ -62,63 +84,265 @@ static void visit(cb_tree *t) {
   if ((++t->visits & 63UL) == 0UL) R_CheckUserInterrupt();
 }
 
-static double node_value(cb_tree *t, int k, int j, const double *X,
-                         double best, double spent, double *G, double w);
+/* One GP along the current path of the tree (see tree.h, "Closed form along
+ * a path"); arrays indexed by the stage k of the path's node. */
+typedef struct tree_gp_s {
+  const cb_gp *gp;
+  int n, N;
+  double nz;        /* noise + jitter: a fantasy's pivot is var + nz */
+  double *alpha;    /* K^{-1} (y - m(X)), n */
+  double *v, *w;    /* n x N: L^{-1} k(X, x_k) and K^{-1} k(X, x_k) */
+  double *dk, *kb;  /* n x N: kernel r2-derivatives at x_k; adjoint of
+                       k(X, x_k) */
+  double *R, *Rb;   /* N x N: R[k + j N] = r_k[j] (j < k), R[k + k N] =
+                       D_k; Rb its adjoint */
+  double *mu, *c;   /* base mean and variance at x_k */
+  double *m, *var, *pv; /* path posterior at x_k; pv = max(var, 0) + noise */
+  double *e;        /* innovation of the edge out of stage k on the path */
+  double *mb, *vb, *eb, *yb; /* adjoints of m, var, e and the fantasy value */
+  int *rnd;         /* the fantasy at x_k is random (pv > tol prior) */
+  int *cond;        /* ... and conditions the GP (positive pivot) */
+} tree_gp;
 
-/* Mean value of the children of node j of stage k when the node decides x
- * (the children's own decisions are read from X). */
-static double kids_value(cb_tree *t, int k, int j, const double *x,
-                         const double *X, double best, double spent,
-                         double *G, double w) {
-  const int mk = t->m[k];
-  double s = 0.0;
-  for (int c = 0; c < mk; c++) {
-    double y, z;
-    int fl = fantasize(t->acq, t->f, t->lc, t->d, x, t->zf[t->zoff[k] + c],
-                       t->zc[t->zoff[k] + c], t->work, &y, &z);
-    s += node_value(t, k + 1, j * mk + c, X, y > best ? y : best, spent + z,
-                    G, w / mk);
-    unfantasize(t->f, t->lc, fl);
-  }
-  return s / mk;
+static tree_gp *tree_gp_new(const cb_gp *gp, int N) {
+  tree_gp *g = (tree_gp *)R_alloc(1, sizeof(tree_gp));
+  const size_t n = (size_t)gp->n, nn = n * N + 1, NN = (size_t)N * N;
+  g->gp = gp;
+  g->n = gp->n;
+  g->N = N;
+  g->nz = gp->noise + gp->jitter;
+  g->alpha = (double *)R_alloc(n + 1, sizeof(double));
+  gp_alpha(gp, g->alpha);
+  g->v = (double *)R_alloc(4 * nn, sizeof(double));
+  g->w = g->v + nn;
+  g->dk = g->w + nn;
+  g->kb = g->dk + nn;
+  g->R = (double *)R_alloc(2 * NN, sizeof(double));
+  g->Rb = g->R + NN;
+  g->mu = (double *)R_alloc(11 * (size_t)N, sizeof(double));
+  g->c = g->mu + N;
+  g->m = g->c + N;
+  g->var = g->m + N;
+  g->pv = g->var + N;
+  g->e = g->pv + N;
+  g->mb = g->e + N;
+  g->vb = g->mb + N;
+  g->eb = g->vb + N;
+  g->yb = g->eb + N;
+  g->rnd = (int *)R_alloc(2 * (size_t)N, sizeof(int));
+  g->cond = g->rnd + N;
+  memset(g->kb, 0, nn * sizeof(double));
+  memset(g->Rb, 0, NN * sizeof(double));
+  memset(g->mb, 0, 4 * (size_t)N * sizeof(double));
+  return g;
 }
 
-/* Value of the subtree of node j of stage k; G (may be NULL) accumulates
- * w times the gradient in the subtree's decisions. */
-static double node_value(cb_tree *t, int k, int j, const double *X,
-                         double best, double spent, double *G, double w) {
-  visit(t);
-  if (!(t->budget - spent > 0.0)) return 0.0; /* budget spent: no value */
-  const int d = t->d, node = t->off[k] + j;
-  const double *x = X + (size_t)node * d;
-  cb_acq *a = t->acq;
-  a->best = best;
-  a->remaining = t->budget - spent;
-  double q;
-  if (G) {
-    acq_refresh(a);
-    q = acq_at(d, x, t->gtmp, a);
-    for (int i = 0; i < d; i++) G[(size_t)node * d + i] += w * t->gtmp[i];
-  } else {
-    q = acq_at(d, x, NULL, a);
-  }
-  if (!R_FINITE(q)) q = 0.0;
-  if (k == t->steps - 1) return q;
-  const double c = kids_value(t, k, j, x, X, best, spent, G, w);
-  if (G) {
-    double *xp = t->xpert + (size_t)k * d, h = t->fd_step;
-    memcpy(xp, x, (size_t)d * sizeof(double));
-    for (int i = 0; i < d; i++) {
-      xp[i] = x[i] + h;
-      const double cp = kids_value(t, k, j, xp, X, best, spent, NULL, w);
-      xp[i] = x[i] - h;
-      const double cm = kids_value(t, k, j, xp, X, best, spent, NULL, w);
-      xp[i] = x[i];
-      const double gi = (cp - cm) / (2.0 * h);
-      if (R_FINITE(gi)) G[(size_t)node * d + i] += w * gi;
+/* The posterior at the stage-k node's decision x given the fantasies on
+ * its path (decisions P[0..k-1]); grad: also what the adjoint needs. */
+static void tree_gp_node(tree_gp *g, int k, const double *x,
+                         const double *const *P, int grad) {
+  const cb_gp *gp = g->gp;
+  const int n = g->n, N = g->N, ld = gp->cap, one = 1;
+  double *v = g->v + (size_t)k * n, *R = g->R;
+  gp_kernel_col(gp, x, 1, v, grad ? g->dk + (size_t)k * n : NULL);
+  const double kxx = gp_kernel(gp, x, 1, x, 1);
+  double mu = gp_prior_mean(gp, x, 1), c = kxx;
+  if (n > 0) {
+    F77_CALL(dtrsv)("L", "N", "N", &n, gp->L, &ld, v, &one FCONE FCONE FCONE);
+    mu += F77_CALL(ddot)(&n, v, &one, gp->beta, &one);
+    c -= F77_CALL(ddot)(&n, v, &one, v, &one);
+    if (grad) {
+      double *w = g->w + (size_t)k * n;
+      memcpy(w, v, (size_t)n * sizeof(double));
+      F77_CALL(dtrsv)("L", "T", "N", &n, gp->L, &ld, w, &one
+                      FCONE FCONE FCONE);
     }
   }
-  return q + c;
+  /* the row of the fantasy factor: forward substitution */
+  double m = mu, var = c;
+  for (int j = 0; j < k; j++) {
+    double r = 0.0;
+    if (g->cond[j]) {
+      r = gp_kernel(gp, P[j], 1, x, 1);
+      if (n > 0)
+        r -= F77_CALL(ddot)(&n, g->v + (size_t)j * n, &one, v, &one);
+      for (int l = 0; l < j; l++)
+        if (g->cond[l]) r -= R[j + (size_t)l * N] * R[k + (size_t)l * N];
+      r /= R[j + (size_t)j * N];
+      m += r * g->e[j];
+      var -= r * r;
+    }
+    R[k + (size_t)j * N] = r;
+  }
+  g->mu[k] = mu;
+  g->c[k] = c;
+  g->m[k] = m;
+  g->var[k] = var;
+  g->pv[k] = (var > 0.0 ? var : 0.0) + gp->noise;
+  g->rnd[k] = g->pv[k] > TREE_VAR_TOL * (kxx + gp->noise);
+  g->cond[k] = g->rnd[k] && var + g->nz > 0.0;
+  R[k + (size_t)k * N] = g->cond[k] ? sqrt(var + g->nz) : 0.0;
+}
+
+/* The fantasy value on the edge out of stage k with base sample z
+ * (internal scale); sets the edge's innovation. */
+static double tree_gp_edge(tree_gp *g, int k, double z) {
+  const double s = g->rnd[k] ? sqrt(g->pv[k]) : 0.0;
+  g->e[k] = g->cond[k] ? s * z / g->R[k + (size_t)k * g->N] : 0.0;
+  return g->m[k] + s * z;
+}
+
+/* Adjoint of tree_gp_edge: moves the edge's adjoints onto the node's mean
+ * and variance. */
+static void tree_gp_edge_back(tree_gp *g, int k, double z) {
+  const double yb = g->yb[k], eb = g->eb[k];
+  g->yb[k] = g->eb[k] = 0.0;
+  g->mb[k] += yb;
+  if (!g->rnd[k]) return;
+  const double s = sqrt(g->pv[k]), ds = g->var[k] > 0.0 ? 0.5 / s : 0.0;
+  g->vb[k] += yb * z * ds;
+  if (g->cond[k]) {
+    const double D = g->R[k + (size_t)k * g->N];
+    g->vb[k] += eb * z * (ds / D - 0.5 * s / (D * D * D));
+  }
+}
+
+/* Adjoint of tree_gp_node at stage k: adds the gradient in the node's
+ * decision to gx and in its ancestors' decisions to G[j] (j < k), passes
+ * the adjoints of the ancestors' quantities up the path, and clears the
+ * node's own. */
+static void tree_gp_node_back(tree_gp *g, int k, const double *x,
+                              const double *const *P, double *gx,
+                              double *const *G, double *gtmp) {
+  const cb_gp *gp = g->gp;
+  const int n = g->n, N = g->N, d = gp->d, one = 1;
+  const double *R = g->R, *w = g->w + (size_t)k * n;
+  double *Rb = g->Rb, *kb = g->kb + (size_t)k * n;
+  double mb = g->mb[k], vb = g->vb[k];
+  if (g->cond[k]) vb += Rb[k + (size_t)k * N] / (2.0 * R[k + (size_t)k * N]);
+  /* m = mu + r . e, var = c - |r|^2: the row's adjoint, kept in Rb's row */
+  for (int j = 0; j < k; j++) {
+    if (!g->cond[j]) continue;
+    const double r = R[k + (size_t)j * N];
+    Rb[k + (size_t)j * N] += mb * g->e[j] - 2.0 * vb * r;
+    g->eb[j] += mb * r;
+  }
+  /* r = R^{-1} b, b_j = k(x_j, x) - w_j . k(X, x): back substitution */
+  for (int j = k - 1; j >= 0; j--) {
+    if (!g->cond[j]) continue;
+    const double bb = Rb[k + (size_t)j * N] / R[j + (size_t)j * N];
+    Rb[j + (size_t)j * N] -= bb * R[k + (size_t)j * N];
+    for (int l = 0; l < j; l++) {
+      if (!g->cond[l]) continue;
+      Rb[j + (size_t)l * N] -= bb * R[k + (size_t)l * N];
+      Rb[k + (size_t)l * N] -= bb * R[j + (size_t)l * N];
+    }
+    if (n > 0) {
+      const double mbb = -bb;
+      F77_CALL(daxpy)(&n, &mbb, g->w + (size_t)j * n, &one, kb, &one);
+      F77_CALL(daxpy)(&n, &mbb, w, &one, g->kb + (size_t)j * n, &one);
+    }
+    memset(gtmp, 0, (size_t)d * sizeof(double));
+    gp_kernel_dx(gp, x, P[j], 1.0, gtmp);
+    for (int i = 0; i < d; i++) {
+      gx[i] += bb * gtmp[i];
+      G[j][i] -= bb * gtmp[i];
+    }
+  }
+  /* mu = m0 + alpha . k(X, x), c = k(x, x) - w . k(X, x) */
+  if (n > 0) {
+    const double m2 = -2.0 * vb;
+    F77_CALL(daxpy)(&n, &mb, g->alpha, &one, kb, &one);
+    F77_CALL(daxpy)(&n, &m2, w, &one, kb, &one);
+    gp_kernel_col_grad(gp, x, kb, g->dk + (size_t)k * n, gx);
+    memset(kb, 0, (size_t)n * sizeof(double));
+  }
+  for (int j = 0; j <= k; j++) Rb[k + (size_t)j * N] = 0.0;
+  g->mb[k] = g->vb[k] = 0.0;
+}
+
+/* Value of the subtree of node j of stage k, whose path state (best value,
+ * cost spent) is set at stage k; G (may be NULL) accumulates w times the
+ * gradient in the decisions. */
+static double node_value(cb_tree *t, int k, int j, const double *X,
+                         double *G, double w) {
+  visit(t);
+  const double rem = t->budget - t->spent[k];
+  if (!(rem > 0.0)) return 0.0; /* budget spent: no value */
+  const int d = t->d, node = t->off[k] + j;
+  const double *x = X + (size_t)node * d;
+  const double *const *P = t->px;
+  cb_acq *a = t->acq;
+  tree_gp *pf = t->pf, *pc = t->pc;
+  t->px[k] = x;
+  if (G) t->pg[k] = G + (size_t)node * d;
+  tree_gp_node(pf, k, x, P, G != NULL);
+  const double sf = pf->var[k] > 0.0 ? sqrt(pf->var[k]) : 0.0;
+  double mc = 0.0, sc = 0.0, cost = 1.0;
+  if (pc) {
+    tree_gp_node(pc, k, x, P, G != NULL);
+    sc = pc->var[k] > 0.0 ? sqrt(pc->var[k]) : 0.0;
+    mc = a->c_shift + a->c_scale * pc->m[k];
+  } else {
+    cost = acq_cost(a, d, x);
+  }
+  acq_grad pd;
+  double q = acq_q1(a->f_shift + a->f_scale * pf->m[k], a->f_scale * sf,
+                    t->bestk[k], mc, a->c_scale * sc, rem, pc == NULL, cost,
+                    G ? &pd : NULL);
+  if (!R_FINITE(q)) q = 0.0;
+  else if (G) {
+    /* the node's Q1 in its posterior moments, best value and budget */
+    const double gm = R_FINITE(pd.m) ? w * pd.m : 0.0;
+    const double gs = R_FINITE(pd.s) ? w * pd.s : 0.0;
+    pf->mb[k] += gm * a->f_scale;
+    if (sf > 0.0) pf->vb[k] += gs * a->f_scale / (2.0 * sf);
+    for (int i = 0; i < k; i++)
+      pf->yb[i] -= gm * a->f_scale * t->dbest[k + (size_t)i * t->steps];
+    if (pc) {
+      const double gmc = R_FINITE(pd.mc) ? w * pd.mc : 0.0;
+      const double gsc = R_FINITE(pd.sc) ? w * pd.sc : 0.0;
+      pc->mb[k] += gmc * a->c_scale;
+      if (sc > 0.0) pc->vb[k] += gsc * a->c_scale / (2.0 * sc);
+      /* Q1 depends on log(remaining) - mc: dQ/d remaining = -dQ/dmc / rem,
+       * and remaining = budget - sum of the path's fantasy costs */
+      const double gr = gmc / rem;
+      for (int i = 0; i < k; i++) pc->yb[i] += gr * t->cost[i] * a->c_scale;
+    }
+  }
+  if (k < t->steps - 1) {
+    const int mk = t->m[k];
+    double s = 0.0;
+    for (int c = 0; c < mk; c++) {
+      const double zf = t->zf[t->zoff[k] + c], zc = t->zc[t->zoff[k] + c];
+      const double y = a->f_shift + a->f_scale * tree_gp_edge(pf, k, zf);
+      double lam;
+      t->bestk[k + 1] = smooth_max(t->bestk[k], y, TREE_MAX_SMOOTH * a->f_scale,
+                                   &lam);
+      if (G) {
+        const int N = t->steps;
+        for (int i = 0; i < k; i++)
+          t->dbest[k + 1 + (size_t)i * N] =
+              (1.0 - lam) * t->dbest[k + (size_t)i * N];
+        t->dbest[k + 1 + (size_t)k * N] = lam;
+      }
+      if (pc) cost = exp(a->c_shift + a->c_scale * tree_gp_edge(pc, k, zc));
+      t->cost[k] = cost;
+      t->spent[k + 1] = t->spent[k] + cost;
+      s += node_value(t, k + 1, j * mk + c, X, G, w / mk);
+      if (G) {
+        tree_gp_edge_back(pf, k, zf);
+        if (pc) tree_gp_edge_back(pc, k, zc);
+      }
+    }
+    q += s / mk;
+  }
+  if (G) {
+    double *gx = G + (size_t)node * d;
+    tree_gp_node_back(pf, k, x, P, gx, t->pg, t->gtmp);
+    if (pc) tree_gp_node_back(pc, k, x, P, gx, t->pg, t->gtmp);
+  }
+  return q;
 }
 
 /* Exact maximum over the candidates of a finite domain of the value of a
@@ -191,15 +415,27 @@ void tree_setup(cb_tree *t) {
   if (t->lc && t->lc->cap > cap) cap = t->lc->cap;
   t->work = (double *)R_alloc(2 * (size_t)cap + 2, sizeof(double));
   t->gtmp = (double *)R_alloc((size_t)t->d, sizeof(double));
-  t->xpert = (double *)R_alloc((size_t)t->d * N, sizeof(double));
+  t->pf = tree_gp_new(t->f, N);
+  t->pc = t->lc ? tree_gp_new(t->lc, N) : NULL;
+  t->px = (const double **)R_alloc((size_t)N, sizeof(double *));
+  t->pg = (double **)R_alloc((size_t)N, sizeof(double *));
+  t->dbest = (double *)R_alloc((size_t)N * N, sizeof(double));
+  t->bestk = (double *)R_alloc(3 * (size_t)N, sizeof(double));
+  t->spent = t->bestk + N;
+  t->cost = t->spent + N;
   t->visits = 0UL;
-  if (!(t->fd_step > 0.0)) t->fd_step = TREE_FD_STEP;
 }
 
 double tree_value(int D, const double *X, double *grad, void *ctx) {
   cb_tree *t = (cb_tree *)ctx;
-  if (grad) memset(grad, 0, (size_t)D * sizeof(double));
-  return node_value(t, 0, 0, X, t->best, 0.0, grad, 1.0);
+  double *G = grad;
+  if (grad) {
+    memset(grad, 0, (size_t)D * sizeof(double));
+    if (t->f->kernel == CB_FINITE) G = NULL; /* no gradient on candidates */
+  }
+  t->bestk[0] = t->best;
+  t->spent[0] = 0.0;
+  return node_value(t, 0, 0, X, G, 1.0);
 }
 
 int tree_argmax_finite(cb_tree *t, double *vals) {
@@ -272,7 +508,6 @@ static void tree_unpack(cb_tree *t, cb_acq *a, cb_gp *f, cb_gp *lc, SEXP acq,
   t->zc = REAL(zc);
   t->budget = Rf_asReal(budget);
   t->best = a->best;
-  t->fd_step = TREE_FD_STEP;
   tree_setup(t);
 }
 

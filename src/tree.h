@@ -19,23 +19,44 @@
  * with the base samples shared by all nodes of a stage (reparametrization
  * with fixed base samples, a sample-average approximation), and the child's
  * data are D plus (x, y) (and (x, l)), conditioned by gp_fantasy_add without
- * refitting.  A known cost makes the fantasy cost the known c(x).  Along a
- * path the best value is max(best, fantasy y) and the fantasized costs
+ * refitting (tree_argmax_finite) or equivalently in closed form
+ * (tree_value, below).  A known cost makes the fantasy cost the known c(x).
+ * Along a path the best value is max(best, fantasy y) (in tree_value
+ * smoothed where |y - best| < 1e-5 f_scale, see smooth_max in tree.c:
+ * the tree value has ridges where a fantasy outcome ties the best value, on
+ * which L-BFGS-B with exact gradients stops) and the fantasized costs
  * accumulate: the node's Q1 uses remaining = budget - (cost spent on the
  * path), and a node whose path has spent the whole budget contributes 0 with
  * its whole subtree.  A fantasy at a point whose predictive variance is 0
  * (a finite domain without noise, at a candidate already known) is the
  * posterior mean and leaves the GP unchanged.
  *
+ * Closed form along a path.  tree_value() never conditions the GPs: the
+ * posterior given the fantasies on the path to a node is written through
+ * the posterior given the data alone (mean mu, covariance C).  For the path
+ * x_0 (the root), ..., x_k, the fantasies at x_0, ..., x_{k-1} form a
+ * lower-triangular factor whose row i is r_i = R_i^{-1} C(x_<i, x_i)
+ * (R_i: the rows before i) with pivot D_i = sqrt(C(x_i, x_i) - |r_i|^2 +
+ * noise + jitter): exactly the rows gp_fantasy_add appends to the Cholesky
+ * factor.  The posterior at x_k given the path's fantasies is
+ *   m_k = mu(x_k) + r_k . e,   var_k = C(x_k, x_k) - |r_k|^2,
+ * with the whitened innovations e_i = (y_i - m_i) / D_i
+ * = z_i sqrt(var_i + noise) / D_i (= z_i without jitter); fantasies that
+ * did not condition the GP are left out of the factor.  With
+ * w_i = K^{-1} k(X, x_i), C(x_i, x_k) = k(x_i, x_k) - w_i . k(X, x_k) costs
+ * O(n) per pair, so a node costs two triangular solves per GP.
+ *
  * Optimization.  tree_value() is the one-shot objective over all decision
- * variables jointly (paper 000, Sec. 4.2) with its gradient: the derivative
- * of each node's own Q1 term is analytic (acq_at); the derivative of the
- * node's subtree through the fantasy update at x (the fantasy y and cost
- * and the conditioned GPs) is a central difference of the children's value
- * with step tree->fd_step, holding the descendants' decisions fixed.  On a
- * finite domain tree_argmax_finite() instead maximizes every node exactly
- * by enumeration (cost K^N m_1 ... m_{N-1} node evaluations for K
- * candidates).
+ * variables jointly (paper 000, Sec. 4.2) with its exact gradient, by
+ * reverse accumulation through the closed form above: a node's Q1 depends
+ * on its own decision and, through the fantasy outcomes, the fantasy costs
+ * (remaining budget), the best value and the conditioned posterior, on its
+ * ancestors' decisions (the pathwise derivative with fixed base samples).
+ * The adjoints of a node's quantities are complete once its subtree has
+ * been visited, so one depth-first pass computes the value and the
+ * gradient.  On a finite domain tree_argmax_finite() instead maximizes
+ * every node exactly by enumeration (cost K^N m_1 ... m_{N-1} node
+ * evaluations for K candidates).
  */
 #ifndef COSTBO_TREE_MODULE_H
 #define COSTBO_TREE_MODULE_H
@@ -54,12 +75,19 @@ typedef struct {
   const double *zc; /* base samples of the log cost, same layout */
   double budget;    /* budget of the tree (remaining at the root) */
   double best;      /* best value observed, user units */
-  double fd_step;   /* central-difference step on the unit cube */
   /* set by tree_setup() */
   int d, n_nodes;
   int *off;         /* first node of stage k */
   int *zoff;        /* first base sample of stage k */
-  double *work, *gtmp, *xpert;
+  struct tree_gp_s *pf, *pc; /* the GPs along the current path (pc NULL for
+                                a known cost) */
+  const double **px; /* decision of stage k on the current path */
+  double **pg;      /* its gradient */
+  double *dbest;    /* N x N: dbest[k + i N] = d bestk[k] / d (fantasy
+                       outcome of stage i), i < k */
+  double *bestk, *spent, *cost; /* path's best value and cost spent at stage
+                                   k, cost of the edge out of stage k */
+  double *work, *gtmp;
   unsigned long visits;
 } cb_tree;
 

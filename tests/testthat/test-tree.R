@@ -38,30 +38,65 @@ test_that("a one-step tree is Q1", {
   expect_equal(drop(g), drop(gq), tolerance = 1e-10)
 })
 
-test_that("the tree gradient matches finite differences", {
+# Central differences of the tree value in all decisions at once, and the
+# largest error of the analytic gradient relative to the largest component.
+tree_grad_err <- function(pk, m, zf, zc, B, X, h = 1e-5) {
+  v <- tree_value(pk, m, zf, zc, B, X, grad = TRUE)
+  f <- function(x) tree_value(pk, m, zf, zc, B, matrix(x, nrow(X)))$value
+  fd <- ref_grad(f, as.double(X), h = h)
+  list(value = v$value, grad = v$grad, fd = matrix(fd, nrow(X)),
+       err = max(abs(v$grad - fd)) / max(abs(fd)))
+}
+
+test_that("the tree gradient is exact (finite differences), N = 2, 3, 4", {
   s <- tree_setup_box()
-  pk <- tree_pack(s$fit, s$cost, budget = 5)
-  m <- c(3L, 2L)
-  set.seed(3)
-  zf <- rnorm(sum(m))
-  zc <- rnorm(sum(m))
-  nn <- 1 + 3 + 6
-  X <- matrix(runif(2 * nn, 0.05, 0.95), 2)
-  X[, 1] <- c(0.2, 0.05)
-  X[, 2:4] <- c(0.1, 0.2, 0.3, 0.1, 0.25, 0.15)
-  v <- tree_value(pk, m, zf, zc, 5, X, grad = TRUE)
-  expect_gt(v$value, 0.01)
-  gn <- X
-  h <- 1e-6
-  for (i in seq_along(X)) {
-    Xp <- X
-    Xm <- X
-    Xp[i] <- X[i] + h
-    Xm[i] <- X[i] - h
-    gn[i] <- (tree_value(pk, m, zf, zc, 5, Xp)$value -
-                tree_value(pk, m, zf, zc, 5, Xm)$value) / (2 * h)
+  known <- cost_linear(c(0, 0), c(1, 1), a = 1, b = 1)
+  for (N in 2:4) {
+    for (path in c(FALSE, TRUE)) {
+      m <- if (path) rep(1L, N - 1L) else c(3L, 2L, 2L)[seq_len(N - 1L)]
+      nn <- sum(cumprod(c(1L, m)))
+      set.seed(20 + N)
+      zf <- if (path) double(sum(m)) else rnorm(sum(m))
+      zc <- if (path) double(sum(m)) else rnorm(sum(m))
+      # cheap decisions (small first coordinate), so that later stages count
+      X <- rbind(runif(nn, 0.02, 0.2), runif(nn, 0.05, 0.95))
+      # a cost GP with a budget that binds on most paths and one at which
+      # every node counts; a known cost
+      for (cb in list(list("gp", 4), list("gp", 6), list("known", 5.6))) {
+        B <- cb[[2]]
+        pk <- if (cb[[1]] == "gp") tree_pack(s$fit, s$cost, budget = B)
+              else tree_pack(s$fit, cost = known, budget = B)
+        r <- tree_grad_err(pk, m, zf, zc, B, X)
+        expect_gt(r$value, 1e-3)
+        expect_lt(r$err, 1e-5)
+        # the fantasy updates matter: the root's gradient is not its own Q1's
+        gq <- tree_value(pk, integer(), double(), double(), B,
+                         X[, 1, drop = FALSE], grad = TRUE)$grad
+        expect_gt(max(abs(r$grad[, 1] - gq)), 1e-2 * max(abs(gq)))
+        if (B > 5) expect_true(all(colSums(abs(r$grad)) > 0))
+      }
+    }
   }
-  expect_equal(v$grad, gn, tolerance = 1e-6)
+})
+
+test_that("the tree gradient is exact with a jittered factor", {
+  # the jitter a factorization may need (set by hand: the value is then
+  # another smooth function): the fantasy pivots are var + noise + jitter
+  # while the fantasy outcomes use var + noise
+  s <- tree_setup_box()
+  B <- 8
+  pk <- tree_pack(s$fit, s$cost, budget = B)
+  pk[[2]][[6]][s$d + 4] <- 0.05
+  pk[[5]][[6]][s$d + 4] <- 0.02
+  m <- c(3L, 2L)
+  set.seed(24)
+  zf <- rnorm(5)
+  zc <- rnorm(5)
+  X <- matrix(runif(20, 0.05, 0.95), 2)
+  r <- tree_grad_err(pk, m, zf, zc, B, X)
+  expect_lt(r$err, 1e-5)
+  r0 <- tree_grad_err(tree_pack(s$fit, s$cost, budget = B), m, zf, zc, B, X)
+  expect_gt(max(abs(r$grad - r0$grad)), 1e-4 * max(abs(r0$grad)))
 })
 
 test_that("the path variant is the tree at the posterior-mean fantasy", {
@@ -85,6 +120,84 @@ test_that("the path variant is the tree at the posterior-mean fantasy", {
   set.seed(4)
   z <- costbo:::bmsei_base(c(1L, 1L), path = TRUE)
   expect_identical(z, list(zf = c(0, 0), zc = c(0, 0)))
+})
+
+test_that("the best value is smoothed where a fantasy outcome ties it", {
+  # a base sample that puts the first fantasy outcome at the root exactly on
+  # the best observed value: the tree value has a ridge there, smoothed
+  # over 1e-5 (standardized) so that the gradient is continuous
+  s <- tree_setup_box()
+  B <- 6
+  pk <- tree_pack(s$fit, s$cost, budget = B)
+  X <- matrix(c(0.3, 0.6, 0.1, 0.4, 0.15, 0.8), 2)
+  pf <- predict(s$fit, X[, 1])
+  best <- max(s$fit$y)
+  zf <- c((best - pf$mean) / sqrt(pf$sd^2 + coef(s$fit)$noise), 0.5)
+  zc <- c(-0.3, 0.2)
+  # steps well inside the smoothed band
+  r <- tree_grad_err(pk, 2L, zf, zc, B, X, h = 1e-8)
+  expect_lt(r$err, 1e-5)
+  f <- function(x) {
+    X1 <- X
+    X1[1, 1] <- x
+    tree_value(pk, 2L, zf, zc, B, X1)$value
+  }
+  # one-sided slopes away from the ridge differ; within it the gradient
+  # moves between them
+  h <- 1e-3
+  left <- (f(X[1, 1]) - f(X[1, 1] - h)) / h
+  right <- (f(X[1, 1] + h) - f(X[1, 1])) / h
+  expect_gt(abs(left - right), 0.01 * max(abs(left), abs(right)))
+  expect_lt(r$grad[1, 1], max(left, right) + 1e-3)
+  expect_gt(r$grad[1, 1], min(left, right) - 1e-3)
+  # the value is below the exact tree's by at most 1e-5 / 4 * sd(y)
+  y <- pf$mean + sqrt(pf$sd^2 + coef(s$fit)$noise) * zf
+  exact <- acq_evaluate(s$fit, X[, 1], "q1", cost_model = s$cost,
+                        remaining = B)
+  pc <- predict(s$cost, X[, 1])
+  for (c in 1:2) {
+    l <- pc$mean + sqrt(pc$sd^2 + coef(s$cost)$noise) * zc[c]
+    exact <- exact + acq_evaluate(
+      costbo:::gp_condition(s$fit, X[, 1], y[c]), X[, 1 + c], "q1",
+      cost_model = costbo:::gp_condition(s$cost, X[, 1], l),
+      best = max(best, y[c]), remaining = B - exp(l)) / 2
+  }
+  expect_lte(r$value, exact + 1e-12)
+  expect_lt(exact - r$value, 1e-5 / 4 * s$fit$ysd)
+})
+
+test_that("a three-step tree equals the recursion over conditioned GPs", {
+  # independent check in R: fantasies by gp_condition() (Cholesky row
+  # updates), each node's Q1 by acq_evaluate()
+  s <- tree_setup_box()
+  B <- 6
+  m <- c(2L, 2L)
+  set.seed(25)
+  zf <- rnorm(4)
+  zc <- rnorm(4)
+  X <- rbind(runif(7, 0.02, 0.3), runif(7, 0.05, 0.95))
+  nf <- coef(s$fit)$noise
+  nc <- coef(s$cost)$noise
+  ref <- function(fit, cfit, k, j, best, spent) {
+    if (B - spent <= 0) return(0)
+    node <- c(0, 1, 3)[k + 1] + j + 1
+    x <- X[, node]
+    q <- acq_evaluate(fit, x, "q1", cost_model = cfit, best = best,
+                      remaining = B - spent)
+    if (k == 2) return(q)
+    pf <- predict(fit, x)
+    pc <- predict(cfit, x)
+    kids <- vapply(1:2, function(c) {
+      y <- pf$mean + sqrt(pf$sd^2 + nf) * zf[2 * k + c]
+      l <- pc$mean + sqrt(pc$sd^2 + nc) * zc[2 * k + c]
+      ref(costbo:::gp_condition(fit, x, y), costbo:::gp_condition(cfit, x, l),
+          k + 1, 2 * j + c - 1, max(best, y), spent + exp(l))
+    }, numeric(1))
+    q + mean(kids)
+  }
+  pk <- tree_pack(s$fit, s$cost, budget = B)
+  expect_equal(tree_value(pk, m, zf, zc, B, X)$value,
+               ref(s$fit, s$cost, 0, 0, max(s$fit$y), 0), tolerance = 1e-10)
 })
 
 test_that("one-shot optimization reaches the nested optimum (N = 2, d = 1)", {
