@@ -210,3 +210,41 @@ test_that("rollout policies reject bad arguments", {
   expect_error(policy_kg(n_nodes = 0), class = "costbo_error_arg")
   expect_error(policy_kg(n_cand = 1.5), class = "costbo_error_arg")
 })
+
+test_that("with a measured cost CMDP rollout prices steps at the GP's mean cost", {
+  skip_on_cran()
+  fit <- rollout_fit()
+  X <- matrix(c(0.05, 0.3, 0.55, 0.8, 0.95))
+  cfit <- gp_fit(X, log(1 + 2 * X[, 1]), lower = 0, upper = 1,
+                 estimate = "fixed", lengthscale = 0.3, outputscale = 0.5,
+                 noise = 1e-6, mean = log(2))
+  # the expected price exp(m + s^2 / 2) of the log-cost GP
+  price <- function(x) {
+    p <- predict(cfit, matrix(x, ncol = 1L))
+    exp(p$mean + p$sd^2 / 2)
+  }
+  spec <- costbo:::acq_spec(fit, "ei", cfit, NULL, NULL, NULL, NULL, NULL,
+                            NULL, call = NULL)
+  ctl <- costbo:::check_rollout_control(list())
+  values <- function(x, h, remaining, n, seed = 1) {
+    set.seed(seed)
+    dr <- costbo:::cmdp_draws(1L, h, n, ctl)
+    .Call(costbo:::C_rollout_cmdp_value, costbo:::acq_pack(spec),
+          matrix(x, ncol = 1L), dr$z, dr$raw, dr$unif,
+          costbo:::cmdp_par(h, 0L, remaining, ctl))
+  }
+  # a point priced above the remaining budget has value 0
+  expect_identical(values(0.42, 2L, price(0.42) - 1e-6, 8L)$value, 0)
+  expect_gt(values(0.42, 2L, price(0.42) + 1e-6, 8L)$value, 0)
+  # and the values equal brute-force Monte Carlo with the same prices
+  grid <- matrix(seq(0, 1, length.out = 401))
+  best <- max(fit$y)
+  for (case in list(list(x = 0.42, h = 3L, rem = 3.6),
+                    list(x = 0.67, h = 2L, rem = Inf))) {
+    v <- values(case$x, case$h, case$rem, 1024L)$value
+    set.seed(12)
+    ref <- ref_cmdp_rollout(fit, case$x, case$h, best, price, case$rem,
+                            grid, n = 1500L)
+    expect_lt(abs(v - ref[["mean"]]), 4 * ref[["se"]] + 2e-3)
+  }
+})
