@@ -39,10 +39,10 @@
 # 4-B-MS-EI_p takes about 20 s of CPU (mostly the forests' CVs: 8 initial
 # points, 10 default-forest units of budget of about 0.7 s each here, and
 # 3 default forests to set the unit; acquisitions take 0.005 to 0.25 s of
-# wall time), a replication of 4-B-MS-EI at least 3.5 min (about 30
-# acquisitions of about 6 s of CPU each at 8 to 10 observations, more
-# later). The full scale therefore needs about
-# 200 x (5 x 20 s + 3.5 min) = 17 hours on one core (about 35 minutes on
+# wall time), a replication of 4-B-MS-EI about 1 min (about 30
+# acquisitions of about 1 s each at 8 to 10 observations, more later, plus
+# its forests). The full scale therefore needs about
+# 200 x (6 x 20 s + 1 min) = 10 hours on one core (about 20 minutes on
 # 32 workers). The reduced scale took 12 minutes of wall time on 2 workers
 # of a shared 2-core machine under heavy load (each replication 40 to 85 s
 # of wall time with about a third of a core).
