@@ -70,7 +70,10 @@
 #'   `backend = "parallel"`; it is left running.
 #' @param seed The seed from which the replications' streams are derived.
 #' @param n_grid Number of points of each problem's cost grid.
-#' @param n_init,max_evaluations,charge_initial Passed to [bo_optimize()].
+#' @param n_init,max_evaluations,charge_initial,model Passed to
+#'   [bo_optimize()] (`model`: further [gp_fit()] arguments for the
+#'   objective's GP, e.g. fixed hyperparameters for Bayesian regret on GP
+#'   prior samples).
 #' @param progress Report each finished replication (sequential back end)
 #'   or round of replications.
 #' @return A `bo_benchmark`: use [as.data.frame()] (the curves: one row per
@@ -101,7 +104,8 @@ bo_benchmark <- function(problems, policies, reps = 10L,
                          backend = c("sequential", "parallel", "future"),
                          workers = NULL, cluster = NULL, seed = 1L,
                          n_grid = 101L, n_init = NULL, max_evaluations = NULL,
-                         charge_initial = FALSE, progress = interactive()) {
+                         charge_initial = FALSE, model = list(),
+                         progress = interactive()) {
   problems <- check_named_list(problems, "bo_problem", "problems",
                                allow_function = TRUE)
   policies <- check_named_list(policies, "bo_policy", "policies")
@@ -112,6 +116,7 @@ bo_benchmark <- function(problems, policies, reps = 10L,
   if (!is.null(n_init)) n_init <- check_count(n_init)
   if (!is.null(max_evaluations)) max_evaluations <- check_count(max_evaluations)
   charge_initial <- check_flag(charge_initial)
+  model <- check_model_args(model)
   progress <- check_flag(progress)
   if (!is.null(workers)) workers <- check_count(workers, min = 1L)
   if (!is.null(cluster) && !inherits(cluster, "cluster")) {
@@ -126,7 +131,7 @@ bo_benchmark <- function(problems, policies, reps = 10L,
   tasks <- tasks[, c("problem", "policy", "rep")]
   streams <- replication_streams(seed, max(reps))
   args <- list(n_init = n_init, max_evaluations = max_evaluations,
-               charge_initial = charge_initial)
+               charge_initial = charge_initial, model = model)
   job <- function(i) {
     benchmark_task(tasks[i, ], problems, policies, streams[[tasks$rep[i]]],
                    args)
@@ -242,7 +247,8 @@ benchmark_task <- function(task, problems, policies, stream, args) {
     }
     bo_optimize(pr, policies[[task$policy]], n_init = args$n_init,
                 max_evaluations = args$max_evaluations,
-                charge_initial = args$charge_initial, progress = FALSE)
+                charge_initial = args$charge_initial, model = args$model,
+                progress = FALSE)
   }, error = function(e) e)
   rec$seconds <- proc.time()[["elapsed"]] - t0
   if (inherits(run, "error")) {

@@ -59,6 +59,31 @@ test_that("the curves match each run's own record", {
   expect_equal(first("EI"), first("EI-PU"))
 })
 
+test_that("model settings reach every run", {
+  fixed <- list(estimate = "fixed", lengthscale = 0.3, outputscale = 1,
+                noise = 1e-6, mean = 0)
+  bm <- bo_benchmark(list(linear = known_cost_problem(budget = 20)),
+                     list(EI = policy_ei()), reps = 2, n_init = 4,
+                     model = fixed, progress = FALSE)
+  streams <- replication_streams(1L, 2L)
+  old <- RNGkind()[1L]
+  RNGkind("L'Ecuyer-CMRG")
+  assign(".Random.seed", streams[[2L]], envir = globalenv())
+  run <- bo_optimize(known_cost_problem(budget = 20), policy_ei(), n_init = 4,
+                     model = fixed, progress = FALSE)
+  RNGkind(old)
+  ev <- bm$evaluations[bm$evaluations$rep == 2, ]
+  expect_equal(ev$value, as.data.frame(run)$value)
+  # and the default model proposes other points
+  dflt <- bo_benchmark(list(linear = known_cost_problem(budget = 20)),
+                       list(EI = policy_ei()), reps = 2, n_init = 4,
+                       progress = FALSE)$evaluations
+  expect_false(isTRUE(all.equal(ev$value, dflt$value[dflt$rep == 2])))
+  expect_error(bo_benchmark(known_cost_problem(budget = 6), policy_ei(),
+                            reps = 1, model = list(bogus = 1)),
+               class = "costbo_error_arg")
+})
+
 test_that("results do not depend on the back end, the workers or the batch", {
   skip_on_cran()
   probs <- bench_problems()
