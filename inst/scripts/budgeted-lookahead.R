@@ -38,10 +38,17 @@ library(costbo)
 
 args <- commandArgs(trailingOnly = TRUE)
 scale <- if (length(args) >= 1L) args[1L] else "reduced"
-scale <- match.arg(scale, c("reduced", "full"))
+scale <- match.arg(scale, c("reduced", "quality", "full"))
 backend <- if (length(args) >= 2L) args[2L] else "sequential"
-workers <- if (length(args) >= 3L) as.integer(args[3L]) else NULL
-out <- file.path("inst", "extdata", "budgeted-lookahead.rds")
+workers <- if (length(args) >= 3L && args[3L] != "NA") as.integer(args[3L]) else NULL
+# "quality": the replications given as the 4th argument (default 1:20; an
+# even number of them),
+# saved after every replication to the file given as the 5th argument, so
+# that a stopped run keeps what it finished; parts run separately are
+# joined with c() (each replication has its own random stream).
+quality_reps <- if (length(args) >= 4L) eval(parse(text = args[4L])) else 1:20
+out <- if (scale == "quality" && length(args) >= 5L) args[5L] else
+  file.path("inst", "extdata", "budgeted-lookahead.rds")
 
 # test_problem() gives each problem the paper's domain, its budget (20 d)
 # and, from the replication number, its cosine cost.
@@ -51,7 +58,7 @@ problems <- list(Dropwave = problem("dropwave"), Alpine1 = problem("alpine1"),
 policies <- list(EI = policy_ei(), `EI-PU` = policy_ei_pu(),
                  `EI-PU-CC` = policy_ei_pu_cc(),
                  `4-B-MS-EI_p` = policy_bmsei(steps = 4, path = TRUE))
-if (scale == "full") {
+if (scale != "reduced") {
   policies$`4-B-MS-EI` <- policy_bmsei(steps = 4, fantasies = c(4, 4, 2))
 }
 
@@ -59,8 +66,24 @@ run <- function(problems, reps) {
   bo_benchmark(problems, policies, reps = reps, backend = backend,
                workers = workers, seed = 1L, progress = TRUE)
 }
+save_cache <- function(bm, seconds) {
+  # Keep the cache small: the curves are rebuilt from the evaluations.
+  saveRDS(list(benchmark = bm, scale = scale, date = format(Sys.Date()),
+               version = as.character(utils::packageVersion("costbo")),
+               seconds = seconds),
+          out, compress = "xz")
+}
 started <- Sys.time()
-bm <- if (scale == "full") {
+bm <- if (scale == "quality") {
+  # two replications at a time (a single number would be a count)
+  acc <- NULL
+  for (k in seq(1L, length(quality_reps), by = 2L)) {
+    part <- run(problems, quality_reps[k:(k + 1L)])
+    acc <- if (is.null(acc)) part else c(acc, part)
+    save_cache(acc, as.double(difftime(Sys.time(), started, units = "secs")))
+  }
+  acc
+} else if (scale == "full") {
   c(run(problems[c("Dropwave", "Alpine1", "Shekel5")], 200L),
     run(problems["Ackley"], 100L))
 } else {
@@ -68,11 +91,7 @@ bm <- if (scale == "full") {
 }
 seconds <- as.double(difftime(Sys.time(), started, units = "secs"))
 
-# Keep the cache small: the curves are rebuilt from the evaluations.
-saveRDS(list(benchmark = bm, scale = scale, date = format(Sys.Date()),
-             version = as.character(utils::packageVersion("costbo")),
-             seconds = seconds),
-        out, compress = "xz")
+save_cache(bm, seconds)
 
 print(bm)
 print(summary(bm))
