@@ -69,7 +69,8 @@
 #'   `backend = "parallel"`; it is left running.
 #' @param seed The seed from which the replications' streams are derived.
 #' @param n_grid Number of points of each problem's cost grid.
-#' @param n_init,max_evaluations,charge_initial Passed to [bo_optimize()].
+#' @param n_init,max_evaluations,charge_initial,model Passed to
+#'   [bo_optimize()] (`model`: the GP settings, e.g. fixed hyperparameters).
 #' @param progress Report each finished replication (sequential back end)
 #'   or round of replications.
 #' @return A `bo_benchmark`: use [as.data.frame()] (the curves: one row per
@@ -79,7 +80,9 @@
 #'   data frame with one row per replication (`status`, `error`, number of
 #'   evaluations, cost spent, final best value and regret, `seconds`, the
 #'   reason the run stopped) and `evaluations` one row per evaluation
-#'   (`problem`, `policy`, `rep`, `cumulative_cost`, `value`, `status`).
+#'   (`problem`, `policy`, `rep`, `cumulative_cost`, `value`, `status`,
+#'   `phase`, and the policy's recorded horizon `h` and control set
+#'   `control_set`, `NA` for policies that record none).
 #' @family benchmarks
 #' @examples
 #' probs <- list(branin = test_problem("branin", budget = 4))
@@ -99,7 +102,8 @@ bo_benchmark <- function(problems, policies, reps = 10L,
                          backend = c("sequential", "parallel", "future"),
                          workers = NULL, cluster = NULL, seed = 1L,
                          n_grid = 101L, n_init = NULL, max_evaluations = NULL,
-                         charge_initial = FALSE, progress = interactive()) {
+                         charge_initial = FALSE, model = list(),
+                         progress = interactive()) {
   problems <- check_named_list(problems, "bo_problem", "problems",
                                allow_function = TRUE)
   policies <- check_named_list(policies, "bo_policy", "policies")
@@ -110,6 +114,7 @@ bo_benchmark <- function(problems, policies, reps = 10L,
   if (!is.null(n_init)) n_init <- check_count(n_init)
   if (!is.null(max_evaluations)) max_evaluations <- check_count(max_evaluations)
   charge_initial <- check_flag(charge_initial)
+  if (!is.list(model)) stop_arg("model", "a list of GP settings", model)
   progress <- check_flag(progress)
   if (!is.null(workers)) workers <- check_count(workers, min = 1L)
   if (!is.null(cluster) && !inherits(cluster, "cluster")) {
@@ -124,7 +129,7 @@ bo_benchmark <- function(problems, policies, reps = 10L,
   tasks <- tasks[, c("problem", "policy", "rep")]
   streams <- replication_streams(seed, max(reps))
   args <- list(n_init = n_init, max_evaluations = max_evaluations,
-               charge_initial = charge_initial)
+               charge_initial = charge_initial, model = model)
   job <- function(i) {
     benchmark_task(tasks[i, ], problems, policies, streams[[tasks$rep[i]]],
                    args)
@@ -240,7 +245,8 @@ benchmark_task <- function(task, problems, policies, stream, args) {
     }
     bo_optimize(pr, policies[[task$policy]], n_init = args$n_init,
                 max_evaluations = args$max_evaluations,
-                charge_initial = args$charge_initial, progress = FALSE)
+                charge_initial = args$charge_initial, model = args$model,
+                progress = FALSE)
   }, error = function(e) e)
   rec$seconds <- proc.time()[["elapsed"]] - t0
   if (inherits(run, "error")) {
@@ -252,7 +258,11 @@ benchmark_task <- function(task, problems, policies, stream, args) {
   df <- as.data.frame(run)
   rec$trace <- data.frame(
     cumulative_cost = df$cumulative_cost, value = df$value,
-    status = df$status,
+    status = df$status, phase = df$phase,
+    h = if (is.null(df$h)) rep(NA_integer_, nrow(df)) else
+      as.integer(df$h),
+    control_set = if (is.null(df$control_set)) rep(NA_integer_, nrow(df))
+      else as.integer(df$control_set),
     regret = if (!is.null(df$simple_regret)) df$simple_regret else
       if (is.null(run$problem$optimum)) rep(NA_real_, nrow(df)) else
         run$problem$optimum - cummax(ifelse(df$status == "ok", df$value,
@@ -413,7 +423,8 @@ benchmark_evaluations <- function(x) {
   rows <- lapply(Filter(function(r) NROW(r$trace) > 0L, x$records),
                  function(r) {
     data.frame(problem = r$problem, policy = r$policy, rep = r$rep,
-               r$trace[, c("cumulative_cost", "value", "status")],
+               r$trace[, c("cumulative_cost", "value", "status", "phase",
+                           "h", "control_set")],
                stringsAsFactors = FALSE)
   })
   if (length(rows)) do.call(rbind, rows) else NULL
