@@ -83,8 +83,10 @@
 #'   data frame with one row per replication (`status`, `error`, number of
 #'   evaluations, cost spent, final best value and regret, `seconds`, the
 #'   reason the run stopped) and `evaluations` one row per evaluation
-#'   (`problem`, `policy`, `rep`, `cumulative_cost`, `value`, `status`, and
-#'   `source`, the information source of a multi-source problem, else `NA`).
+#'   (`problem`, `policy`, `rep`, `cumulative_cost`, `value`, `status`,
+#'   `phase`, the information source `source` of a multi-source problem,
+#'   and the policy's recorded horizon `h` and control set `control_set`;
+#'   `NA` where there is none).
 #' @family benchmarks
 #' @examples
 #' probs <- list(branin = test_problem("branin", budget = 4))
@@ -263,7 +265,11 @@ benchmark_task <- function(task, problems, policies, stream, args) {
   counts <- df$status == "ok" & (is.na(src) | src == 0L)
   rec$trace <- data.frame(
     cumulative_cost = df$cumulative_cost, value = df$value,
-    status = df$status, source = src, counts = counts,
+    status = df$status, source = src, counts = counts, phase = df$phase,
+    h = if (is.null(df$h)) rep(NA_integer_, nrow(df)) else
+      as.integer(df$h),
+    control_set = if (is.null(df$control_set)) rep(NA_integer_, nrow(df))
+      else as.integer(df$control_set),
     regret = if (!is.null(df$simple_regret)) df$simple_regret else
       if (is.null(run$problem$optimum)) rep(NA_real_, nrow(df)) else
         run$problem$optimum - cummax(ifelse(counts, df$value, -Inf)),
@@ -423,7 +429,8 @@ benchmark_evaluations <- function(x) {
   rows <- lapply(Filter(function(r) NROW(r$trace) > 0L, x$records),
                  function(r) {
     data.frame(problem = r$problem, policy = r$policy, rep = r$rep,
-               r$trace[, c("cumulative_cost", "value", "status", "source")],
+               r$trace[, c("cumulative_cost", "value", "status", "phase",
+                           "source", "h", "control_set")],
                stringsAsFactors = FALSE)
   })
   if (length(rows)) do.call(rbind, rows) else NULL

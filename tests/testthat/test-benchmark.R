@@ -202,6 +202,42 @@ test_that("summary() gives t-intervals of the final regret", {
   expect_error(plot(bm, problems = "nope"), "problems")
 })
 
+test_that("the GP settings reach the runs and the policies' choices are kept", {
+  # fixed hyperparameters as in paper 003's protocol, and the control set
+  # each evaluation played
+  model <- list(kernel = "se", estimate = "fixed", lengthscale = 0.1,
+                outputscale = 1, noise = 1e-4)
+  prob <- list(cvs = test_problem_cvs("hartmann3", costs = "moderate",
+                                      budget = 0.5))
+  pol <- list(ETC = policy_etc(plays = 2, n_samples = 16, n_raw = 4,
+                               n_starts = 1))
+  bm <- bo_benchmark(prob, pol, reps = 1, n_init = 3, model = model,
+                     progress = FALSE)
+  streams <- replication_streams(1L, 1L)
+  old <- RNGkind()[1L]
+  RNGkind("L'Ecuyer-CMRG")
+  assign(".Random.seed", streams[[1L]], envir = globalenv())
+  run <- bo_optimize(prob$cvs, pol$ETC, n_init = 3, model = model,
+                     progress = FALSE)
+  RNGkind(old)
+  rd <- as.data.frame(run)
+  ev <- bm$evaluations
+  expect_equal(ev$value, rd$value)
+  expect_equal(ev$phase, rd$phase)
+  expect_equal(ev$control_set, as.integer(rd$control_set))
+  expect_true(all(is.na(ev$h)))
+  ok <- rd$status == "ok" & rd$within_budget
+  expect_equal(bm$replications$regret, utils::tail(rd$simple_regret[ok], 1))
+  # the rolling-horizon rollout records its horizon at every step
+  bm <- bo_benchmark(list(b = test_problem("branin", budget = 2)),
+                     list(RH = policy_rollout("adaptive", n_cand = 20)),
+                     reps = 1, n_init = 4, progress = FALSE)
+  ev <- bm$evaluations
+  expect_equal(ev$phase, rep(c("initial", "bo"), c(4, 2)))
+  expect_true(all(is.na(ev$h[1:4])) && all(ev$h[5:6] >= 1))
+  expect_error(bo_benchmark(prob, pol, model = 1), "`model` must be")
+})
+
 test_that("bo_benchmark() checks its arguments", {
   probs <- bench_problems()
   pols <- bench_policies()

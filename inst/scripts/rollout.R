@@ -1,0 +1,141 @@
+# Rollout policies on the protocols of Lee et al. (2021) and Yue and
+# Kontar (2020): the cache of vignette("rollout", package = "costbo").
+#
+# Run from the repository root with costbo installed:
+#   Rscript inst/scripts/rollout.R [reduced|full] [backend] [workers]
+# e.g. `Rscript inst/scripts/rollout.R full parallel 32` on a 32-core node,
+# or backend "future" under a future::plan() set in ~/.Rprofile (a cluster
+# or a batch scheduler through future.batchtools).  The result is written
+# to inst/extdata/rollout.rds: a list with the two benchmarks (`lee2021`,
+# `gap`; bo_benchmark objects), the parts they join (`parts`), the Gap
+# table (`gap_runs`, one row per replication) and the settings.
+#
+# Full scale (the papers' protocols):
+# * Paper 001, Sec. 6.1 / Fig. 4: test_problem("lee2021"), budget 150,
+#   EI, EI per unit cost and CMDP rollout h = 2 and h = 4 with 64 QMC
+#   samples, 50 replications.
+# * Paper 004, Tables 2 and 3 / Fig. 1: Branin, Six-hump camel, Griewank-3,
+#   Goldstein-Price and Bohachevsky, 10 d evaluations of cost 1 after 9
+#   initial points, 30 replications of the rolling-horizon rollout
+#   (alpha = 0.9, h <= 5), greedy KG, EI and KG rollout with fixed
+#   h = 2, 3, 4, 5.  Paper 004 runs Goldstein-Price and Bohachevsky with two
+#   biased information sources; here they are single-source.
+# Run time on one core, extrapolated from the per-replication times of the
+# reduced run (`bm$replications$seconds`: wall clock on a 2-core machine
+# shared with other jobs, so a dedicated core is faster), linearly in the
+# replications and QMC samples: CMDP rollout takes about 2.6 s per QMC
+# sample and replication with h = 2 and 7.6 s with h = 4, so paper 001
+# takes about 50 x 64 x 10.2 s = 9 hours; paper 004's fixed horizons take
+# about 25 s (h = 2, measured), 100 s (h = 3) and 290 s (h = 4; both
+# measured on Branin) and about 15 min (h = 5, estimated) per replication,
+# so 5 problems x 30 replications take about 55 hours; the rolling horizon
+# with K = 0.01 takes 0.5 to several minutes per replication (up to 10 h);
+# the rolling horizon with K = 1, KG and EI take 0.5-3 s per replication.
+# In all, about 3 days of core time: about 1-2 hours on 64 cores.
+#
+# Reduced scale (the shipped cache; about 10 minutes on 2 shared cores):
+# paper 001 with 20 replications of EI and EI per unit cost and 4 of CMDP
+# rollout (8 QMC samples); paper 004 with 10 replications of the
+# rolling-horizon rollout (K = 1), greedy KG and EI, 3 of fixed h = 2, and
+# 4 of the rolling horizon with K = 0.01 on Branin only; no fixed h = 3, 4,
+# 5.
+
+library(costbo)
+args <- commandArgs(trailingOnly = TRUE)
+scale <- if (length(args) >= 1L) args[[1L]] else "reduced"
+scale <- match.arg(scale, c("reduced", "full"))
+backend <- if (length(args) >= 2L) args[[2L]] else "parallel"
+workers <- if (length(args) >= 3L) as.integer(args[[3L]]) else 2L
+out_file <- file.path("inst", "extdata", "rollout.rds")
+full <- scale == "full"
+bench <- function(problems, policies, reps, n_init = NULL) {
+  bo_benchmark(problems, policies, reps = reps, backend = backend,
+               workers = workers, seed = 1L, n_init = n_init,
+               progress = TRUE)
+}
+# Each part is saved as soon as it is done, and a rerun at the same scale
+# reuses the parts already in the file (so an interrupted run resumes).
+res <- if (file.exists(out_file)) readRDS(out_file) else list()
+if (!identical(res$scale, scale)) res <- list(scale = scale, parts = list())
+part <- function(name, expr) {
+  if (is.null(res$parts[[name]])) {
+    res$parts[[name]] <<- expr
+    res$backend <<- backend
+    res$workers <<- workers
+    res$date <<- Sys.Date()
+    res$costbo <<- as.character(utils::packageVersion("costbo"))
+    saveRDS(res, out_file, compress = "xz")
+  }
+  res$parts[[name]]
+}
+
+# --- Paper 001, Sec. 6.1 ----------------------------------------------------
+n_qmc <- if (full) 64L else 8L
+res$n_qmc <- n_qmc
+lee <- list(lee2021 = test_problem("lee2021"))
+bm1 <- c(
+  part("lee_myopic", bench(lee, list(EI = policy_ei(),
+                                     `EI-PU` = policy_ei_pu()),
+                           reps = if (full) 50L else 20L)),
+  part("lee_rollout", bench(lee, stats::setNames(
+    list(policy_rollout(2, n_samples = n_qmc),
+         policy_rollout(4, n_samples = n_qmc)),
+    c("CMDP rollout h = 2", "CMDP rollout h = 4")),
+    reps = if (full) 50L else 4L)))
+
+# --- Paper 004, Tables 2 and 3 -----------------------------------------------
+problems <- list(
+  `Branin` = test_problem("branin"),
+  `Six-hump camel` = test_problem("six_hump_camel"),
+  `Goldstein-Price` = test_problem("goldstein_price"),
+  `Bohachevsky` = test_problem("bohachevsky"),
+  `Griewank-3` = test_problem("griewank", d = 3))
+n_init <- 9L
+greedy <- list(`rolling horizon` = policy_rollout("adaptive"),
+               `greedy KG` = policy_kg(), EI = policy_ei())
+small_k <- list(`rolling horizon (K = 0.01)` = policy_rollout(
+  "adaptive", control = list(error_const = 0.01)))
+fixed <- function(h) {
+  stats::setNames(list(policy_rollout(h, base = "kg")),
+                  sprintf("KG rollout h = %d", h))
+}
+parts <- if (full) {
+  c(list(part("gap_greedy", bench(problems, greedy, 30L, n_init)),
+         part("gap_small_k", bench(problems, small_k, 30L, n_init))),
+    lapply(2:5, function(h) {
+      part(sprintf("gap_h%d", h), bench(problems, fixed(h), 30L, n_init))
+    }))
+} else {
+  list(part("gap_greedy", bench(problems, greedy, 10L, n_init)),
+       part("gap_h2", bench(problems, fixed(2), 3L, n_init)),
+       part("gap_small_k", bench(problems["Branin"], small_k, 4L, n_init)))
+}
+bm4 <- do.call(c, parts)
+res$lee2021 <- bm1
+res$gap <- bm4
+
+# The Gap G = (best after N - best of the initial design) /
+# (optimum - best of the initial design), per replication (paper 004,
+# eq. 17, written for maximization).
+ev <- bm4$evaluations
+ok <- ev$status == "ok"
+key <- interaction(ev$problem, ev$policy, ev$rep, drop = TRUE)
+best0 <- tapply(ifelse(ok & ev$phase == "initial", ev$value, -Inf), key, max)
+bestn <- tapply(ifelse(ok, ev$value, -Inf), key, max)
+first <- ev[!duplicated(key), c("problem", "policy", "rep")]
+k1 <- as.character(interaction(first$problem, first$policy, first$rep,
+                               drop = TRUE))
+optimum <- vapply(problems, function(p) p$optimum, 0)[first$problem]
+first$gap <- (bestn[k1] - best0[k1]) / (optimum - best0[k1])
+rownames(first) <- NULL
+res$gap_runs <- first
+res$seconds <- sum(vapply(c(list(bm1), list(bm4)), function(b) b$seconds, 0))
+saveRDS(res, out_file, compress = "xz")
+
+print(summary(bm1))
+print(stats::aggregate(gap ~ problem + policy, first,
+                       function(v) c(mean = mean(v), median = stats::median(v),
+                                     n = length(v))))
+rh <- ev[ev$phase == "bo" & grepl("^rolling", ev$policy), ]
+print(table(rh$policy, rh$h))
+cat(sprintf("total %.0f s\n", res$seconds))
