@@ -726,9 +726,13 @@ SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
   const int S = Rf_ncols(starts);
   const double *ctl = REAL(control);
   /* control: n_opt, maxit, factr, pgtol, L-BFGS-B memory, noise split,
-   * racing iterations of later runs (0: none) */
+   * racing iterations of later runs (0: none), and optionally a bar (see
+   * below).  The result also holds every run's end point (in the internal
+   * parameterization, ready to be a start) and value. */
   const int n_opt = (int)ctl[0], maxit = (int)ctl[1], lmm = (int)ctl[4];
   const int race = (int)ctl[6];
+  /* optional ctl[7]: run only when the best screened value is below it */
+  const double bar = Rf_length(control) > 7 ? ctl[7] : R_PosInf;
   const double factr = ctl[2], pgtol = ctl[3];
   const int *sl = INTEGER(slot);
   int np = 0, nfree = 0;
@@ -789,7 +793,17 @@ SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
   double *best = (double *)R_alloc((size_t)p, sizeof(double));
   double bestf = R_PosInf;
   int conv = 0, runs = S < n_opt ? S : n_opt;
+  if (!(sval[0] < bar)) {
+    /* no run: report the best screened start */
+    runs = 0;
+    bestf = sval[0];
+    memcpy(best, REAL(starts) + (size_t)order[0] * p, (size_t)p * sizeof(double));
+  }
   char msg[60];
+  SEXP rth = PROTECT(Rf_allocMatrix(REALSXP, p, runs));
+  np++;
+  SEXP rval = PROTECT(Rf_allocVector(REALSXP, runs));
+  np++;
   for (int r = 0; r < runs; r++) {
     const double *st = REAL(starts) + (size_t)order[r] * p;
     for (int k = 0; k < p; k++) c.theta[k] = st[k];
@@ -816,6 +830,8 @@ SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
     } else {
       fmin = lik_eval(&c, c.theta, NULL);
     }
+    memcpy(REAL(rth) + (size_t)r * p, c.theta, (size_t)p * sizeof(double));
+    REAL(rval)[r] = fmin;
     if (fmin < bestf) {
       bestf = fmin;
       conv = fail;
@@ -829,7 +845,8 @@ SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
     best[d + 1] = log(c.prof[1]);
     best[d + 2] = c.prof[2];
   }
-  const char *nms[] = {"theta", "value", "loglik", "nfun", "convergence", ""};
+  const char *nms[] = {"theta", "value", "loglik", "nfun", "convergence",
+                       "runs", "run_values", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
   np++;
   SEXP th = PROTECT(Rf_allocVector(REALSXP, p));
@@ -840,6 +857,8 @@ SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
   SET_VECTOR_ELT(out, 2, Rf_ScalarReal(c.last_lml));
   SET_VECTOR_ELT(out, 3, Rf_ScalarInteger(c.nfun));
   SET_VECTOR_ELT(out, 4, Rf_ScalarInteger(conv));
+  SET_VECTOR_ELT(out, 5, rth);
+  SET_VECTOR_ELT(out, 6, rval);
   UNPROTECT(np);
   return out;
 }

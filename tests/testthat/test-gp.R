@@ -353,3 +353,35 @@ test_that("the default multistart finds the noisy optimum, not an overfit", {
                tolerance = 1e-6)
   expect_gt(coef(fit)$noise, 1e-3)
 })
+
+test_that("a large fit screened on a subset reaches the full-data optimum", {
+  skip_on_cran()
+  # n > 300: the multistart runs on 150 points, one run on all 320; the
+  # reference is an independent multistart of the profiled likelihood on
+  # all the data, over both noise regimes
+  set.seed(41)
+  X <- matrix(runif(960), ncol = 3)
+  y <- sin(4 * X[, 1]) + cos(3 * X[, 2]) * X[, 3] + rnorm(320, sd = 0.05)
+  set.seed(42)
+  fit <- gp_fit(X, y, kernel = "se", estimate = "ml", lower = rep(0, 3),
+                upper = rep(1, 3))
+  full <- function(t) c(t[1:3], 0, t[4], 0)
+  cache <- new.env()
+  ev <- function(t) {
+    if (!identical(t, cache$t)) {
+      cache$t <- t
+      cache$v <- gp_lik_eval(fit, full(t), prior = FALSE, profile = 2L)
+    }
+    cache$v
+  }
+  best <- -Inf
+  for (l in log(c(0.1, 0.3, 1))) for (g in log(c(1e-6, 1e-3, 1e-2))) {
+    o <- stats::optim(c(rep(l, 3), g), function(t) ev(t)$value,
+                      function(t) ev(t)$gradient[c(1:3, 5)],
+                      method = "L-BFGS-B", lower = c(rep(log(1e-3), 3), log(1e-6)),
+                      upper = c(rep(log(1e3), 3), log(10)))
+    best <- max(best, -o$value)
+  }
+  expect_gt(fit$log_posterior, best - 1e-3)
+  expect_gt(coef(fit)$noise / coef(fit)$outputscale, 1e-4)
+})
