@@ -157,6 +157,7 @@ typedef struct cb_acq_s {
   int grad_unit;        /* gradients in unit-cube (1) or user (0) units */
   double best, remaining, nu, lambda, beta;
   double *alpha_f, *alpha_c, *work, *gm, *gv, *gmc, *gvc; /* scratch */
+  double *u_f, *u_c;    /* the GPs' L' (gp_upper), cap x cap */
 } cb_acq;
 
 /* Allocate the scratch (R_alloc, for GPs of up to cap observations) and

@@ -106,6 +106,15 @@ void gp_kernel_col_grad(const cb_gp *gp, const double *x, const double *u,
 double gp_kernel_dx(const cb_gp *gp, const double *x1, const double *x2,
                     double c, double *g);
 
+/* U = L' (upper triangle of a cap x cap array), for gp_predict1u. */
+void gp_upper(const cb_gp *gp, double *U);
+
+/* gp_predict1 with U = L' from gp_upper (the same values, faster with its
+ * gradient); work has length 2 n, and dmean, dvar may be NULL. */
+void gp_predict1u(const cb_gp *gp, const double *x, int ldx,
+                  const double *alpha, const double *U, double *mean,
+                  double *var, double *dmean, double *dvar, double *work);
+
 /* Condition on a hypothetical observation (x, y) by appending one row to the
  * Cholesky factor, O(n^2).  Returns 0, or 1 when n == cap or the new pivot
  * is not positive. */
