@@ -11,7 +11,7 @@
 # estimated, in costbo (gp_fit(kernel = "se", estimate = "ml")), DiceKriging
 # (km(covtype = "gauss", nugget.estim = TRUE)), hetGP (mleHomGP(covtype =
 # "Gaussian")) and laGP (mleGPsep(param = "both"), on centred outputs),
-# wall seconds, the smallest of two runs below n = 1000 and one run from
+# wall seconds, the smallest of two runs below n = 500 and one run from
 # there on. A peer is skipped (NA) at a size where its time, extrapolated as
 # n^3 from the previous size, would exceed 60 s. Install the peers with
 # install.packages(c("DiceKriging", "hetGP", "laGP", "DiceOptim")).
