@@ -26,6 +26,11 @@
 #   BENCH_ONLY=gp,loop     run only these parts (gp, acq, loop, policies,
 #                          scaling)
 #   BENCH_OUT=file         also write the summary table to this file
+#   BENCH_SAVE=file.rds    save the rows of the summary table (and write each
+#                          part's detailed output to bench/results-<part>.txt)
+#   BENCH_TABLES=a.rds,b.rds  run nothing: make the summary table from rows
+#                          saved by earlier runs (e.g. parts run in two
+#                          processes at once on a busy machine)
 # A full run (neither BENCH_QUICK nor BENCH_ONLY) writes the summary table
 # to bench/results.txt and each part's detailed output to
 # bench/results-<part>.txt, unless BENCH_OUT is given; a reduced run writes
@@ -62,12 +67,22 @@ out_file <- Sys.getenv("BENCH_OUT")
 if (!nzchar(out_file) && full) out_file <- "bench/results.txt"
 peers <- c("DiceKriging", "hetGP", "laGP", "DiceOptim")
 
+save_file <- Sys.getenv("BENCH_SAVE")
+from <- Sys.getenv("BENCH_TABLES")
 started <- Sys.time()
 tabs <- list()
+if (nzchar(from)) {
+  files <- trimws(strsplit(from, ",")[[1]])
+  tabs <- lapply(files, readRDS)
+  chosen <- character()
+  only <- paste("rows of", paste(files, collapse = ", "))
+}
 for (p in chosen) {
   env <- new.env()
   sys.source(parts[[p]], envir = env)
-  detail <- if (full) sprintf("bench/results-%s.txt", p) else NULL
+  detail <- if (full || (nzchar(save_file) && !quick)) {
+    sprintf("bench/results-%s.txt", p)
+  } else NULL
   if (!is.null(detail)) {
     con <- file(detail, open = "wt")
     sink(con, split = TRUE)
@@ -88,6 +103,7 @@ for (p in chosen) {
 }
 tab <- do.call(rbind, tabs)
 rownames(tab) <- NULL
+if (nzchar(save_file)) saveRDS(tab, save_file)
 
 met <- tab$meets_target[!is.na(tab$meets_target)]
 header <- c(
@@ -96,8 +112,9 @@ header <- c(
           if (quick) "BENCH_QUICK=1; " else "",
           if (nzchar(only)) paste0("BENCH_ONLY=", only) else "all parts"),
   bench_header(peers),
-  sprintf("run time: %.1f min", as.numeric(difftime(Sys.time(), started,
-                                                     units = "mins"))),
+  if (nzchar(from)) "run time: see the runs that saved the rows" else
+    sprintf("run time: %.1f min", as.numeric(difftime(Sys.time(), started,
+                                                       units = "mins"))),
   "costbo_s, peer_s: seconds (see each script for wall or CPU time and replicates)",
   "ratio = peer_s / costbo_s (> 1: costbo is faster); NA: no peer, or the note says why",
   sprintf("targets met: %d of %d", sum(met), length(met)),
