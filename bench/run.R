@@ -75,7 +75,7 @@ if (nzchar(from)) {
   files <- trimws(strsplit(from, ",")[[1]])
   tabs <- lapply(files, readRDS)
   chosen <- character()
-  only <- paste("rows of", paste(files, collapse = ", "))
+  only <- ""
 }
 for (p in chosen) {
   env <- new.env()
@@ -110,7 +110,10 @@ header <- c(
   "costbo performance benchmarks (bench/run.R)",
   sprintf("%s; %s%s", format(started, "%Y-%m-%d %H:%M %Z"),
           if (quick) "BENCH_QUICK=1; " else "",
-          if (nzchar(only)) paste0("BENCH_ONLY=", only) else "all parts"),
+          if (nzchar(from)) {
+            sprintf("parts %s, from runs made at the same time",
+                    paste(unique(tab$benchmark), collapse = ", "))
+          } else if (nzchar(only)) paste0("BENCH_ONLY=", only) else "all parts"),
   bench_header(peers),
   if (nzchar(from)) "run time: see the runs that saved the rows" else
     sprintf("run time: %.1f min", as.numeric(difftime(Sys.time(), started,
