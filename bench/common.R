@@ -1,0 +1,85 @@
+## Helpers shared by the benchmark scripts in bench/: the common row format
+## of bench/run.R's table, the environment header, peer checks and the test
+## functions.  Sourced by every script (run them from the repository root).
+
+## One row of the summary table.  `ratio` is peer_s / costbo_s: above 1,
+## costbo is faster.  `target` says what is required in words,
+## `meets_target` whether the measurement meets it (NA: no target), `note`
+## anything else worth knowing (settings, a quality measure, why a value is
+## NA).
+bench_row <- function(benchmark, case, costbo_s, peer = NA_character_,
+                      peer_s = NA_real_, target = "", meets_target = NA,
+                      note = "") {
+  data.frame(benchmark = benchmark, case = case,
+             costbo_s = as.numeric(costbo_s), peer = as.character(peer),
+             peer_s = as.numeric(peer_s),
+             ratio = as.numeric(peer_s) / as.numeric(costbo_s),
+             target = target, meets_target = as.logical(meets_target),
+             note = note, stringsAsFactors = FALSE)
+}
+
+## The table formatted for printing: times and ratios to 3 significant
+## digits, NA shown as "NA", long notes left as they are.
+bench_format <- function(tab) {
+  num <- function(v) ifelse(is.na(v), "NA", formatC(v, digits = 3, format = "g"))
+  data.frame(benchmark = tab$benchmark, case = tab$case,
+             costbo_s = num(tab$costbo_s),
+             peer = ifelse(is.na(tab$peer), "-", tab$peer),
+             peer_s = num(tab$peer_s), ratio = num(tab$ratio),
+             target = tab$target,
+             meets = ifelse(is.na(tab$meets_target), "-",
+                            ifelse(tab$meets_target, "yes", "NO")),
+             note = tab$note, stringsAsFactors = FALSE)
+}
+
+## Lines describing the machine: R, BLAS, LAPACK, cores and package versions.
+bench_header <- function(peers = character()) {
+  blas <- extSoftVersion()[["BLAS"]]
+  ver <- function(p) {
+    if (requireNamespace(p, quietly = TRUE)) {
+      paste(p, format(utils::packageVersion(p)))
+    } else paste(p, "(not installed)")
+  }
+  c(sprintf("%s on %s, %d cores", R.version.string, R.version$platform,
+            parallel::detectCores()),
+    sprintf("BLAS:   %s%s", if (nzchar(blas)) blas else "R's internal BLAS",
+            if (grepl("/blas/libblas|libRblas", blas) || !nzchar(blas))
+              " (the reference BLAS)" else ""),
+    sprintf("LAPACK: %s (%s)", La_library(), La_version()),
+    sprintf("packages: %s", paste(vapply(c("costbo", peers), ver, ""),
+                                  collapse = ", ")))
+}
+
+## Which of the peer packages can be loaded, as a named logical.
+bench_have <- function(peers) {
+  vapply(peers, requireNamespace, logical(1), quietly = TRUE)
+}
+
+## Smallest CPU time (user + system of this process) of `reps` evaluations
+## of expr: other work on a shared machine disturbs it less than wall time.
+cpu_time <- function(expr, reps = 3L) {
+  expr <- substitute(expr)
+  env <- parent.frame()
+  best <- Inf
+  for (r in seq_len(reps)) {
+    t <- system.time(eval(expr, env))
+    best <- min(best, t[["user.self"]] + t[["sys.self"]])
+  }
+  best
+}
+
+## Hartmann-6 as usually written (to be minimized), at the rows of X.
+hartmann6_min <- function(X) {
+  a <- c(1.0, 1.2, 3.0, 3.2)
+  A <- rbind(c(10, 3, 17, 3.5, 1.7, 8), c(0.05, 10, 17, 0.1, 8, 14),
+             c(3, 3.5, 1.7, 10, 17, 8), c(17, 8, 0.05, 10, 0.1, 14))
+  P <- 1e-4 * rbind(c(1312, 1696, 5569, 124, 8283, 5886),
+                    c(2329, 4135, 8307, 3736, 1004, 9991),
+                    c(2348, 1451, 3522, 2883, 3047, 6650),
+                    c(4047, 8828, 8732, 5743, 1091, 381))
+  s <- 0
+  for (i in 1:4) {
+    s <- s + a[i] * exp(-colSums(A[i, ] * (t(X) - P[i, ])^2))
+  }
+  -s
+}
