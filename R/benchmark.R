@@ -197,22 +197,33 @@ check_reps <- function(reps, call = sys.call(-1L)) {
   if (length(reps) == 1L) seq_len(reps) else reps
 }
 
+# The generator's kind and state, and their restoration (removing a state
+# that did not exist before).
+save_rng <- function() {
+  genv <- globalenv()
+  had <- exists(".Random.seed", envir = genv, inherits = FALSE)
+  list(kind = RNGkind(), had = had,
+       seed = if (had) get(".Random.seed", envir = genv))
+}
+
+restore_rng <- function(saved) {
+  genv <- globalenv()
+  do.call(RNGkind, as.list(saved$kind))
+  if (saved$had) {
+    assign(".Random.seed", saved$seed, envir = genv)
+  } else if (exists(".Random.seed", envir = genv, inherits = FALSE)) {
+    rm(".Random.seed", envir = genv)
+  }
+}
+
 # The first n L'Ecuyer-CMRG streams from `seed`, leaving the caller's
 # generator untouched.
 replication_streams <- function(seed, n) {
-  genv <- globalenv()
-  had <- exists(".Random.seed", envir = genv, inherits = FALSE)
-  old_seed <- if (had) get(".Random.seed", envir = genv) else NULL
-  old_kind <- RNGkind()
-  on.exit({
-    do.call(RNGkind, as.list(old_kind))
-    if (had) assign(".Random.seed", old_seed, envir = genv)
-    else if (exists(".Random.seed", envir = genv, inherits = FALSE))
-      rm(".Random.seed", envir = genv)
-  })
+  saved <- save_rng()
+  on.exit(restore_rng(saved))
   RNGkind("L'Ecuyer-CMRG")
   set.seed(seed)
-  s <- get(".Random.seed", envir = genv)
+  s <- get(".Random.seed", envir = globalenv())
   out <- vector("list", n)
   for (i in seq_len(n)) {
     out[[i]] <- s
@@ -224,16 +235,10 @@ replication_streams <- function(seed, n) {
 # One replication: build the problem, run the policy on the replication's
 # stream, and keep a compact record. Never throws.
 benchmark_task <- function(task, problems, policies, stream, args) {
-  genv <- globalenv()
-  had <- exists(".Random.seed", envir = genv, inherits = FALSE)
-  old_seed <- if (had) get(".Random.seed", envir = genv) else NULL
-  old_kind <- RNGkind()
-  on.exit({
-    do.call(RNGkind, as.list(old_kind))
-    if (had) assign(".Random.seed", old_seed, envir = genv)
-  })
+  saved <- save_rng()
+  on.exit(restore_rng(saved))
   RNGkind("L'Ecuyer-CMRG")
-  assign(".Random.seed", stream, envir = genv)
+  assign(".Random.seed", stream, envir = globalenv())
   t0 <- proc.time()[["elapsed"]]
   rec <- list(problem = task$problem, policy = task$policy, rep = task$rep,
               status = "ok", error = "", trace = NULL, optimum = NULL,

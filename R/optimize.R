@@ -355,11 +355,19 @@ run_cvs_step <- function(state, p, ctl) {
     return(state)
   }
   x <- cvs_realize(pr, p$x, i)
-  ev <- evaluate_objective(pr, x, cost)
+  record_step(state, x, evaluate_objective(pr, x, cost), p, ctl,
+              control_set = i)
+}
+
+# Record a step's evaluation with the policy's timings and diagnostics,
+# checkpoint, and stop on a failure when asked to.
+record_step <- function(state, x, ev, p, ctl, control_set = NA_integer_,
+                        source = NA_integer_) {
   state <- state_record(state, x, ev$value, ev$cost, "bo",
                         status = ev$status, message = ev$message,
                         fit_time = p$fit_time, policy_time = p$policy_time,
-                        eval_time = ev$time, info = p$info, control_set = i)
+                        eval_time = ev$time, info = p$info,
+                        control_set = control_set, source = source)
   state$memory <- p$memory
   state$iteration <- state$iteration + 1L
   save_checkpoint(state, ctl)
@@ -381,19 +389,8 @@ run_miso_step <- function(state, p, ctl) {
     state$declined <- list(x = p$x, source = s, cost = cost, info = p$info)
     return(state)
   }
-  ev <- evaluate_objective(pr, p$x, cost, source = s)
-  state <- state_record(state, p$x, ev$value, ev$cost, "bo",
-                        status = ev$status, message = ev$message,
-                        fit_time = p$fit_time, policy_time = p$policy_time,
-                        eval_time = ev$time, info = p$info, source = s)
-  state$memory <- p$memory
-  state$iteration <- state$iteration + 1L
-  save_checkpoint(state, ctl)
-  if (ctl$progress) show_progress(state)
-  if (ev$status != "ok" && ctl$on_error == "stop") {
-    state$stop_reason <- paste("the objective failed:", ev$message)
-  }
-  state
+  record_step(state, p$x, evaluate_objective(pr, p$x, cost, source = s), p,
+              ctl, source = s)
 }
 
 # The simple regret of Tay et al. (2023) after each evaluation of the
