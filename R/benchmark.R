@@ -358,10 +358,16 @@ attach_costbo <- function() {
   invisible(TRUE)
 }
 
+# The evaluations of a trace that count for the best value: successful
+# ones, of the objective itself when there are several sources.
+trace_counts <- function(tr) {
+  if (is.null(tr$counts)) tr$status == "ok" else tr$counts
+}
+
 # The step function of a run's best value and regret on a cost grid.
 benchmark_curve <- function(rec, grid) {
   tr <- rec$trace
-  ok <- if (is.null(tr$counts)) tr$status == "ok" else tr$counts
+  ok <- trace_counts(tr)
   tol <- 1e-12 * max(1, abs(grid))
   k <- findInterval(grid + tol, tr$cumulative_cost)
   best <- cummax(ifelse(ok, tr$value, -Inf))
@@ -413,7 +419,7 @@ as.data.frame.bo_benchmark <- function(x, row.names = NULL, optional = FALSE,
 benchmark_replications <- function(x) {
   rows <- lapply(x$records, function(r) {
     tr <- r$trace
-    ok <- if (is.null(tr)) logical() else tr$counts &
+    ok <- if (is.null(tr)) logical() else trace_counts(tr) &
       tr$cumulative_cost <= r$budget * (1 + 1e-12)
     best <- if (any(ok)) max(tr$value[ok]) else NA_real_
     reg <- if (any(ok)) utils::tail(tr$regret[ok], 1L) else NA_real_
@@ -433,9 +439,14 @@ benchmark_replications <- function(x) {
 benchmark_evaluations <- function(x) {
   rows <- lapply(Filter(function(r) NROW(r$trace) > 0L, x$records),
                  function(r) {
+    tr <- r$trace
+    # records made before a column existed get NA in it
+    for (k in setdiff(c("phase", "source", "h", "control_set"), names(tr))) {
+      tr[[k]] <- NA
+    }
     data.frame(problem = r$problem, policy = r$policy, rep = r$rep,
-               r$trace[, c("cumulative_cost", "value", "status", "phase",
-                           "source", "h", "control_set")],
+               tr[, c("cumulative_cost", "value", "status", "phase",
+                      "source", "h", "control_set")],
                stringsAsFactors = FALSE)
   })
   if (length(rows)) do.call(rbind, rows) else NULL

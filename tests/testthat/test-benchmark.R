@@ -269,3 +269,20 @@ test_that("with several information sources only the objective counts", {
                                      within]))
   expect_equal(bm$replications$best_value, final)
 })
+
+test_that("benchmarks whose records lack later columns still join", {
+  probs <- list(linear = known_cost_problem(budget = 6))
+  a <- bo_benchmark(probs, list(EI = policy_ei()), reps = 1, n_init = 4,
+                    progress = FALSE)
+  b <- bo_benchmark(probs, list(EI = policy_ei()), reps = 2:3, n_init = 4,
+                    progress = FALSE)
+  for (i in seq_along(a$records)) {
+    a$records[[i]]$trace <- a$records[[i]]$trace[, c("cumulative_cost",
+                                                     "value", "status",
+                                                     "regret")]
+  }
+  ab <- c(a, b)
+  expect_true(all(is.na(ab$evaluations$phase[ab$evaluations$rep == 1])))
+  expect_equal(sort(unique(as.data.frame(ab)$rep)), 1:3)
+  expect_equal(ab$replications$status, rep("ok", 3))
+})
