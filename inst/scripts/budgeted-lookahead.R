@@ -15,21 +15,22 @@
 # Full scale (the paper's protocol): 200 replications (100 for Ackley) of
 # EI, EI-PU, EI-PU-CC, the 4-step path variant 4-B-MS-EI_p and the 4-step
 # tree with (4, 4, 2) fantasies 4-B-MS-EI.
-# Reduced scale (the cached result in inst/extdata/budgeted-lookahead.rds):
-# replications 1 to 6 of EI, EI-PU, EI-PU-CC and 4-B-MS-EI_p (no full tree).
+# Quality scale (the cached result in inst/extdata/budgeted-lookahead.rds):
+# replications 1 to 20 of all five policies, the full tree included:
+#   Rscript inst/scripts/budgeted-lookahead.R quality sequential NA 1:10 part1.rds
+#   Rscript inst/scripts/budgeted-lookahead.R quality sequential NA 11:20 part2.rds
+# (two processes at once; the parts are joined with c()). Reduced scale:
+# replications 1 to 6 of the four policies without the full tree.
 #
-# Run time, measured at reduced scale on a 2-core machine shared with other
-# jobs (elapsed seconds per run, so slower than on an idle core): one
-# replication of the four reduced-scale policies on the four problems took
-# about 4.8 minutes, EI, EI-PU and EI-PU-CC about 16 s each over the four
-# problems and 4-B-MS-EI_p 4 minutes (Dropwave 4 s, Alpine1 174 s, Shekel5
-# 37 s, Ackley 25 s); the 6 replications took 29 minutes of run time, 16
-# minutes of wall time on 2 workers. The (4, 4, 2) tree took about 11 times
-# as long as the path variant on one Dropwave replication (74 s against
-# 7 s). Extrapolating (not measured at full scale): one full-scale
-# replication of the five policies takes about 49 minutes over the four
-# problems, and the full scale (200 replications, 100 for Ackley) about
-# 150 core-hours, 5 hours on 32 cores with backend "parallel" or "future".
+# Run time, measured at the quality scale (two processes on a 2-core
+# machine shared with other jobs, about 28 minutes of wall time each):
+# mean seconds per run of EI, EI-PU and EI-PU-CC 0.4-1.9 s, of
+# 4-B-MS-EI_p 0.7 s (Dropwave) to 4.4 s (Shekel5), of the full tree
+# 4-B-MS-EI 7.6 s (Dropwave), 75 s (Alpine1), 27 s (Shekel5), 32 s
+# (Ackley); one replication of the five policies on the four problems
+# takes about 2.8 minutes. The full scale (200 replications, 100 for
+# Ackley) takes about 8 core-hours, 15 minutes on 32 cores with backend
+# "parallel" or "future".
 #
 # Writes inst/extdata/budgeted-lookahead.rds: a list with `benchmark` (the
 # bo_benchmark, evaluations and cost curves; use as.data.frame(), summary()
