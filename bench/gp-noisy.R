@@ -13,18 +13,7 @@
 suppressPackageStartupMessages(library(costbo))
 options(width = 120)
 
-hartmann6 <- function(X) {
-  a <- c(1.0, 1.2, 3.0, 3.2)
-  A <- rbind(c(10, 3, 17, 3.5, 1.7, 8), c(0.05, 10, 17, 0.1, 8, 14),
-             c(3, 3.5, 1.7, 10, 17, 8), c(17, 8, 0.05, 10, 0.1, 14))
-  P <- 1e-4 * rbind(c(1312, 1696, 5569, 124, 8283, 5886),
-                    c(2329, 4135, 8307, 3736, 1004, 9991),
-                    c(2348, 1451, 3522, 2883, 3047, 6650),
-                    c(4047, 8828, 8732, 5743, 1091, 381))
-  s <- 0
-  for (i in 1:4) s <- s + a[i] * exp(-colSums(A[i, ] * (t(X) - P[i, ])^2))
-  -s
-}
+source("bench/common.R")  # hartmann6_min()
 
 d <- 6L
 full_theta <- function(t) c(t[seq_len(d)], 0, t[d + 1L], 0)
@@ -60,7 +49,7 @@ rows <- list()
 for (sdn in c(0.02, 0.1)) for (s in 1:6) {
   set.seed(1000 + s)
   X <- matrix(runif(500 * d), ncol = d)
-  y <- hartmann6(X) + rnorm(500, sd = sdn)
+  y <- hartmann6_min(X) + rnorm(500, sd = sdn)
   set.seed(s)
   t0 <- proc.time()[["elapsed"]]
   fit <- gp_fit(X, y, kernel = "se", estimate = "ml", lower = rep(0, d),
