@@ -324,7 +324,7 @@ test_problem_miso <- function(name = c("rosenbrock", "goldstein_price",
   noise <- check_number(noise, min = 0)
   eps <- function() if (noise > 0) stats::rnorm(1L, 0, noise) else 0
   if (name == "rosenbrock") {
-    f <- function(x) -((1 - x[1L])^2 + 100 * (x[2L] - x[1L]^2)^2)
+    f <- function(x) 1e5 * tp_rosenbrock(x) # test_problem()'s is / 1e5
     obj <- function(x, source) {
       b <- if (source == 1L) 0.1 * sin(10 * x[1L] + 5 * x[2L]) else 0
       f(x) + b + eps()
