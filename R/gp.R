@@ -44,8 +44,9 @@ default_gp_priors <- function() {
 #' standardized scale, are those of the reference implementations:
 #' lengthscale Gamma(3, 6), outputscale Gamma(2, 0.15) and noise variance
 #' Gamma(1.1, 0.05) (shape, rate). The noise variance is bounded below by
-#' `noise_floor` (standardized scale; for `estimate = "ml"` with free noise
-#' and outputscale, the ratio noise/outputscale is bounded by it instead,
+#' `noise_floor` and above by `noise_ceiling` (standardized scale; for
+#' `estimate = "ml"` with free noise and outputscale, the ratio
+#' noise/outputscale is bounded instead,
 #' because the outputscale and the mean are then profiled out of the
 #' likelihood in closed form, as in kriging). The constant mean is always
 #' profiled out. Lengthscales are searched in
@@ -99,6 +100,13 @@ default_gp_priors <- function() {
 #'   the subset.
 #' @param noise_floor Lower bound of the estimated noise variance, on the
 #'   standardized scale (a fraction of `var(y)`).
+#' @param noise_ceiling Upper bound of the estimated noise variance, on the
+#'   standardized scale (default 10: in effect unbounded). A small band such
+#'   as `noise_floor = 1e-4, noise_ceiling = 1e-3` makes the GP interpolate
+#'   a deterministic objective, as the reference implementation of Astudillo
+#'   et al. (2021) does for all its models; when the band lies on one side of
+#'   the noise level that separates the two noise regimes of the multistart,
+#'   only that regime is searched.
 #' @param priors For `estimate = "map"`: a list with elements `lengthscale`,
 #'   `outputscale` and `noise`, each `c(shape, rate)` of a Gamma prior on the
 #'   unit-cube/standardized scale. `NULL` gives the defaults above.
@@ -123,7 +131,7 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
                    estimate = c("map", "ml", "fixed"), noise = NULL,
                    lengthscale = NULL, outputscale = NULL, lower = NULL,
                    upper = NULL, ard = TRUE, start = NULL, n_starts = NULL,
-                   noise_floor = 1e-6, priors = NULL) {
+                   noise_floor = 1e-6, noise_ceiling = 10, priors = NULL) {
   kernel <- check_choice(kernel, gp_kernels)
   ard <- check_flag(ard)
   estimate <- check_choice(estimate, c("map", "ml", "fixed"))
@@ -138,6 +146,8 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   if (stats::sd(y) == 0) stop_arg("y", "non-constant", y, show = FALSE)
   bounds <- check_bounds(lower, upper, X)
   noise_floor <- check_number(noise_floor, min = 0, min_open = TRUE)
+  noise_ceiling <- check_number(noise_ceiling, min = noise_floor,
+                                min_open = TRUE)
   priors <- check_priors(priors)
   if (!is.null(start) && !(inherits(start, "costbo_gp") &&
                            identical(start$kernel, kernel) &&
@@ -197,7 +207,7 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   profile <- if (fixed[p]) 0L else 1L
   if (estimate == "ml" && !fixed[d + 1L] && !fixed[d + 2L]) profile <- 2L
   lo <- c(rep(log(1e-3), d), log(1e-4), log(noise_floor), -Inf)
-  up <- c(rep(log(1e3), d), log(1e8), log(10), Inf)
+  up <- c(rep(log(1e3), d), log(1e8), log(noise_ceiling), Inf)
   # clamp every column (a start) into the bounds, leaving fixed entries
   clamp <- function(th) {
     th <- as.matrix(th)
@@ -213,7 +223,7 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
     if (profile == 2L) wt[d + 2L] <- wt[d + 2L] - wt[d + 1L]
     starts <- cbind(clamp(wt), if (n_starts > 1L) starts)
   } else {
-    iso <- iso_starts(theta0, d, fixed, noise_floor)
+    iso <- iso_starts(theta0, d, fixed, noise_floor, noise_ceiling)
     if (!is.null(iso)) starts <- cbind(starts, clamp(iso))
   }
   n_random <- if (is.null(start)) 4L * n_starts else n_starts - 1L
@@ -225,7 +235,8 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   }
   if (!fixed[d + 1L]) rnd[d + 1L, ] <- log(stats::runif(n_random, 0.3, 3))
   if (!fixed[d + 2L]) {
-    rnd[d + 2L, ] <- stats::runif(n_random, log(noise_floor), log(0.1))
+    rnd[d + 2L, ] <- stats::runif(n_random, log(noise_floor),
+                                  log(min(0.1, noise_ceiling)))
   }
   starts <- cbind(starts, clamp(rnd))
   use_prior <- estimate == "map"
@@ -240,8 +251,11 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   opt_free[p] <- FALSE
   if (profile == 2L) opt_free[d + 1L] <- FALSE
   slot[opt_free] <- match(group[opt_free], unique(group[opt_free])) - 1L
-  ctl <- c(n_starts, 200, if (is.null(start)) 1e8 else 1e9, 0, 5,
-           if (fixed[d + 2L]) NA else log(max(1e-4, 10 * noise_floor)), 10)
+  # the noise level between the two regimes raced by the multistart; none
+  # when the noise is fixed or its band lies on one side of the level
+  split <- log(max(1e-4, 10 * noise_floor))
+  if (fixed[d + 2L] || split >= up[d + 2L]) split <- NA
+  ctl <- c(n_starts, 200, if (is.null(start)) 1e8 else 1e9, 0, 5, split, 10)
   fit_c <- function(idx, starts, ctl) {
     if (is.null(idx)) {
       .Call(C_gp_fit, Xs, ys, kcode, starts, lo, up, slot, use_prior, shape,
@@ -252,7 +266,8 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
     }
   }
   if (is.null(start) && n > 2L * gp_subset_size && !all(fixed[seq_len(d)])) {
-    opt <- gp_fit_subset(fit_c, n, d, starts, ctl, fixed, lo, noise_floor)
+    opt <- gp_fit_subset(fit_c, n, d, starts, ctl, fixed, lo, up,
+                         noise_floor)
   } else {
     opt <- fit_c(NULL, starts, ctl)
   }
@@ -265,7 +280,8 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
     ys = ys, lower = bounds$lower, upper = bounds$upper, ymean = ymean,
     ysd = ysd, theta = theta, hyp = hyp, fixed = fixed, L = fac$L,
     beta = fac$beta, estimate = estimate, priors = priors,
-    noise_floor = noise_floor, ard = ard, log_posterior = -opt$value, nfun = opt$nfun,
+    noise_floor = noise_floor, noise_ceiling = noise_ceiling, ard = ard,
+    log_posterior = -opt$value, nfun = opt$nfun,
     convergence = opt$convergence, fmean = double(), fcov = double()
   ))
 }
@@ -284,7 +300,8 @@ gp_subset_size <- 150L
 # (noise at its floor, or at 1e-3 and 1e-2): one Cholesky factorization per
 # level, and a second run only if one of them is already better.
 # fit_c(idx, starts, ctl) calls C_gp_fit on the rows idx (NULL: all).
-gp_fit_subset <- function(fit_c, n, d, starts, ctl, fixed, lo, noise_floor) {
+gp_fit_subset <- function(fit_c, n, d, starts, ctl, fixed, lo, up,
+                          noise_floor) {
   p <- d + 3L
   idx <- sort(sample.int(n, gp_subset_size))
   sub <- fit_c(idx, starts, ctl)
@@ -299,7 +316,7 @@ gp_fit_subset <- function(fit_c, n, d, starts, ctl, fixed, lo, noise_floor) {
   if (!fixed[d + 2L] && is.finite(split)) {
     th <- opt$runs[, 1L]
     alt <- if (th[d + 2L] < split) log(c(1e-3, 1e-2)) else log(noise_floor)
-    alt <- unique(pmax(alt, lo[d + 2L]))
+    alt <- unique(pmin(pmax(alt, lo[d + 2L]), up[d + 2L]))
     cand <- matrix(th, p, length(alt))
     cand[d + 2L, ] <- alt
     # run only from a level whose value already beats the converged fit
@@ -315,11 +332,11 @@ gp_fit_subset <- function(fit_c, n, d, starts, ctl, fixed, lo, noise_floor) {
 # and the noise at its floor (noise-free data) or at 1e-3 (noisy data). The
 # noise is the slowest direction for L-BFGS-B, so starting it on the right
 # side saves most of the iterations.
-iso_starts <- function(theta0, d, fixed, noise_floor) {
+iso_starts <- function(theta0, d, fixed, noise_floor, noise_ceiling) {
   if (any(fixed[seq_len(d)])) return(NULL)
   ls <- log(c(0.1, 0.2, 0.4, 0.8))
   noise <- if (fixed[d + 2L]) theta0[d + 2L] else
-    unique(log(c(noise_floor, max(noise_floor, 1e-3))))
+    unique(log(c(noise_floor, min(noise_ceiling, max(noise_floor, 1e-3)))))
   g <- expand.grid(l = ls, noise = noise)
   out <- matrix(rep(theta0, nrow(g)), length(theta0), nrow(g))
   out[seq_len(d), ] <- rep(g$l, each = d)

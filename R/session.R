@@ -109,7 +109,7 @@ state_fit <- function(state) {
                                 noise = pr$noise)
   } else if (length(y) >= 2L && stats::sd(y) > 0) {
     args <- c(list(X = X, y = y, lower = pr$lower, upper = pr$upper),
-              state$model_args)
+              state$model_args[names(state$model_args) != "cost"])
     prev <- state$models$f
     if (is.null(args$start) && !is.null(prev) &&
         identical(prev$kernel, if (is.null(args$kernel)) "matern52" else
@@ -124,14 +124,16 @@ state_fit <- function(state) {
   if (pr$cost_type == "measured") {
     lc <- log(state$cost[ok])
     state$models$cost <- if (length(lc) >= 2L && stats::sd(lc) > 0) {
-      if (!is.null(pr$prior)) {
-        # a finite domain: a GP on the candidates' coordinates
-        gp_fit(X, lc, lower = pr$lower, upper = pr$upper,
-               start = state$models$cost)
-      } else {
-        gp_fit(X, lc, lower = pr$lower, upper = pr$upper,
-               start = state$models$cost)
+      # on a finite domain too, a GP on the candidates' coordinates
+      args <- c(list(X = X, y = lc, lower = pr$lower, upper = pr$upper),
+                state$model_args$cost)
+      prev <- state$models$cost
+      if (is.null(args$start) && !is.null(prev) &&
+          identical(prev$kernel, if (is.null(args$kernel)) "matern52" else
+            args$kernel)) {
+        args$start <- prev
       }
+      do.call(gp_fit, args)
     } else {
       NULL
     }
@@ -204,7 +206,12 @@ state_point <- function(state, x) {
 #'   objective's GP, e.g. `list(kernel = "se")` or fixed hyperparameters
 #'   `list(estimate = "fixed", lengthscale = 0.1, outputscale = 1,
 #'   noise = 1e-4)`. By default a Matérn 5/2 GP fitted by MAP, warm-started
-#'   from the previous fit.
+#'   from the previous fit. Its element `cost`, a list of the same kind, is
+#'   for the GP on the log cost of a measured cost, e.g.
+#'   `list(noise_floor = 1e-4, noise_ceiling = 1e-3, cost =
+#'   list(noise_floor = 1e-4, noise_ceiling = 1e-3))` for the nearly
+#'   noise-free models of the reference implementation of Astudillo et al.
+#'   (2021).
 #' With control sets (see [bo_problem()]), `bo_ask()` returns the control
 #' partial query: the values of the chosen control set's inputs (named
 #' `x1`, `x3`, ...), with attribute `control_set`, the index of the set; the
@@ -530,11 +537,22 @@ check_policy_fits <- function(problem, policy, call = sys.call(-1L)) {
 
 check_model_args <- function(model, call = sys.call(-1L)) {
   allowed <- setdiff(names(formals(gp_fit)), c("X", "y", "lower", "upper"))
-  if (!is.list(model) || (length(model) && (is.null(names(model)) ||
-                                            !all(names(model) %in% allowed)))) {
-    stop_arg("model", sprintf("a named list of gp_fit() arguments among %s",
+  ok <- function(m, extra = NULL) {
+    is.list(m) && (!length(m) || (!is.null(names(m)) &&
+                                    all(names(m) %in% c(allowed, extra))))
+  }
+  if (!ok(model, "cost")) {
+    stop_arg("model", sprintf(paste("a named list of gp_fit() arguments",
+                                    "among %s, and `cost`"),
                               paste(allowed, collapse = ", ")), model,
              call = call)
+  }
+  if (!is.null(model$cost) && !ok(model$cost)) {
+    stop_arg("model$cost", sprintf(paste("a named list of gp_fit() arguments",
+                                         "among %s for the log-cost GP"),
+                                   paste(setdiff(allowed, "start"),
+                                         collapse = ", ")),
+             model$cost, call = call)
   }
   model
 }

@@ -297,6 +297,8 @@ test_that("bad input stops with an error naming the argument", {
   bad(gp_fit(X, y, kernel = "matern12"))
   bad(gp_fit(X, y, estimate = "fixed"))
   bad(gp_fit(X, y, noise = -1))
+  bad(gp_fit(X, y, noise_ceiling = 0))
+  bad(gp_fit(X, y, noise_floor = 1e-3, noise_ceiling = 1e-4))
   bad(gp_fit(X, y, lengthscale = c(1, -1)))
   bad(gp_fit(X, y, start = "previous"))
   bad(gp_fit("a", y))
@@ -384,4 +386,33 @@ test_that("a large fit screened on a subset reaches the full-data optimum", {
   }
   expect_gt(fit$log_posterior, best - 1e-3)
   expect_gt(coef(fit)$noise / coef(fit)$outputscale, 1e-4)
+})
+
+test_that("noise_ceiling bounds the estimated noise from above", {
+  set.seed(21)
+  X <- matrix(runif(60), ncol = 2)
+  y <- sin(5 * X[, 1]) + X[, 2] + rnorm(30, sd = 0.3)
+  free <- gp_fit(X, y)
+  vy <- var(y)
+  expect_gt(coef(free)$noise / vy, 1e-2) # noisy data: large noise when free
+  cap <- gp_fit(X, y, noise_floor = 1e-4, noise_ceiling = 1e-3)
+  cf <- coef(cap)
+  # at the ceiling, the other hyperparameters are the MAP with the noise
+  # fixed there (the noise prior is then a constant)
+  expect_equal(cf$noise / vy, 1e-3, tolerance = 1e-6)
+  ref <- coef(gp_fit(X, y, noise = 1e-3 * vy, n_starts = 4))
+  expect_equal(cf$lengthscale, ref$lengthscale, tolerance = 1e-3)
+  expect_equal(cf$outputscale, ref$outputscale, tolerance = 1e-3)
+  expect_equal(cf$mean, ref$mean, tolerance = 1e-3)
+  expect_identical(cap$noise_ceiling, 1e-3)
+  # warm-started refits stay in the band
+  cap2 <- gp_fit(rbind(X, c(0.5, 0.5)), c(y, 1), noise_floor = 1e-4,
+                 noise_ceiling = 1e-3, start = cap)
+  nv <- coef(cap2)$noise / var(c(y, 1))
+  expect_true(nv >= 1e-4 * (1 - 1e-8) && nv <= 1e-3 * (1 + 1e-8))
+  # noise-free data: a band that excludes the free optimum is respected
+  yd <- sin(5 * X[, 1]) + X[, 2]
+  band <- coef(gp_fit(X, yd, noise_floor = 1e-5, noise_ceiling = 1e-4))
+  nv <- band$noise / var(yd)
+  expect_true(nv >= 1e-5 * (1 - 1e-8) && nv <= 1e-4 * (1 + 1e-8))
 })
