@@ -650,7 +650,7 @@ test_problem_cvs <- function(name = c("gp_sample", "hartmann3"),
     optimum <- gp$optimum
   } else {
     f1 <- tp_hartmann3
-    fm <- function(X) apply(X, 1L, tp_hartmann3)
+    fm <- tp_hartmann3
     optimum <- 3.86278214782076
   }
   objective <- if (noise > 0) {

@@ -442,8 +442,15 @@ tp_griewank <- function(x) {
   -(sum(x^2) / 4000 - prod(cos(x / sqrt(seq_along(x)))) + 1)
 }
 
+# Hartmann at a point x, or at each row of a matrix x (vectorized: the
+# expected objectives of control partial queries average it over thousands
+# of points per step).
 tp_hartmann <- function(x, A, P) {
-  sum(c(1, 1.2, 3, 3.2) * exp(-rowSums(A * (P - rep(x, each = 4L))^2)))
+  X <- if (is.matrix(x)) t(x) else matrix(x, ncol = 1L)
+  alpha <- c(1, 1.2, 3, 3.2)
+  out <- double(ncol(X))
+  for (i in 1:4) out <- out + alpha[i] * exp(-colSums(A[i, ] * (X - P[i, ])^2))
+  out
 }
 
 tp_hartmann3 <- function(x) {

@@ -319,6 +319,13 @@ test_that("test_problem_cvs() gives the paper's problems", {
   expect_equal(p$budget, 50)
   expect_equal(p$noise_free(rbind(c(0.114614, 0.555649, 0.852547))),
                p$optimum, tolerance = 1e-5)
+  # the noise-free objective takes many rows at once, each as the objective
+  set.seed(4)
+  Z <- matrix(runif(30), 10, 3)
+  p0 <- test_problem_cvs("hartmann3", costs = "cheap", noise = 0)
+  expect_equal(p0$noise_free(Z), apply(Z, 1L, p0$objective),
+               tolerance = 1e-14)
+  expect_length(p0$objective(Z[1, ]), 1L)
   g <- test_problem_cvs("gp_sample", seed = 2)
   expect_identical(attr(g$noise_free, "kernel"), "se")
   expect_equal(g$noise_free(matrix(0.5, 1, 3)),
