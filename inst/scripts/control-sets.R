@@ -3,52 +3,58 @@
 # package = "costbo").
 #
 # Run from the repository root with costbo installed:
-#   Rscript inst/scripts/control-sets.R [reduced|full] [backend] [workers]
+#   Rscript inst/scripts/control-sets.R [reduced|quality|full] [backend] [workers]
 # e.g. `Rscript inst/scripts/control-sets.R full parallel 32`, or backend
-# "future" under a future::plan() set in ~/.Rprofile.  The result is
-# written to inst/extdata/control-sets.rds: a list with the benchmark
-# (`bm`, a bo_benchmark; its `evaluations` record the control set played)
-# and the settings.
+# "future" under a future::plan() set in ~/.Rprofile.  The reduced and full
+# scales write inst/extdata/control-sets.rds, the quality scale
+# inst/extdata/control-sets-quality.rds: a list with the benchmark (`bm`, a
+# bo_benchmark; its `evaluations` record the control set played) and the
+# settings.
 #
 # Protocol (paper 003, Sec. 5 and App. C): the GP-sample and Hartmann-3
 # objectives on [0, 1]^3 with all seven control sets, the cheap, moderate
 # and expensive cost sets, inputs drawn from truncated normals of variance
-# 0.02, 0.04 and 0.08 (0.02 only at reduced scale), observation noise
-# 0.01, budget 50, 5 random initial points, fixed GP hyperparameters (SE kernel,
-# lengthscale 0.1, outputscale 1), beta = 2, and the simple regret of the
-# expected objective against the cost spent.
+# 0.02, 0.04 and 0.08, observation noise 0.01, budget 50, 5 random initial
+# points, fixed GP hyperparameters (SE kernel, lengthscale 0.1, outputscale
+# 1), beta = 2, and the simple regret of the expected objective against the
+# cost spent.
 #
 # Full scale: 10 seeds of TS-PSQ, UCB-PSQ, ETC-50, ETC-100 and ETC-Ada with
 # 1024 samples per expectation, 100 raw points and 4 starts per controlled
 # input, for the variances 0.02, 0.04 and 0.08.
-# Run time on one core, measured per replication at reduced scale
-# (`bm$replications$seconds`, wall clock on a 2-core machine shared with
-# other jobs) and extrapolated: UCB-PSQ 2 s, TS-PSQ 35 s, ETC-Ada 30 s
-# (moderate and expensive costs) and ETC-50 100 s per run.  An exploring
-# step of the ETC variants costs about 32 (samples) x 6 (raw points and
-# starts) = 200 times more at full scale, so an ETC-50 or ETC-100 run takes
-# up to about 5 hours and ETC-Ada under cheap costs (440 exploring steps
-# with up to ~500 observations) a day or more; UCB-PSQ and TS-PSQ, which
-# play the full control set (maximized as at reduced scale), stay within
-# minutes.  In all, on the order of 1000 core-hours for 10 seeds and three
-# variances: a day on a 64-core node with backend "parallel", or a batch
-# scheduler through backend "future".
-#
-# Reduced scale (the shipped cache; 16 minutes on 2 shared cores):
+# Quality scale (the cache of the vignette's ten-seed table; about 40
+# minutes on 2 cores): 10 seeds of TS-PSQ, UCB-PSQ and ETC-Ada, variance
+# 0.02, all three cost sets, with the reduced scale's expectations and
+# maximizations (32 samples, 8 raw points, 1 start).
+# Reduced scale (the vignette's other cache; 16 minutes on 2 cores):
 # 2 seeds, 32 samples, 8 raw points and 1 start per controlled input,
-# variance 0.02 only, ETC-100 left out, and ETC-Ada left out under cheap
-# costs (its 440 exploring steps take 15-30 minutes per run even at this
-# scale).
+# variance 0.02 only, TS-PSQ, UCB-PSQ, ETC-50 and ETC-Ada (ETC-Ada under
+# moderate and expensive costs; the quality scale has it under cheap costs).
+#
+# Run time on one core at the reduced settings, per run: UCB-PSQ 2 s,
+# TS-PSQ 35 s, ETC-Ada 30 s (moderate and expensive costs) to about a
+# minute (cheap costs: 440 exploring steps with up to ~500 observations),
+# ETC-50 100 s.  An exploring step of the ETC variants costs about
+# 32 (samples) x 6 (raw points and starts) = 200 times more at full scale:
+# an ETC-Ada run under moderate costs takes about a minute at full scale,
+# under cheap costs (the cost of a step grows with the square of the
+# number of observations) several hours, and an ETC-50 or ETC-100 run up
+# to about 5 hours; UCB-PSQ and TS-PSQ, which play the full control set,
+# stay within minutes.  In all, several hundred core-hours for 10 seeds and
+# three variances: a day on a 64-core node with backend "parallel", or a
+# batch scheduler through backend "future".
 
 library(costbo)
 args <- commandArgs(trailingOnly = TRUE)
 scale <- if (length(args) >= 1L) args[[1L]] else "reduced"
-scale <- match.arg(scale, c("reduced", "full"))
+scale <- match.arg(scale, c("reduced", "quality", "full"))
 backend <- if (length(args) >= 2L) args[[2L]] else "parallel"
 workers <- if (length(args) >= 3L) as.integer(args[[3L]]) else 2L
-out_file <- file.path("inst", "extdata", "control-sets.rds")
+out_file <- file.path("inst", "extdata",
+                      if (scale == "quality") "control-sets-quality.rds" else
+                        "control-sets.rds")
 full <- scale == "full"
-settings <- list(seeds = if (full) 10L else 2L,
+settings <- list(seeds = if (scale == "reduced") 2L else 10L,
                  n_samples = if (full) 1024L else 32L,
                  n_raw = if (full) 100L else 8L,
                  n_starts = if (full) 4L else 1L,
@@ -64,6 +70,7 @@ policies <- list(
   `ETC-100` = do.call(policy_etc, c(list(plays = 100), acq)),
   `ETC-Ada` = do.call(policy_etc, c(list(plays = "adaptive"), acq)))
 if (!full) policies$`ETC-100` <- NULL
+if (scale == "quality") policies <- policies[c("TS-PSQ", "UCB-PSQ", "ETC-Ada")]
 # the replication's GP sample; the closure carries everything it needs, so
 # it runs on PSOCK and future workers too
 problem <- function(name, costs, variance, budget) {
@@ -92,7 +99,7 @@ bench <- function(problems, policies) {
 }
 t_start <- proc.time()[["elapsed"]]
 cheap <- grepl("cheap", names(problems))
-bm <- if (full) bench(problems, policies) else {
+bm <- if (scale != "reduced") bench(problems, policies) else {
   c(bench(problems, policies[names(policies) != "ETC-Ada"]),
     bench(problems[!cheap], policies["ETC-Ada"]))
 }
