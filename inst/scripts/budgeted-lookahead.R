@@ -4,11 +4,11 @@
 # log-cost family (a new cost function per replication, drawn from the
 # replication number modulo 20 as in the reference code; costs measured and
 # learned by a GP on the log cost), initial design 2(d + 1) Sobol points
-# (free), budgets 40, 60, 80, 60, and nearly noise-free GPs (noise variance
-# in [1e-4, 1e-3] of the standardized scale) as in the reference code.
+# (free), budgets 40, 60, 80, 60.
 #
 # Usage, from the package's source directory with costbo installed:
-#   Rscript inst/scripts/budgeted-lookahead.R [reduced|full] [backend] [workers]
+#   Rscript inst/scripts/budgeted-lookahead.R [reduced|quality|full] [backend] [workers]
+#     [replications] [file] [default|reference]
 # backend: "sequential" (default), "parallel" (workers: local workers) or
 # "future" (the plan set in ~/.future.R or by R_FUTURE_PLAN, e.g. a Slurm
 # plan of future.batchtools).
@@ -17,14 +17,28 @@
 # EI, EI-PU, EI-PU-CC, the 4-step path variant 4-B-MS-EI_p and the 4-step
 # tree with (4, 4, 2) fantasies 4-B-MS-EI.
 # Quality scale (the cached result in inst/extdata/budgeted-lookahead.rds):
-# replications 1 to 20 of all five policies, the full tree included:
+# replications 1 to 40 of all five policies, the full tree included, in
+# four parts of 10 run two at a time:
 #   Rscript inst/scripts/budgeted-lookahead.R quality sequential NA 1:10 part1.rds
 #   Rscript inst/scripts/budgeted-lookahead.R quality sequential NA 11:20 part2.rds
-# (two processes at once; the parts are joined with c()). Reduced scale:
+# and so on, and the same for replications 1 to 20 with the reference
+# models (6th argument `reference`); then
+#   Rscript inst/scripts/budgeted-lookahead.R join part1.rds ... part4.rds \
+#     --reference ref1.rds ref2.rds
+# writes the cache (the parts are joined with c()). Reduced scale:
 # replications 1 to 6 of the four policies without the full tree.
 #
+# Models: "default" (costbo's GPs: Matern 5/2 by MAP with the noise variance
+# estimated) or "reference" (the reference code's: the noise variance of
+# the objective's and the log cost's GPs held in [1e-4, 1e-3] of the
+# standardized scale, so that they interpolate the deterministic test
+# functions). The cache's main benchmark uses the default models; its
+# `reference_model` element holds the final regrets of replications 1 to
+# 20 with the reference models.
+#
 # Run time, measured at the quality scale (two processes on a 2-core
-# machine shared with other jobs, about 28 minutes of wall time each):
+# machine shared with other jobs, about 28 minutes of wall time per part;
+# with the reference models the full tree takes about twice as long):
 # mean seconds per run of EI, EI-PU and EI-PU-CC 0.4-1.9 s, of
 # 4-B-MS-EI_p 0.7 s (Dropwave) to 4.4 s (Shekel5), of the full tree
 # 4-B-MS-EI 7.6 s (Dropwave), 75 s (Alpine1), 27 s (Shekel5), 32 s
@@ -40,7 +54,33 @@ library(costbo)
 
 args <- commandArgs(trailingOnly = TRUE)
 scale <- if (length(args) >= 1L) args[1L] else "reduced"
-scale <- match.arg(scale, c("reduced", "quality", "full"))
+scale <- match.arg(scale, c("reduced", "quality", "full", "join"))
+if (scale == "join") {
+  # the cache from the parts: the default models' benchmark, and the final
+  # log10 regrets of the reference models' run
+  files <- args[-1L]
+  k <- match("--reference", files)
+  if (is.na(k)) stop("join: give the parts, then --reference and its parts")
+  main <- lapply(files[seq_len(k - 1L)], readRDS)
+  refs <- lapply(files[-seq_len(k)], readRDS)
+  rbm <- Reduce(c, lapply(refs, `[[`, "benchmark"))
+  df <- as.data.frame(rbm)
+  final <- df[df$cost == ave(df$cost, df$problem, FUN = max),
+              c("problem", "policy", "rep", "log10_regret")]
+  rownames(final) <- NULL
+  # the summed wall times of the parts
+  wall <- function(parts) sum(vapply(parts, `[[`, 0, "seconds"))
+  saveRDS(list(benchmark = Reduce(c, lapply(main, `[[`, "benchmark")),
+               scale = "quality", model = list(),
+               reference_model = list(model = refs[[1L]]$model, final = final,
+                                      seconds = wall(refs)),
+               date = format(Sys.Date()),
+               version = as.character(utils::packageVersion("costbo")),
+               seconds = wall(main)),
+          file.path("inst", "extdata", "budgeted-lookahead.rds"),
+          compress = "xz")
+  quit(save = "no")
+}
 backend <- if (length(args) >= 2L) args[2L] else "sequential"
 workers <- if (length(args) >= 3L && args[3L] != "NA") as.integer(args[3L]) else NULL
 # "quality": the replications given as the 4th argument (default 1:20; an
@@ -64,12 +104,10 @@ if (scale != "reduced") {
   policies$`4-B-MS-EI` <- policy_bmsei(steps = 4, fantasies = c(4, 4, 2))
 }
 
-# The models of the reference implementation: GPs on the objective and on
-# the log cost whose noise variance is held in [1e-4, 1e-3] of the
-# standardized scale (the test functions are deterministic, so the GPs
-# interpolate), hyperparameters by MAP with Gamma priors.
+model_name <- if (length(args) >= 6L) args[6L] else "default"
+model_name <- match.arg(model_name, c("default", "reference"))
 band <- list(noise_floor = 1e-4, noise_ceiling = 1e-3)
-model <- c(band, list(cost = band))
+model <- if (model_name == "reference") c(band, list(cost = band)) else list()
 
 run <- function(problems, reps) {
   bo_benchmark(problems, policies, reps = reps, backend = backend,
