@@ -20,25 +20,27 @@
 #   (alpha = 0.9, h <= 5), greedy KG, EI and KG rollout with fixed
 #   h = 2, 3, 4, 5.  Paper 004 runs Goldstein-Price and Bohachevsky with two
 #   biased information sources; here they are single-source.
-# Run time on one core, extrapolated from the per-replication times of the
-# reduced run (`bm$replications$seconds`: wall clock on a 2-core machine
-# shared with other jobs, so a dedicated core is faster), linearly in the
-# replications and QMC samples: CMDP rollout takes about 2.6 s per QMC
-# sample and replication with h = 2 and 7.6 s with h = 4, so paper 001
-# takes about 50 x 64 x 10.2 s = 9 hours; paper 004's fixed horizons take
-# about 25 s (h = 2, measured), 100 s (h = 3) and 290 s (h = 4; both
-# measured on Branin) and about 15 min (h = 5, estimated) per replication,
-# so 5 problems x 30 replications take about 55 hours; the rolling horizon
-# with K = 0.01 takes 0.5 to several minutes per replication (up to 10 h);
-# the rolling horizon with K = 1, KG and EI take 0.5-3 s per replication.
-# In all, about 3 days of core time: about 1-2 hours on 64 cores.
+# Run time on one core.  Paper 001 (measured on an idle core, 64 QMC
+# samples): a replication of CMDP rollout takes about 20 s with h = 2 and
+# 75 s with h = 4, so 50 replications take about 80 minutes.  Paper 004
+# (measured per replication on a 2-core machine shared with other jobs):
+# fixed horizons take about 25 s (h = 2), 100 s (h = 3) and 290 s (h = 4;
+# both on Branin) and about 15 min (h = 5, estimated: Gauss-Hermite
+# quadrature with 10 nodes per stage makes 10^h trajectories) per
+# replication, so 5 problems x 30 replications take about 55 hours; the
+# rolling horizon with K = 0.01 takes 0.5 to several minutes per
+# replication (up to 10 h); the rolling horizon with K = 1, KG and EI take
+# 0.5-3 s per replication.  In all, about 3 days of core time: about 1-2
+# hours on 64 cores.
 #
-# Reduced scale (the shipped cache; about 10 minutes on 2 shared cores):
-# paper 001 with 20 replications of EI and EI per unit cost and 4 of CMDP
-# rollout (8 QMC samples); paper 004 with 10 replications of the
-# rolling-horizon rollout (K = 1), greedy KG and EI, 3 of fixed h = 2, and
-# 4 of the rolling horizon with K = 0.01 on Branin only; no fixed h = 3, 4,
-# 5.
+# Reduced scale (the shipped cache): paper 001 at the protocol's settings
+# with 20 replications of EI, EI per unit cost and CMDP rollout h = 2 and
+# h = 4 (64 QMC samples; about 20 minutes on 2 cores); paper 004 with 10
+# replications of the rolling-horizon rollout (K = 1), greedy KG and EI,
+# 3 of fixed h = 2, and 4 of the rolling horizon with K = 0.01 on Branin
+# only; no fixed h = 3, 4, 5 (about 10 minutes on 2 shared cores).  Parts
+# already in the cache file are reused, so deleting one part from it and
+# rerunning recomputes that part only.
 
 library(costbo)
 args <- commandArgs(trailingOnly = TRUE)
@@ -70,7 +72,7 @@ part <- function(name, expr) {
 }
 
 # --- Paper 001, Sec. 6.1 ----------------------------------------------------
-n_qmc <- if (full) 64L else 8L
+n_qmc <- 64L
 res$n_qmc <- n_qmc
 lee <- list(lee2021 = test_problem("lee2021"))
 bm1 <- c(
@@ -81,7 +83,7 @@ bm1 <- c(
     list(policy_rollout(2, n_samples = n_qmc),
          policy_rollout(4, n_samples = n_qmc)),
     c("CMDP rollout h = 2", "CMDP rollout h = 4")),
-    reps = if (full) 50L else 4L)))
+    reps = if (full) 50L else 20L)))
 
 # --- Paper 004, Tables 2 and 3 -----------------------------------------------
 problems <- list(
