@@ -20,25 +20,24 @@
 #   (alpha = 0.9, h <= 5), greedy KG, EI and KG rollout with fixed
 #   h = 2, 3, 4, 5.  Paper 004 runs Goldstein-Price and Bohachevsky with two
 #   biased information sources; here they are single-source.
-# Run time on one core.  Paper 001 (measured on an idle core, 64 QMC
+# Run time on one core, measured on an idle core.  Paper 001 (64 QMC
 # samples): a replication of CMDP rollout takes about 20 s with h = 2 and
-# 75 s with h = 4, so 50 replications take about 80 minutes.  Paper 004
-# (measured per replication on a 2-core machine shared with other jobs):
-# fixed horizons take about 25 s (h = 2), 100 s (h = 3) and 290 s (h = 4;
-# both on Branin) and about 15 min (h = 5, estimated: Gauss-Hermite
-# quadrature with 10 nodes per stage makes 10^h trajectories) per
-# replication, so 5 problems x 30 replications take about 55 hours; the
-# rolling horizon with K = 0.01 takes 0.5 to several minutes per
-# replication (up to 10 h); the rolling horizon with K = 1, KG and EI take
-# 0.5-3 s per replication.  In all, about 3 days of core time: about 1-2
-# hours on 64 cores.
+# 75 s with h = 4, so 50 replications take about 80 minutes.  Paper 004:
+# a replication of KG rollout with fixed horizon takes about 3 s (h = 2),
+# 10 s (h = 3), 32 s (h = 4) and 104 s (h = 5) on Branin (Gauss-Hermite
+# quadrature with 10 nodes per stage; Griewank-3 takes about 2.7 times as
+# long), so the fixed horizons' 5 problems x 30 replications take about
+# 8 hours; the rolling horizon with K = 0.01 takes about 20 s per replication,
+# with K = 1, KG and EI well under a second.  In all, about 10 core-hours:
+# about 40 minutes on 16 cores.
 #
 # Reduced scale (the shipped cache): paper 001 at the protocol's settings
 # with 20 replications of EI, EI per unit cost and CMDP rollout h = 2 and
-# h = 4 (64 QMC samples; about 20 minutes on 2 cores); paper 004 with 10
-# replications of the rolling-horizon rollout (K = 1), greedy KG and EI,
-# 3 of fixed h = 2, and 4 of the rolling horizon with K = 0.01 on Branin
-# only; no fixed h = 3, 4, 5 (about 10 minutes on 2 shared cores).  Parts
+# h = 4 (64 QMC samples; about 20 minutes on 2 cores); paper 004 with 30
+# replications (the protocol's number) of the rolling-horizon rollout
+# (K = 1), greedy KG and EI, 10 of fixed h = 2, 3 and 4, and 4 of the
+# rolling horizon with K = 0.01 on Branin only; no fixed h = 5 (about 40
+# minutes on 2 cores).  Parts
 # already in the cache file are reused, so deleting one part from it and
 # rerunning recomputes that part only.
 
@@ -108,8 +107,10 @@ parts <- if (full) {
       part(sprintf("gap_h%d", h), bench(problems, fixed(h), 30L, n_init))
     }))
 } else {
-  list(part("gap_greedy", bench(problems, greedy, 10L, n_init)),
-       part("gap_h2", bench(problems, fixed(2), 3L, n_init)),
+  list(part("gap_greedy", bench(problems, greedy, 30L, n_init)),
+       part("gap_h2", bench(problems, fixed(2), 10L, n_init)),
+       part("gap_h3", bench(problems, fixed(3), 10L, n_init)),
+       part("gap_h4", bench(problems, fixed(4), 10L, n_init)),
        part("gap_small_k", bench(problems["Branin"], small_k, 4L, n_init)))
 }
 bm4 <- do.call(c, parts)
