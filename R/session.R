@@ -108,15 +108,9 @@ state_fit <- function(state) {
     state$models$f <- gp_finite(pr$prior$mean, pr$prior$cov, x = idx, y = y,
                                 noise = pr$noise)
   } else if (length(y) >= 2L && stats::sd(y) > 0) {
-    args <- c(list(X = X, y = y, lower = pr$lower, upper = pr$upper),
-              state$model_args[names(state$model_args) != "cost"])
-    prev <- state$models$f
-    if (is.null(args$start) && !is.null(prev) &&
-        identical(prev$kernel, if (is.null(args$kernel)) "matern52" else
-          args$kernel)) {
-      args$start <- prev
-    }
-    state$models$f <- do.call(gp_fit, args)
+    args <- state$model_args
+    args$cost <- NULL # model$cost is for the log-cost GP
+    state$models$f <- refit_gp(X, y, pr, args, state$models$f)
   } else {
     stop_costbo(paste("the objective model needs at least two successful",
                       "evaluations with different values"))
@@ -125,20 +119,26 @@ state_fit <- function(state) {
     lc <- log(state$cost[ok])
     state$models$cost <- if (length(lc) >= 2L && stats::sd(lc) > 0) {
       # on a finite domain too, a GP on the candidates' coordinates
-      args <- c(list(X = X, y = lc, lower = pr$lower, upper = pr$upper),
-                state$model_args$cost)
-      prev <- state$models$cost
-      if (is.null(args$start) && !is.null(prev) &&
-          identical(prev$kernel, if (is.null(args$kernel)) "matern52" else
-            args$kernel)) {
-        args$start <- prev
-      }
-      do.call(gp_fit, args)
+      refit_gp(X, lc, pr, state$model_args$cost, state$models$cost)
     } else {
       NULL
     }
   }
   state
+}
+
+# gp_fit() of y on X over the problem's box with the user's settings
+# `model_args`, warm-started from the previous fit `prev` when its kernel is
+# the one asked for (and no start was given).
+refit_gp <- function(X, y, pr, model_args, prev) {
+  args <- c(list(X = X, y = y, lower = pr$lower, upper = pr$upper),
+            model_args)
+  kernel <- if (is.null(args$kernel)) "matern52" else args$kernel
+  if (is.null(args$start) && !is.null(prev) &&
+      identical(prev$kernel, kernel)) {
+    args$start <- prev
+  }
+  do.call(gp_fit, args)
 }
 
 # Row indices of the points X among the candidates.
@@ -550,8 +550,7 @@ check_model_args <- function(model, call = sys.call(-1L)) {
   if (!is.null(model$cost) && !ok(model$cost)) {
     stop_arg("model$cost", sprintf(paste("a named list of gp_fit() arguments",
                                          "among %s for the log-cost GP"),
-                                   paste(setdiff(allowed, "start"),
-                                         collapse = ", ")),
+                                   paste(allowed, collapse = ", ")),
              model$cost, call = call)
   }
   model
