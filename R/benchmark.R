@@ -85,8 +85,9 @@
 #'   reason the run stopped) and `evaluations` one row per evaluation
 #'   (`problem`, `policy`, `rep`, `cumulative_cost`, `value`, `status`,
 #'   `phase`, the information source `source` of a multi-source problem,
-#'   and the policy's recorded horizon `h` and control set `control_set`;
-#'   `NA` where there is none).
+#'   the policy's recorded horizon `h` and control set `control_set`, and
+#'   the evaluated point in columns `x1`, `x2`, ... (as many as the largest
+#'   dimension among the problems); `NA` where there is none).
 #' @family benchmarks
 #' @examples
 #' probs <- list(branin = test_problem("branin", budget = 4))
@@ -280,6 +281,8 @@ benchmark_task <- function(task, problems, policies, stream, args) {
         run$problem$optimum - cummax(ifelse(counts, df$value, -Inf)),
     stringsAsFactors = FALSE)
   rec$trace$regret[!is.finite(rec$trace$regret)] <- NA_real_
+  rec$x <- as.matrix(df[, paste0("x", seq_len(run$problem$d)), drop = FALSE])
+  dimnames(rec$x) <- NULL
   rec$optimum <- run$problem$optimum
   rec$budget <- run$budget
   rec$stop_reason <- run$stop_reason
@@ -435,18 +438,24 @@ benchmark_replications <- function(x) {
   do.call(rbind, rows)
 }
 
-# One row per evaluation of every replication.
+# One row per evaluation of every replication, with the evaluated point in
+# columns x1, x2, ... (as many as the largest dimension; NA beyond a
+# problem's own, and in records made before points were kept).
 benchmark_evaluations <- function(x) {
-  rows <- lapply(Filter(function(r) NROW(r$trace) > 0L, x$records),
-                 function(r) {
+  recs <- Filter(function(r) NROW(r$trace) > 0L, x$records)
+  D <- max(0L, vapply(recs, function(r) NCOL(r$x), 0L))
+  rows <- lapply(recs, function(r) {
     tr <- r$trace
     # records made before a column existed get NA in it
     for (k in setdiff(c("phase", "source", "h", "control_set"), names(tr))) {
       tr[[k]] <- NA
     }
+    X <- matrix(NA_real_, nrow(tr), D,
+                dimnames = list(NULL, paste0("x", seq_len(D))))
+    if (!is.null(r$x)) X[, seq_len(ncol(r$x))] <- r$x
     data.frame(problem = r$problem, policy = r$policy, rep = r$rep,
                tr[, c("cumulative_cost", "value", "status", "phase",
-                      "source", "h", "control_set")],
+                      "source", "h", "control_set")], X,
                stringsAsFactors = FALSE)
   })
   if (length(rows)) do.call(rbind, rows) else NULL

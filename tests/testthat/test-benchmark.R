@@ -74,6 +74,10 @@ test_that("model settings reach every run", {
   RNGkind(old)
   ev <- bm$evaluations[bm$evaluations$rep == 2, ]
   expect_equal(ev$value, as.data.frame(run)$value)
+  # the evaluations keep the points, in the run's order
+  rd <- as.data.frame(run)
+  expect_equal(as.matrix(ev[, "x1", drop = FALSE]),
+               as.matrix(rd[, "x1", drop = FALSE]), ignore_attr = TRUE)
   # and the default model proposes other points
   dflt <- bo_benchmark(list(linear = known_cost_problem(budget = 20)),
                        list(EI = policy_ei()), reps = 2, n_init = 4,
@@ -285,4 +289,21 @@ test_that("benchmarks whose records lack later columns still join", {
   expect_true(all(is.na(ab$evaluations$phase[ab$evaluations$rep == 1])))
   expect_equal(sort(unique(as.data.frame(ab)$rep)), 1:3)
   expect_equal(ab$replications$status, rep("ok", 3))
+})
+
+test_that("evaluations hold the points, padded across dimensions", {
+  probs <- list(b2 = test_problem("branin", budget = 2),
+                h3 = test_problem("hartmann3", budget = 2))
+  bm <- bo_benchmark(probs, list(EI = policy_ei()), reps = 1, n_init = 3,
+                     progress = FALSE)
+  ev <- bm$evaluations
+  expect_true(all(c("x1", "x2", "x3") %in% names(ev)))
+  b2 <- ev[ev$problem == "b2", ]
+  h3 <- ev[ev$problem == "h3", ]
+  expect_true(all(is.na(b2$x3)))
+  expect_false(anyNA(h3[, c("x1", "x2", "x3")]))
+  f2 <- apply(as.matrix(b2[, c("x1", "x2")]), 1L, probs$b2$objective)
+  f3 <- apply(as.matrix(h3[, c("x1", "x2", "x3")]), 1L, probs$h3$objective)
+  expect_equal(b2$value, unname(f2), tolerance = 1e-12)
+  expect_equal(h3$value, unname(f3), tolerance = 1e-12)
 })
