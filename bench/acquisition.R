@@ -205,7 +205,8 @@ bench_acquisition <- function(quick = FALSE) {
   # 20): one CMDP rollout value (h = 4, 64 QMC samples; 100 inner raw points,
   # 2 inner L-BFGS-B starts) and one full CMDP proposal; one KG evaluation,
   # one rolling-horizon value at h = 2 and one rolling-horizon proposal with
-  # the horizon chosen by Theorem 3 (the chosen h is printed).
+  # the horizon chosen by Theorem 3 (the chosen h is printed), and proposals
+  # at each fixed horizon the rule can choose.
   s50 <- acq_setup(50, 2)
   spec <- costbo:::acq_spec(s50$fit, "ei", NULL, 1, NULL, NULL, NULL, NULL,
                             NULL, call = NULL)
@@ -233,6 +234,12 @@ bench_acquisition <- function(quick = FALSE) {
   t_rhp2 <- cpu_time(rh001 <- .Call(costbo:::C_rollout_rh_propose, pk, ds,
                                     cand, nodes,
                                     c(0, 0.01, 0, 20, 20, ctl$n_top)), 1)
+  # proposals with the horizon fixed at h = 2, ..., 5 (what the rule costs
+  # when it chooses that h)
+  t_fix <- vapply(2:5, function(h) {
+    cpu_time(.Call(costbo:::C_rollout_rh_propose, pk, ds, cand, nodes,
+                   c(h, 1, 0, 20, 20, ctl$n_top)), 1)
+  }, 0)
   ro <- data.frame(
     acquisition = c("CMDP rollout h = 4, 64 QMC: one value",
                     "CMDP rollout h = 4, 64 QMC: one proposal",
@@ -241,9 +248,10 @@ bench_acquisition <- function(quick = FALSE) {
                     sprintf("rolling horizon (K = 1): proposal, chosen h = %d",
                             rh$h),
                     sprintf("rolling horizon (K = 0.01): proposal, chosen h = %d",
-                            rh001$h)),
-    seconds = c(t_val, t_prop, t_kg, t_rh2, t_rhp, t_rhp2),
-    target_s = c(10, NA, NA, NA, NA, NA))
+                            rh001$h),
+                    sprintf("KG rollout: proposal, h = %d", 2:5)),
+    seconds = c(t_val, t_prop, t_kg, t_rh2, t_rhp, t_rhp2, t_fix),
+    target_s = c(10, NA, NA, NA, NA, NA, rep(NA, 4L)))
   cat("\nRollout policies at n = 50, d = 2\n")
   print(ro, digits = 3, row.names = FALSE)
   for (i in seq_len(nrow(ro))) {
