@@ -46,7 +46,7 @@
 # Six-hump camel and Griewank-3, and of fixed h = 2 with three sources.
 # 10 replications of fixed h = 5 on Branin, Six-hump camel and Griewank-3,
 # of fixed h = 3 with three sources, and of fixed h = 2, 3, 4 on the
-# one-source Goldstein-Price and Bohachevsky; 4 of the rolling horizon
+# one-source Goldstein-Price and Bohachevsky, and of the rolling horizon
 # with K = 0.01 on Branin, Six-hump camel and Griewank-3.  About 3 hours
 # on 2 cores.  Parts
 # already in the cache file are reused, so deleting one part from it and
@@ -145,7 +145,8 @@ parts <- if (full) {
        part("gap_h3_more", bench(single, fixed(3), 11:30, n_init)),
        part("gap_h4_more", bench(single, fixed(4), 11:30, n_init)),
        part("gap_small_k_more", bench(single[-1L], small_k, 4L, n_init)),
-       part("miso_h2_more", bench(miso, fixed(2), 11:30, n_init)))
+       part("miso_h2_more", bench(miso, fixed(2), 11:30, n_init)),
+       part("gap_small_k_10", bench(single, small_k, 5:10, n_init)))
 }
 bm4 <- do.call(c, parts)
 res$lee2021 <- bm1
