@@ -87,7 +87,10 @@
 #'   `phase`, the information source `source` of a multi-source problem,
 #'   the policy's recorded horizon `h` and control set `control_set`, and
 #'   the evaluated point in columns `x1`, `x2`, ... (as many as the largest
-#'   dimension among the problems); `NA` where there is none).
+#'   dimension among the problems); `NA` where there is none). Its element
+#'   `provenance` records the build that made it ([costbo_build()]: the
+#'   costbo version and the hash of its sources), the call and its date
+#'   (UTC).
 #' @family benchmarks
 #' @examples
 #' probs <- list(branin = test_problem("branin", budget = 4))
@@ -147,13 +150,17 @@ bo_benchmark <- function(problems, policies, reps = 10L,
   out <- run_tasks(job, nrow(tasks), backend, workers, cluster, progress,
                    streams[tasks$rep], tasks)
   new_benchmark(out, tasks, seed, reps, n_grid, backend,
-                as.double(difftime(Sys.time(), started, units = "secs")))
+                as.double(difftime(Sys.time(), started, units = "secs")),
+                c(costbo_build(), list(call = match.call(),
+                                       date = format(started, tz = "UTC",
+                                                     usetz = TRUE))))
 }
 
 new_benchmark <- function(records, tasks, seed, reps, n_grid, backend,
-                          seconds) {
+                          seconds, provenance) {
   x <- list(records = records, tasks = tasks, seed = seed, reps = reps,
-            n_grid = n_grid, backend = backend, seconds = seconds)
+            n_grid = n_grid, backend = backend, seconds = seconds,
+            provenance = provenance)
   x$replications <- benchmark_replications(x)
   x$evaluations <- benchmark_evaluations(x)
   structure(x, class = "bo_benchmark")
@@ -470,6 +477,10 @@ print.bo_benchmark <- function(x, ...) {
               length(x$reps), x$backend))
   cat(sprintf("  problems: %s\n", paste(unique(x$tasks$problem), collapse = ", ")))
   cat(sprintf("  policies: %s\n", paste(unique(x$tasks$policy), collapse = ", ")))
+  if (!is.null(x$provenance)) {
+    cat(sprintf("  made by costbo %s (sources %s)\n", x$provenance$costbo,
+                benchmark_hash(x)))
+  }
   tab <- table(factor(reps$status, c("ok", "failed", "interrupted", "not run")))
   cat(sprintf("  replications: %s\n",
               paste(sprintf("%d %s", tab[tab > 0], names(tab)[tab > 0]),
@@ -623,8 +634,10 @@ plot.bo_benchmark <- function(x, y = c("log10_regret", "regret", "best_value"),
 
 #' @rdname bo_benchmark
 #' @return `c()`: one `bo_benchmark` with the replications of all, which
-#'   must share `seed` and `n_grid` and have no problem, policy and
-#'   replication in common.
+#'   must share `seed` and `n_grid`, have no problem, policy and
+#'   replication in common, and have been made by the same build of costbo
+#'   (the same `source_hash`, see [costbo_build()]). Its `provenance` keeps
+#'   the calls and dates of all.
 #' @export
 c.bo_benchmark <- function(...) {
   xs <- list(...)
@@ -642,10 +655,23 @@ c.bo_benchmark <- function(...) {
     stop_arg("...", "benchmarks with no replication in common", xs,
              show = FALSE)
   }
+  hashes <- vapply(xs, benchmark_hash, "")
+  if (length(unique(hashes)) > 1L) {
+    stop_arg("...", sprintf(
+      "benchmarks made by one build of costbo, not by builds with source hashes %s",
+      paste(unique(hashes), collapse = ", ")), xs, show = FALSE)
+  }
   backends <- unique(vapply(xs, function(b) b$backend, ""))
+  prov <- xs[[1L]]$provenance
+  if (!is.null(prov)) {
+    prov$call <- lapply(xs, function(b) b$provenance$call)
+    prov$date <- vapply(xs, function(b) {
+      if (is.null(b$provenance$date)) NA_character_ else b$provenance$date
+    }, "")
+  }
   new_benchmark(do.call(c, lapply(xs, function(b) b$records)), tasks,
                 xs[[1L]]$seed,
                 sort(unique(unlist(lapply(xs, function(b) b$reps)))),
                 xs[[1L]]$n_grid, paste(backends, collapse = "+"),
-                sum(vapply(xs, function(b) b$seconds, 0)))
+                sum(vapply(xs, function(b) b$seconds, 0)), prov)
 }

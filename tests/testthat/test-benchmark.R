@@ -307,3 +307,39 @@ test_that("evaluations hold the points, padded across dimensions", {
   expect_equal(b2$value, unname(f2), tolerance = 1e-12)
   expect_equal(h3$value, unname(f3), tolerance = 1e-12)
 })
+
+test_that("a benchmark records the build that made it, and c() never mixes builds", {
+  b <- costbo_build()
+  expect_identical(b$costbo, as.character(utils::packageVersion("costbo")))
+  # installed through configure: the hash of the sources it was built from
+  expect_match(b$source_hash, "^[0-9a-f]{32}$")
+  src <- file.path("..", "..", "00_pkg_src", "costbo")
+  if (dir.exists(file.path(src, "src"))) {
+    # R CMD check: recompute the hash from the checked sources, independently
+    old <- setwd(src)
+    f <- sort(c(list.files("R", pattern = "[.][RrSsq]$", full.names = TRUE),
+                list.files("src", pattern = "([.][ch]|^Makevars.*)$",
+                           full.names = TRUE)), method = "radix")
+    listing <- paste(f, tools::md5sum(f))
+    setwd(old)
+    lst <- tempfile()
+    writeLines(listing, lst)
+    expect_identical(b$source_hash, unname(tools::md5sum(lst)))
+  }
+  pr <- list(linear = known_cost_problem(budget = 3))
+  bm1 <- bo_benchmark(pr, list(EI = policy_ei()), reps = 1, n_init = 3,
+                      progress = FALSE)
+  bm2 <- bo_benchmark(pr, list(EI = policy_ei()), reps = 2:3, n_init = 3,
+                      progress = FALSE)
+  expect_identical(bm1$provenance$source_hash, b$source_hash)
+  expect_identical(bm1$provenance$costbo, b$costbo)
+  expect_identical(bm1$provenance$call[[1L]], as.name("bo_benchmark"))
+  expect_output(print(bm1), b$source_hash, fixed = TRUE)
+  both <- c(bm1, bm2)
+  expect_identical(both$provenance$source_hash, b$source_hash)
+  expect_length(both$provenance$call, 2L)
+  other <- bm2
+  other$provenance$source_hash <- strrep("0", 32L)
+  expect_error(c(bm1, other), class = "costbo_error_arg")
+  expect_error(c(bm1, other), "one build of costbo")
+})
