@@ -62,6 +62,13 @@ check_flag <- function(x, arg = deparse(substitute(x)), call = sys.call(-1L)) {
   x
 }
 
+check_string <- function(x, arg = deparse(substitute(x)),
+                         call = sys.call(-1L)) {
+  if (!(is.character(x) && length(x) == 1L && !is.na(x) && nzchar(x)))
+    stop_arg(arg, "a single non-empty string", x, call)
+  x
+}
+
 check_choice <- function(x, choices, arg = deparse(substitute(x)),
                          call = sys.call(-1L)) {
   if (!(is.character(x) && length(x) >= 1L)) {
