@@ -621,7 +621,8 @@ rff_maximize <- function(g, ctrl, d, Zs, n_raw, n_starts) {
 #' @param seed Seed of the GP sample (the caller's random stream is left
 #'   untouched).
 #' @param budget The budget (50 in the paper).
-#' @param noise Standard deviation of the observation noise.
+#' @param noise Standard deviation of the observation noise; the problem is
+#'   declared noisy (`noisy` of [bo_problem()]) when it is positive.
 #' @return A `bo_problem` with control sets.
 #' @family problems
 #' @examples
@@ -662,5 +663,5 @@ test_problem_cvs <- function(name = c("gp_sample", "hartmann3"),
              variance = variance, noise_free = fm,
              name = sprintf("%s, %s costs, variance %g", name, costs,
                             variance),
-             optimum = optimum)
+             optimum = optimum, noisy = noise > 0)
 }

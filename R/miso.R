@@ -306,6 +306,9 @@ miso_cost_matrix <- function(problem, X) {
 #' @param seed Seed of the bias GP sample of source 2 (the caller's random
 #'   stream is left untouched).
 #' @param noise Standard deviation of Gaussian noise added to every source.
+#'   The problem is declared noisy (`noisy` of [bo_problem()]) when it is
+#'   positive, and always for `"goldstein_price"` and `"bohachevsky"`, whose
+#'   source 2 is noisy.
 #' @return A [bo_problem()] with `optimum` (of source 0) and `maximizer`.
 #' @family problems
 #' @examples
@@ -357,7 +360,8 @@ test_problem_miso <- function(name = c("rosenbrock", "goldstein_price",
   budget <- if (is.null(budget)) def_budget else budget
   prob <- bo_problem(obj, lower = lower, upper = upper, budget = budget,
                      name = paste0(name, "_miso"), optimum = optimum,
-                     sources = S, source_costs = costs)
+                     sources = S, source_costs = costs,
+                     noisy = noise > 0 || name != "rosenbrock")
   prob$maximizer <- maximizer
   prob
 }

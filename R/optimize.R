@@ -16,6 +16,25 @@
 #' recorded, marked `within_budget = FALSE`, and ends the run (the reporting
 #' rule of Astudillo et al. 2021).
 #'
+#' @section Models:
+#' Before every proposal the objective's GP (and, for a measured cost, the
+#' GP of the log cost) is refitted by [gp_fit()] to all successful
+#' evaluations, warm-started from the previous fit. The problem says whether
+#' its evaluations are deterministic (the default) or noisy (`noisy` in
+#' [bo_problem()]; [test_problem()] and the other test problems declare
+#' their own). A deterministic objective, and every measured cost, is
+#' modelled with the noise variance held in \[1e-4, 1e-3\] of the variance
+#' of the observations, as in the reference implementation of Astudillo et
+#' al. (2021): the GP then (nearly) interpolates and cannot explain a lone
+#' good observation as noise, which would flatten its posterior until every
+#' expected improvement vanished. A noisy objective's noise is estimated,
+#' and the incumbent of the expected-improvement family (EI and its
+#' cost-aware variants, B-MS-EI's tree, the rollouts and PBGI's stopping
+#' rule) is then the largest posterior mean at the evaluated points
+#' (Picheny et al. 2013) instead of the largest noisy observation. `model`
+#' overrides these defaults (see its description). The reported best value
+#' and regret are the best observed values either way.
+#'
 #' @section Control sets:
 #' For a problem with control sets ([bo_problem()] with `control_sets`) and
 #' a policy for them ([policy_ucb_cvs()] and its relatives), the initial
@@ -66,8 +85,9 @@
 #' @param charge_initial Charge the initial design's cost to the budget?
 #' @param on_error `"stop"` or `"skip"`: what to do when the objective fails.
 #' @param pandora_stop Also stop when the Pandora stopping rule fires (the
-#'   best observed value is at least the largest Gittins index; PBGI policies
-#'   only), as in the cost-per-sample setting of Xie et al. (2024).
+#'   incumbent, see the section on models, is at least the largest Gittins
+#'   index; PBGI policies only), as in the cost-per-sample setting of Xie et
+#'   al. (2024).
 #' @param progress Show progress (default in interactive sessions).
 #' @param checkpoint Optional file to save the run to after every evaluation.
 #' @inheritParams bo_session

@@ -59,7 +59,7 @@ myopic_args <- function(state, type, extra = list()) {
   cost <- state_cost_args(state)
   a <- list(model = state$models$f, type = type, cost_model = cost$cost_model,
             cost = cost$cost)
-  if (!(type %in% c("ucb", "pbgi"))) a$best <- state_best(state)
+  if (!(type %in% c("ucb", "pbgi"))) a$best <- state_incumbent(state)
   if (type == "q1") a$remaining <- state_remaining(state)
   if (type == "ei_pu_cc") {
     a$nu <- min(1, max(0, state_remaining(state) / state$budget_start))
@@ -194,7 +194,7 @@ policy_pbgi_d <- function(lambda = 0.1, beta = 0.5) {
 # point carries the largest index.
 pandora_info <- function(state, out, a) {
   out$info$lambda <- a$lambda
-  out$info$stop_rule <- acq_pandora_stop(state_best(state),
+  out$info$stop_rule <- acq_pandora_stop(state_incumbent(state),
                                          out$info$acquisition)
   out
 }

@@ -71,7 +71,36 @@
 #' @param source_costs With `sources`: the cost of each source (positive
 #'   numbers, source 0 first), or a function `function(x, source)` returning
 #'   the cost of evaluating `source` at `x`; `cost` must then be `NULL`.
+#' @param noisy Are evaluations of the objective noisy (`TRUE`) or
+#'   deterministic (`FALSE`)? Default `FALSE` (or `TRUE` with `prior` and a
+#'   positive `noise`): the papers' test problems, simulations and tuning
+#'   runs with fixed seeds return the same value at the same point, and a
+#'   GP that explains part of such data as noise flattens its posterior
+#'   until every expected improvement is negligible, which makes every
+#'   proposal of the EI family arbitrary. A noisy objective must therefore
+#'   be declared. This decides the default model (see the `model` argument
+#'   of [bo_optimize()]): a deterministic objective is modelled by a GP whose
+#'   noise variance is held in \[1e-4, 1e-3\] of the variance of the
+#'   observations (the band of the reference implementation of Astudillo et
+#'   al. 2021), so that the GP (nearly) interpolates them; a noisy one by a
+#'   GP whose noise is estimated freely, and the incumbent of the
+#'   expected-improvement family (and of B-MS-EI's tree, the rollouts and
+#'   PBGI's stopping rule) is then the largest posterior mean at the
+#'   evaluated points (the plug-in of Picheny et al. 2013) instead of the
+#'   largest noisy observation. Reported results (best value, regret) are
+#'   the best observed values in both cases. With `prior` the model is that
+#'   prior, and with `sources` the multi-source GP of [gp_fit_miso()]
+#'   estimates its noise in either case; `noisy` then decides the incumbent
+#'   only.
 #' @return An object of class `bo_problem`.
+#' @references
+#' Astudillo, R., Jiang, D. R., Balandat, M., Bakshy, E. and Frazier, P. I.
+#' (2021). Multi-step budgeted Bayesian optimization with unknown evaluation
+#' costs. *NeurIPS 34*.
+#'
+#' Picheny, V., Wagner, T. and Ginsbourger, D. (2013). A benchmark of
+#' kriging-based infill criteria for noisy optimization. *Structural and
+#' Multidisciplinary Optimization* 48, 607--626.
 #' @family problems
 #' @seealso [test_problem()] for the papers' test problems.
 #' @examples
@@ -80,6 +109,11 @@
 #'                    upper = c(1, 1), cost = function(x) 1 + 4 * x[1],
 #'                    budget = 20, name = "quadratic", optimum = 0)
 #' prob
+#' # a noisy experiment must say so
+#' noisy <- bo_problem(function(x) -sum((x - 0.3)^2) + rnorm(1, sd = 0.05),
+#'                     lower = c(0, 0), upper = c(1, 1), cost = 1,
+#'                     budget = 20, noisy = TRUE)
+#' noisy
 #' # a cost measured by the experiment itself
 #' timed <- bo_problem(function(x) list(value = sin(5 * x), cost = 1 + x),
 #'                     lower = 0, upper = 2, budget = 15)
@@ -103,12 +137,14 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
                        name = NULL, optimum = NULL, control_sets = NULL,
                        control_costs = NULL, distributions = NULL,
                        variance = 0.02, noise_free = NULL, sources = NULL,
-                       source_costs = NULL) {
+                       source_costs = NULL, noisy = noise > 0) {
   if (!is.function(objective)) {
     stop_arg("objective", "a function of one point", objective)
   }
   if (missing(budget)) stop_arg("budget", "given", NULL, show = FALSE)
   budget <- check_number(budget, min = 0, min_open = TRUE)
+  noise <- check_number(noise, min = 0)
+  noisy <- check_flag(noisy)
   if (!is.null(candidates)) {
     candidates <- check_matrix(candidates, arg = "candidates")
     d <- ncol(candidates)
@@ -144,7 +180,7 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
       stop_arg("prior", "a list with elements `mean` and `cov`", prior)
     }
     # gp_finite() validates the mean and the covariance
-    gp_finite(prior$mean, prior$cov, noise = check_number(noise, min = 0))
+    gp_finite(prior$mean, prior$cov, noise = noise)
     if (length(prior$mean) != nrow(candidates)) {
       stop_arg("prior", sprintf("of dimension nrow(candidates) = %d",
                                 nrow(candidates)), prior)
@@ -202,7 +238,7 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
   prob <- list(
     objective = objective, d = d, lower = lower, upper = upper, cost = cost,
     cost_type = cost_type, budget = budget, candidates = candidates,
-    prior = prior, noise = noise,
+    prior = prior, noise = noise, noisy = noisy,
     name = if (is.null(name)) "problem" else name, optimum = optimum
   )
   if (!is.null(cvs)) {
@@ -250,6 +286,8 @@ print.bo_problem <- function(x, ...) {
   } else "known (function of x)"
   cat("  cost:   ", cost, "\n", sep = "")
   cat("  budget: ", format(x$budget), "\n", sep = "")
+  cat("  evaluations: ", if (isTRUE(x$noisy)) "noisy" else "deterministic",
+      "\n", sep = "")
   if (!is.null(x$optimum)) cat("  known optimum: ", format(x$optimum), "\n",
                                sep = "")
   invisible(x)

@@ -80,6 +80,27 @@ state_best <- function(state) {
   max(state$value[ok])
 }
 
+# The incumbent of the expected-improvement family (EI and its cost-aware
+# variants, B-MS-EI's tree, the rollouts, PBGI's stopping rule), in a state
+# whose models are fitted: the best observed value of a deterministic
+# objective; for a noisy one, the largest posterior mean of the objective at
+# its evaluated points (the plug-in of Picheny et al. 2013), so that an
+# improvement is measured against what the model believes rather than a
+# lucky noisy observation (which the GP partly calls noise: against it,
+# every expected improvement can vanish). Reporting keeps state_best().
+state_incumbent <- function(state) {
+  pr <- state$problem
+  model <- state$models$f
+  if (!isTRUE(pr$noisy) || is.null(model)) return(state_best(state))
+  ok <- state_objective(state)
+  if (!any(ok)) return(NA_real_)
+  X <- unique(state$X[ok, , drop = FALSE])
+  newdata <- if (!is.null(pr$prior)) {
+    match_candidates(pr$candidates, X)
+  } else if (is_miso(pr)) cbind(X, 0) else X
+  max(predict(model, newdata, sd = FALSE)$mean)
+}
+
 # Successful evaluations of the objective itself (source 0).
 state_objective <- function(state) {
   ok <- state_ok(state)
@@ -110,6 +131,7 @@ state_fit <- function(state) {
   } else if (length(y) >= 2L && stats::sd(y) > 0) {
     args <- state$model_args
     args$cost <- NULL # model$cost is for the log-cost GP
+    args <- model_noise_default(args, exact = !isTRUE(pr$noisy))
     state$models$f <- refit_gp(X, y, pr, args, state$models$f)
   } else {
     stop_costbo(paste("the objective model needs at least two successful",
@@ -119,12 +141,33 @@ state_fit <- function(state) {
     lc <- log(state$cost[ok])
     state$models$cost <- if (length(lc) >= 2L && stats::sd(lc) > 0) {
       # on a finite domain too, a GP on the candidates' coordinates
-      refit_gp(X, lc, pr, state$model_args$cost, state$models$cost)
+      # a measured cost is exact
+      refit_gp(X, lc, pr, model_noise_default(state$model_args$cost, TRUE),
+               state$models$cost)
     } else {
       NULL
     }
   }
   state
+}
+
+# The noise variance band of a GP of exact data (a deterministic objective,
+# and every measured cost), on the standardized scale: the band in which the
+# reference implementation of Astudillo et al. (2021) holds the noise of
+# both its GPs, so that the GP (nearly) interpolates. Free noise on such data
+# can explain a lone good observation as noise and flatten the posterior
+# (Dropwave, seed 2: noise twice the outputscale, every EI below 1e-8).
+exact_noise_band <- c(1e-4, 1e-3)
+
+# The gp_fit() arguments `args` of the user with the band above for exact
+# data, unless the user set the noise model (`noise`, `noise_floor`,
+# `noise_ceiling` or `estimate`): then gp_fit()'s own defaults fill in.
+model_noise_default <- function(args, exact) {
+  user <- c("noise", "noise_floor", "noise_ceiling", "estimate")
+  if (!exact || any(user %in% names(args))) return(args)
+  args$noise_floor <- exact_noise_band[1L]
+  args$noise_ceiling <- exact_noise_band[2L]
+  args
 }
 
 # gp_fit() of y on X over the problem's box with the user's settings
@@ -206,12 +249,21 @@ state_point <- function(state, x) {
 #'   objective's GP, e.g. `list(kernel = "se")` or fixed hyperparameters
 #'   `list(estimate = "fixed", lengthscale = 0.1, outputscale = 1,
 #'   noise = 1e-4)`. By default a Matérn 5/2 GP fitted by MAP, warm-started
-#'   from the previous fit. Its element `cost`, a list of the same kind, is
-#'   for the GP on the log cost of a measured cost, e.g.
-#'   `list(noise_floor = 1e-4, noise_ceiling = 1e-3, cost =
-#'   list(noise_floor = 1e-4, noise_ceiling = 1e-3))` for the nearly
-#'   noise-free models of the reference implementation of Astudillo et al.
-#'   (2021).
+#'   from the previous fit, whose noise depends on the problem (`noisy` in
+#'   [bo_problem()]): for a deterministic objective the noise variance is
+#'   held in \[1e-4, 1e-3\] of the variance of the observations
+#'   (`noise_floor = 1e-4, noise_ceiling = 1e-3`, the band of the reference
+#'   implementation of Astudillo et al. 2021), so that the GP (nearly)
+#'   interpolates the data and does not explain a good observation away as
+#'   noise; for a noisy objective it is estimated (between [gp_fit()]'s
+#'   defaults `noise_floor = 1e-6` and `noise_ceiling = 10`). Settings given
+#'   here win: with any of `noise`, `noise_floor`, `noise_ceiling` or
+#'   `estimate` in `model`, the band is not applied and [gp_fit()]'s
+#'   defaults fill in the rest. Its element `cost`, a list of the same kind,
+#'   is for the GP on the log cost of a measured cost; a measured cost is
+#'   exact, so that GP holds its noise in the same band by default (under
+#'   the same rule), e.g. `list(cost = list(noise_floor = 1e-6))` lets it
+#'   estimate a noisy cost.
 #' With control sets (see [bo_problem()]), `bo_ask()` returns the control
 #' partial query: the values of the chosen control set's inputs (named
 #' `x1`, `x3`, ...), with attribute `control_set`, the index of the set; the

@@ -127,7 +127,9 @@
 #'   untouched.
 #' @param budget The total budget; `NULL` takes the default (see Details).
 #' @param noise Standard deviation of Gaussian noise added to each returned
-#'   value (drawn from R's random number generator); 0 for none.
+#'   value (drawn from R's random number generator); 0 for none. The problem
+#'   is declared noisy (see `noisy` in [bo_problem()]) when it is positive,
+#'   deterministic otherwise.
 #' @return `test_problem()`: a [bo_problem()] whose `optimum` is the known
 #'   maximum value of the (noise-free) objective, with an extra element
 #'   `maximizer`, a matrix of known global maximizers (one per row). For
@@ -219,7 +221,8 @@ test_problem <- function(name, d = NULL, cost = NULL, known_cost = NULL,
   }
   prob <- bo_problem(objective, lower = lower, upper = upper,
                      cost = if (known_cost) cost_fun else NULL,
-                     budget = budget, name = name, optimum = optimum)
+                     budget = budget, name = name, optimum = optimum,
+                     noisy = noise > 0)
   prob$maximizer <- maximizer
   prob
 }

@@ -259,3 +259,110 @@ test_that("an interrupt during the initial design keeps what was evaluated", {
   expect_equal(df$value, apply(as.matrix(df[, c("x1", "x2")]), 1L,
                                branin_max))
 })
+
+test_that("on Dropwave the default model interpolates and EI does not vanish", {
+  # the state of the issue: Dropwave (seed 2) after 6 steps of EI-PU-CC
+  prob <- test_problem("dropwave", seed = 2)
+  expect_false(prob$noisy)
+  set.seed(1)
+  U <- sobol_points(4096, 2)
+  X <- sweep(sweep(U, 2, prob$upper - prob$lower, "*"), 2, prob$lower, "+")
+  check_state <- function(st) {
+    st <- costbo:::state_fit(st)
+    fit <- st$models$f
+    y <- st$value[st$status == "ok"]
+    cf <- coef(fit)
+    expect_lte(cf$noise / var(y), 1e-3 * (1 + 1e-8))
+    expect_gte(cf$noise / var(y), 1e-4 * (1 - 1e-8))
+    p <- predict(fit, X)
+    ei <- ref_ei(p$mean, p$sd, max(y))
+    expect_gte(max(ei), 1e-3 * sd(y))
+    # the policy's acquisition in this fitted state uses the same incumbent
+    expect_equal(st$policy$acquisition(st, X[1:20, ]),
+                 acq_evaluate(fit, X[1:20, ], "ei_pu_cc",
+                              cost_model = st$models$cost, best = max(y),
+                              nu = min(1, (st$budget - st$spent) /
+                                         st$budget_start)),
+                 tolerance = 1e-10)
+    fit
+  }
+  run <- bo_optimize(prob, policy_ei_pu_cc(), seed = 2, max_evaluations = 6,
+                     progress = FALSE)
+  check_state(run)
+  # the old default (free noise for both GPs) on the same problem: the GP
+  # calls the best observation noise and EI vanishes everywhere
+  free <- list(noise_floor = 1e-6, noise_ceiling = 10)
+  old <- bo_optimize(prob, policy_ei_pu_cc(), seed = 2, max_evaluations = 6,
+                     progress = FALSE, model = c(free, list(cost = free)))
+  ofit <- costbo:::state_fit(old)$models$f
+  expect_gt(coef(ofit)$noise, coef(ofit)$outputscale)
+  expect_lt(max(acq_evaluate(ofit, X, "ei", best = max(old$value))),
+            1e-6 * sd(old$value))
+  # the default model on those same 12 points
+  s <- bo_session(prob, policy_ei_pu_cc(),
+                  initial = data.frame(x1 = old$X[, 1], x2 = old$X[, 2],
+                                       value = old$value, cost = old$cost))
+  check_state(s)
+})
+
+test_that("a deterministic run holds both GPs' noise in the band; user settings win", {
+  prob <- measured_cost_problem(budget = 30)
+  expect_false(prob$noisy)
+  band_of <- function(fit) c(fit$noise_floor, fit$noise_ceiling)
+  std_noise <- function(fit) coef(fit)$noise / fit$ysd^2
+  run <- bo_optimize(prob, policy_ei_pu(), seed = 3, max_evaluations = 3,
+                     progress = FALSE)
+  for (fit in list(run$models$f, run$models$cost)) {
+    expect_identical(band_of(fit), c(1e-4, 1e-3))
+    expect_gte(std_noise(fit), 1e-4 * (1 - 1e-8))
+    expect_lte(std_noise(fit), 1e-3 * (1 + 1e-8))
+  }
+  # the objective's settings leave the cost GP's band alone, and the reverse
+  for (m in list(list(noise_floor = 1e-6), list(estimate = "ml"),
+                 list(noise_ceiling = 0.5))) {
+    r <- bo_optimize(prob, policy_ei_pu(), seed = 3, max_evaluations = 3,
+                     progress = FALSE, model = m)
+    expect_identical(band_of(r$models$f),
+                     c(if (is.null(m$noise_floor)) 1e-6 else m$noise_floor,
+                       if (is.null(m$noise_ceiling)) 10 else m$noise_ceiling))
+    expect_identical(band_of(r$models$cost), c(1e-4, 1e-3))
+  }
+  r <- bo_optimize(prob, policy_ei_pu(), seed = 3, max_evaluations = 3,
+                   progress = FALSE, model = list(cost = list(noise_floor = 1e-5)))
+  expect_identical(band_of(r$models$f), c(1e-4, 1e-3))
+  expect_identical(band_of(r$models$cost), c(1e-5, 10))
+  # a fixed noise is the user's
+  r <- bo_optimize(prob, policy_ei_pu(), seed = 3, max_evaluations = 3,
+                   progress = FALSE, model = list(noise = 0.5))
+  expect_equal(coef(r$models$f)$noise, 0.5)
+  # a noisy objective estimates its noise with gp_fit()'s defaults
+  f <- branin_max
+  nz <- bo_problem(function(x) list(value = f(x) + stats::rnorm(1),
+                                    cost = exp(2 * (x[1] + 5) / 15)),
+                   c(-5, 0), c(10, 15), budget = 30, noisy = TRUE)
+  r <- bo_optimize(nz, policy_ei_pu(), seed = 3, max_evaluations = 3,
+                   progress = FALSE)
+  expect_identical(band_of(r$models$f), c(1e-6, 10))
+  expect_identical(band_of(r$models$cost), c(1e-4, 1e-3))
+  # the warm start carries the band from step to step: the fits converge in
+  # fewer evaluations than cold fits of the same data
+  st <- costbo:::state_fit(run)
+  cold <- gp_fit(st$models$f$X, st$models$f$y, lower = prob$lower,
+                 upper = prob$upper, noise_floor = 1e-4, noise_ceiling = 1e-3)
+  expect_lt(st$models$f$nfun, cold$nfun)
+  expect_equal(st$models$f$log_posterior, cold$log_posterior, tolerance = 1e-4)
+})
+
+test_that("runs on noisy and deterministic problems reproduce exactly", {
+  for (prob in list(test_problem("branin", noise = 1, budget = 8),
+                    test_problem("branin", budget = 8))) {
+    a <- bo_optimize(prob, policy_ei_pu_cc(), seed = 4, progress = FALSE)
+    b <- bo_optimize(prob, policy_ei_pu_cc(), seed = 4, progress = FALSE)
+    expect_identical(run_frame(a), run_frame(b))
+    set.seed(6)
+    c1 <- bo_optimize(prob, policy_ei(), max_evaluations = 4, progress = FALSE)
+    set.seed(6)
+    c2 <- bo_optimize(prob, policy_ei(), max_evaluations = 4, progress = FALSE)
+    expect_identical(run_frame(c1), run_frame(c2))
+  }
+})

@@ -38,6 +38,31 @@ test_that("bo_problem() rejects bad arguments, naming them", {
                  prior = list(mean = c(0, 0), cov = matrix(c(1, 2, 2, 1), 2))))
   bad(bo_problem(f, 0, 1, budget = 1, name = 3))
   expect_snapshot(bo_problem(f, 0, 1, budget = -1), error = TRUE)
+  expect_snapshot(bo_problem(f, 0, 1, budget = 1, noisy = NA), error = TRUE)
+  expect_error(bo_problem(f, 0, 1, budget = 1, noisy = "yes"), "`noisy`",
+               class = "costbo_error_arg")
+  expect_error(bo_problem(f, 0, 1, budget = 1, noisy = c(TRUE, FALSE)),
+               "`noisy`", class = "costbo_error_arg")
+  expect_error(bo_problem(f, 0, 1, budget = 1, noise = -1), "`noise`",
+               class = "costbo_error_arg")
+})
+
+test_that("bo_problem() records whether evaluations are noisy", {
+  f <- function(x) sum(x)
+  det <- bo_problem(f, 0, 1, cost = 1, budget = 1)
+  expect_false(det$noisy)
+  expect_output(print(det), "evaluations: deterministic")
+  nz <- bo_problem(f, 0, 1, cost = 1, budget = 1, noisy = TRUE)
+  expect_true(nz$noisy)
+  expect_output(print(nz), "evaluations: noisy")
+  # an explicit prior with observation noise is noisy unless told otherwise
+  cand <- matrix(0:3, ncol = 1)
+  pri <- list(mean = rep(0, 4), cov = diag(4))
+  expect_true(bo_problem(f, candidates = cand, budget = 2, prior = pri,
+                         noise = 0.1)$noisy)
+  expect_false(bo_problem(f, candidates = cand, budget = 2, prior = pri)$noisy)
+  expect_false(bo_problem(f, candidates = cand, budget = 2, prior = pri,
+                          noise = 0.1, noisy = FALSE)$noisy)
 })
 
 test_that("the cost families follow the papers' formulas", {

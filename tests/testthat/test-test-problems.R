@@ -322,6 +322,30 @@ test_that("noise is Gaussian with the given sd, from R's generator", {
   expect_false(m$value == tp_value(test_problem("alpine1"), c(1, 1, 1)))
 })
 
+test_that("the test problems declare whether they are noisy", {
+  for (nm in test_problems()$name) {
+    p <- test_problem(nm)
+    expect_false(p$noisy, label = nm)
+    # deterministic: the same value at the same point
+    x <- (p$lower + p$upper) / 2 + 0.1 * (p$upper - p$lower)
+    expect_identical(tp_value(p, x), tp_value(p, x), label = nm)
+    expect_true(test_problem(nm, noise = 0.1)$noisy, label = nm)
+  }
+  # the control-set problems carry the paper's noise (sd 0.01) by default
+  expect_true(test_problem_cvs("hartmann3")$noisy)
+  expect_false(test_problem_cvs("gp_sample", noise = 0)$noisy)
+  # source 2 of the three-source problems is noisy (variance 0.5)
+  expect_false(test_problem_miso("rosenbrock")$noisy)
+  expect_true(test_problem_miso("rosenbrock", noise = 0.1)$noisy)
+  expect_true(test_problem_miso("goldstein_price")$noisy)
+  expect_true(test_problem_miso("bohachevsky")$noisy)
+  p <- test_problem_miso("bohachevsky")
+  set.seed(2)
+  v <- replicate(200, p$objective(c(0.5, 0.5), 2L))
+  expect_equal(stats::var(v), 0.5, tolerance = 0.3)
+  expect_identical(p$objective(c(0.5, 0.5), 0L), p$objective(c(0.5, 0.5), 0L))
+})
+
 test_that("test_problem() rejects bad arguments, naming them", {
   bad <- function(expr) expect_error(expr, class = "costbo_error_arg")
   expect_error(test_problem("dropwav"), "`name`.*dropwave.*hartmann6",
