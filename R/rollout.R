@@ -241,13 +241,12 @@ kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
     s <- rollout_state(state)
     cand <- sobol_points(n_cand, s$d)
     ds <- sobol_points(10L * s$d, s$d)
-    par <- as.double(c(h, control$error_const, control$error_offset,
-                       remaining_evaluations(state, s$remaining), s$remaining,
-                       control$n_top))
+    par <- kg_par(h, control, remaining_evaluations(state, s$remaining),
+                  s$remaining)
     r <- .Call(C_rollout_rh_propose, s$pack, ds, cand, nodes, par)
     list(x = s$lower + r$x * (s$upper - s$lower),
          info = list(acquisition = r$value, h = r$h,
-                     error_bound = r$error_bound),
+                     error_bound = r$error_bound, power = r$power),
          memory = state$memory)
   }
   acquisition <- function(state, X) {
@@ -280,20 +279,77 @@ miso_propose <- function(state, h, nodes, n_cand, control) {
   dcost <- as.vector(miso_cost_matrix(pr, user(ds)))
   design <- cbind(ds[rep(seq_len(nrow(ds)), S), , drop = FALSE],
                   rep(seq_len(S) - 1L, each = nrow(ds)), deparse.level = 0L)
-  par <- as.double(c(h, control$error_const, control$error_offset,
-                     remaining_evaluations(state, remaining), remaining,
-                     control$n_top, model$ysd))
+  per_source <- !is.null(pr$source_costs)
+  par <- c(kg_par(h, control, remaining_evaluations(state, remaining),
+                  remaining), model$ysd, as.double(per_source))
   r <- .Call(C_rollout_miso_propose, gp_pack(model), design, dcost,
              cbind(cand, 0, deparse.level = 0L), ccost, nodes, par)
+  if (!per_source) r <- miso_refine(state, r, nodes, cand, control,
+                                    remaining)
   list(x = pr$lower + r$x[seq_len(d)] * (pr$upper - pr$lower),
        source = as.integer(round(r$x[d + 1L])),
        info = list(acquisition = r$value, h = r$h,
-                   error_bound = r$error_bound),
+                   error_bound = r$error_bound, power = r$power),
        memory = state$memory)
+}
+
+# The numbers the C decision reads: (h, K, u, N - k + 1, remaining budget,
+# n_top, starts, polls, L-BFGS-B iterations).
+kg_par <- function(h, control, n_left, remaining) {
+  as.double(c(h, control$error_const, control$error_offset, n_left,
+              remaining, control$n_top, control$starts, control$maxit,
+              control$inner_maxit))
+}
+
+# With source costs that depend on x the C core cannot price a moved pair,
+# so the compass search of the C decision runs here: poll x +- step e_k
+# (the source fixed), move to the first improvement, halve the step (from
+# 0.05 of the box) after a failed poll, at most control$maxit polls or
+# until the step is below 1e-3; values on the proposal's candidates.
+miso_refine <- function(state, r, nodes, cand, control, remaining) {
+  pr <- state$problem
+  d <- pr$d
+  hh <- max(r$h, 1L)
+  value <- function(u) {
+    x <- pr$lower + u[seq_len(d)] * (pr$upper - pr$lower)
+    if (!(miso_cost(pr, x, as.integer(u[d + 1L])) <= remaining)) return(-Inf)
+    miso_values(state, matrix(c(x, u[d + 1L]), 1L), hh, nodes, cand)
+  }
+  u <- r$x
+  v <- value(u)
+  step <- 0.05
+  for (it in seq_len(control$maxit)) {
+    if (step < 1e-3) break
+    moved <- FALSE
+    for (k in seq_len(d)) {
+      for (sgn in c(1, -1)) {
+        ut <- u
+        ut[k] <- min(1, max(0, u[k] + sgn * step))
+        if (ut[k] == u[k]) next
+        vt <- value(ut)
+        if (vt > v) {
+          u <- ut
+          v <- vt
+          moved <- TRUE
+          break
+        }
+      }
+      if (moved) break
+    }
+    if (!moved) step <- step / 2
+  }
+  r$x <- u
+  r$value <- max(v, 0)
+  r
 }
 
 # Values of pairs (x, source) (X with d + 1 columns; d columns: source 0).
 miso_acquisition <- function(state, X, h, nodes, n_cand) {
+  miso_values(state, X, h, nodes, sobol_points(n_cand, state$problem$d))
+}
+
+# miso_acquisition() on given unit-cube candidates.
+miso_values <- function(state, X, h, nodes, cand) {
   pr <- state$problem
   d <- pr$d
   X <- matrix(as.double(X), nrow = NROW(X))
@@ -303,7 +359,6 @@ miso_acquisition <- function(state, X, h, nodes, n_cand) {
   xcost <- vapply(seq_len(nrow(X)), function(i) {
     miso_cost(pr, X[i, seq_len(d)], as.integer(src[i]))
   }, 0)
-  cand <- sobol_points(n_cand, d)
   user <- sweep(sweep(cand, 2L, pr$upper - pr$lower, "*"), 2L, pr$lower, "+")
   .Call(C_rollout_miso_value, gp_pack(state$models$f),
         cbind(Xu, src, deparse.level = 0L), xcost,
@@ -313,7 +368,7 @@ miso_acquisition <- function(state, X, h, nodes, n_cand) {
 
 check_rollout_control <- function(control, call = sys.call(-1L)) {
   def <- list(n_raw = 100, inner_starts = 2, inner_maxit = 50, starts = 2,
-              maxit = 10, n_deep = 3, n_top = 5,
+              maxit = 10, n_deep = 10, n_top = 5,
               error_const = 1, error_offset = 0)
   if (!is.list(control) || (length(control) && is.null(names(control))) ||
       !all(names(control) %in% names(def))) {
