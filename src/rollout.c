@@ -948,8 +948,18 @@ static SEXP rh_choose(cb_kg *k, const double *design, int nd,
         if (!used[t] && (tb < 0 || val[t] > val[tb])) tb = t;
       used[tb] = 1;
       for (int c = 0; c < d; c++) xi[c] = D[tb + (size_t)c * nc];
-      const double v = refine ? rh_search(k, xi, val[tb], h, remaining, maxit)
-                              : val[tb];
+      if (val[tb] > vb) {
+        vb = val[tb];
+        memcpy(xg, xi, (size_t)d * sizeof(double));
+      }
+      if (!refine) continue;
+      /* the search polls the two-step value (h = 2 exactly), and its
+       * result is scored with the h-step value */
+      const int hs = h < 2 ? h : 2;
+      const double cs = tb == 0 ? cg : cst[top[tb - 1]];
+      double v = hs == h ? val[tb] : rh_reward(k, xi, hs, cs, remaining);
+      v = rh_search(k, xi, v, hs, remaining, maxit);
+      if (hs < h) v = rh_reward(k, xi, h, rh_pair_cost(k, xi), remaining);
       if (v > vb) {
         vb = v;
         memcpy(xg, xi, (size_t)d * sizeof(double));
