@@ -115,10 +115,11 @@
 #' rolling-horizon value, which is not differentiable (the greedy choices
 #' inside jump), and a derivative-free compass search (steps from 0.05 of
 #' the box, halved after a failed poll down to 0.001, at most
-#' `control$maxit` polls) runs from the best `control$starts` of them; for
-#' \eqn{h > 2} the search polls the two-step value, whose maxima are close
-#' to the longer ones' at a tenth of the cost, and its end point is scored
-#' with the \eqn{h}-step value. Ties go to the first point.
+#' `control$maxit` polls) runs from the best `control$starts` of them. For
+#' \eqn{h > 2} the screening and the search use the two-step value (a
+#' tenth of the cost of each further stage), and only the end points of
+#' the searches are scored with the \eqn{h}-step value, which chooses
+#' among them. Ties go to the first point.
 #'
 #' @section Multiple information sources (Yue and Kontar 2020, Sec. 7):
 #' On a problem with `sources` ([bo_problem()], [test_problem_miso()]) the

@@ -938,7 +938,9 @@ static SEXP rh_choose(cb_kg *k, const double *design, int nd,
       for (int c = 0; c < d; c++)
         D[t + (size_t)c * nc] = t == 0 ? xg[c] : U[top[t - 1] + (size_t)c * nt];
       for (int c = 0; c < d; c++) xi[c] = D[t + (size_t)c * nc];
-      val[t] = rh_reward(k, xi, h, t == 0 ? cg : cst[top[t - 1]], remaining);
+      /* h > 2: screened by the two-step value */
+      val[t] = rh_reward(k, xi, h < 2 ? h : 2, t == 0 ? cg : cst[top[t - 1]],
+                         remaining);
       used[t] = 0;
     }
     vb = R_NegInf;
@@ -948,18 +950,15 @@ static SEXP rh_choose(cb_kg *k, const double *design, int nd,
         if (!used[t] && (tb < 0 || val[t] > val[tb])) tb = t;
       used[tb] = 1;
       for (int c = 0; c < d; c++) xi[c] = D[tb + (size_t)c * nc];
-      if (val[tb] > vb) {
-        vb = val[tb];
-        memcpy(xg, xi, (size_t)d * sizeof(double));
+      /* the search polls the two-step value (h = 2 exactly), and its end
+       * point is scored with the h-step value */
+      double v = val[tb];
+      if (refine) v = rh_search(k, xi, v, 2, remaining, maxit);
+      if (h > 2) {
+        const double cs = refine ? rh_pair_cost(k, xi)
+                                 : tb == 0 ? cg : cst[top[tb - 1]];
+        v = rh_reward(k, xi, h, cs, remaining);
       }
-      if (!refine) continue;
-      /* the search polls the two-step value (h = 2 exactly), and its
-       * result is scored with the h-step value */
-      const int hs = h < 2 ? h : 2;
-      const double cs = tb == 0 ? cg : cst[top[tb - 1]];
-      double v = hs == h ? val[tb] : rh_reward(k, xi, hs, cs, remaining);
-      v = rh_search(k, xi, v, hs, remaining, maxit);
-      if (hs < h) v = rh_reward(k, xi, h, rh_pair_cost(k, xi), remaining);
       if (v > vb) {
         vb = v;
         memcpy(xg, xi, (size_t)d * sizeof(double));
