@@ -12,15 +12,18 @@
 #' of \eqn{x} is the expected total improvement \eqn{E[\max(f^*, y_1,
 #' \dots, y_L) - f^*]} of the trajectory "\eqn{x}, then \eqn{h - 2} steps of
 #' argmax EI per unit cost, then one step of argmax EI" (`base = "ei"`: EI at
-#' every step), where the outcomes are draws from the posterior and every
-#' outcome is conditioned on by a rank-one Cholesky update. A trajectory
+#' every step), where the outcomes are fantasy observations (see *Fantasy
+#' observations*) conditioned on by rank-one Cholesky updates. A trajectory
 #' stops before the first step whose cumulative cost would exceed the
 #' remaining budget, so only feasible trajectories are counted; a point whose
 #' own cost exceeds the remaining budget has value 0 and is proposed only
 #' when no point is feasible (then the cheapest design point). The last
-#' stage's improvement is integrated in closed form (EI given the running
-#' best), so `horizon = 1` is expected improvement exactly (restricted to
-#' affordable points). The expectation over the other \eqn{h - 1} outcomes is
+#' stage's improvement is integrated in closed form, \eqn{E[(y_L -
+#' b)^+]} given the running best \eqn{b} with \eqn{y_L} an observation, so
+#' `horizon = 1` is the expected improvement of an observation: EI with the
+#' predictive sd \eqn{\sqrt{s^2(x) + \sigma_\epsilon^2}} (restricted to
+#' affordable points; on a deterministic objective, whose noise variance is
+#' tiny, this is EI). The expectation over the other \eqn{h - 1} outcomes is
 #' a quasi-Monte Carlo average over `n_samples` scrambled Sobol normal draws,
 #' the same for every \eqn{x} (common random numbers).
 #'
@@ -44,36 +47,79 @@
 #' @section Rolling-horizon rollout (Yue and Kontar 2020):
 #' With `base = "kg"`, the value of \eqn{x} with horizon \eqn{h} is
 #' \eqn{KG(x) + \sum_{j=1}^{h-1} \alpha^j E[KG_j(x_j)]}, where \eqn{x_j} is
-#' the greedy knowledge-gradient choice in the \eqn{j}-th fantasized state;
-#' the expectations over the observations are tensor Gauss-Hermite rules
-#' (`n_nodes` nodes for the first transition and `control$n_deep` for later
-#' ones, to keep \eqn{h} up to 5 affordable). The end-stage decision, the
-#' argmax of the posterior mean, is what the last KG term values (KG is the
-#' expected gain of that maximum). `horizon = 1` is greedy KG.
+#' the greedy knowledge-gradient choice among the candidates in the
+#' \eqn{j}-th fantasized state; the expectations over the observations are
+#' tensor Gauss-Hermite rules with `n_nodes` nodes for the first transition
+#' and `control$n_deep` for later ones, 10 and 10 by default as in the
+#' paper (fewer deep nodes, e.g. `control = list(n_deep = 3)`, make long
+#' horizons cheaper at the price of a coarser expectation). The end-stage
+#' decision, the argmax of the posterior mean, is what the last KG term
+#' values (KG is the expected gain of that maximum). `horizon = 1` is greedy
+#' KG. Every fantasized state is conditioned on observations at \eqn{x} and
+#' at candidates only, so the states of the lookahead tree are held as
+#' posterior means and covariances of those points, and a fantasy is their
+#' rank-one update (exactly the GP's conditioning); the greedy argmax skips
+#' candidates whose bound on KG cannot beat the best one found, so it is
+#' exact.
 #'
 #' With `horizon = "adaptive"` the horizon is chosen before every step by
 #' the Rolling Horizon Theorem (paper 004, Thm. 3): the smallest \eqn{j} in
 #' \eqn{2, \dots,} `max_horizon` with \eqn{\sum_{i=2}^j \alpha^{i-2}
 #' \phi(i) > \bar e_k (1 - \alpha^{N-k}) / (1 - \alpha)}, else 1. The
-#' profit \eqn{\phi(i)} is the largest KG in the \eqn{(i-1)}-th state of the
-#' greedy-KG path whose fantasized observations are the posterior means
-#' (the paper leaves \eqn{\phi} generic). The error bound is Corollary 1,
-#' \eqn{\bar e_k = K \sigma^2 P \sqrt{\log(e/P)} + u}, with \eqn{P} the
-#' largest noise-free power function \eqn{\sqrt{1 - k_x^T K^{-1} k_x /
-#' \sigma^2}} over the candidate points, \eqn{\sigma^2} the outputscale,
-#' and \eqn{K} = `control$error_const`, \eqn{u} = `control$error_offset`;
-#' \eqn{\phi} and \eqn{\bar e_k} are on the GP's standardized scale. The
-#' number of remaining evaluations \eqn{N - k + 1} is the remaining budget
-#' divided by the mean cost of the evaluations so far (Alg. 1), rounded
-#' down, and \eqn{h} never exceeds it. The chosen `h` is recorded with every
-#' evaluation, with `error_bound`.
+#' profit \eqn{\phi(i)} is the KG of the base policy's choice in the
+#' \eqn{(i-1)}-th state of its own path: greedy KG from the current state,
+#' its first decision the greedy decision over the box (below) and its
+#' fantasized observations the posterior means (the paper leaves \eqn{\phi}
+#' generic). The error bound is Corollary 1, \eqn{\bar e_k = K \sigma^2
+#' P_X \sqrt{\log(e/P_X)} + u}, with \eqn{P_X = \sqrt{s_n^2(x) /
+#' \sigma^2}} the power function at the decision being evaluated and
+#' \eqn{\sigma^2} the prior variance there (the outputscale), on the GP's
+#' standardized scale. The decision whose power function is used is the
+#' base policy's decision of the current stage, the greedy-KG choice over
+#' the box: the theorem compares the rollout with that greedy step from the
+#' same state, the horizon has to be known before the rollout values are
+#' computed (paper 004, Alg. 1), and one \eqn{h} per stage keeps the
+#' values of different decisions comparable (per-decision horizons would
+#' compare sums of different lengths). As the data fill the region the
+#' policy is about to sample, \eqn{P_X} and with it \eqn{\bar e_k} shrink
+#' and the rule looks further ahead.
+#'
+#' The constants of Corollary 1 are not given by the paper (Wang et al.
+#' 2019 leave \eqn{K} unspecified, and \eqn{u} sets the probability of the
+#' bound). The defaults are \eqn{K} = `control$error_const` = 0.01 and
+#' \eqn{u} = `control$error_offset` = 0: \eqn{u > 0} adds a constant,
+#' not reduced by any data, to the error of every remaining stage, which
+#' rules lookahead out whenever many evaluations remain; and \eqn{K =
+#' 0.01} is the value at which, on paper 004's one-source problems
+#' (Branin, Six-hump camel, Goldstein-Price, Bohachevsky, Griewank-3 with
+#' their budgets of \eqn{10 d} evaluations), the rule looks ahead at about
+#' half of the stages, mostly with \eqn{h = 2} or 3, as in the paper's
+#' Fig. 1 (measured by `bench/rollout.R horizons`; with \eqn{K = 1} it
+#' never looks ahead, with \eqn{K = 0.1} almost never). The chosen \eqn{h}
+#' is non-decreasing in \eqn{K} while it is above 1, and 1 for every
+#' \eqn{K} above the largest one that allows lookahead. The number of
+#' remaining evaluations \eqn{N - k + 1} is the remaining budget divided by
+#' the mean cost of the evaluations so far (Alg. 1), rounded down, and
+#' \eqn{h} never exceeds it. Every evaluation records the chosen `h`,
+#' `error_bound` (\eqn{\bar e_k}) and `power` (\eqn{P_X}).
 #'
 #' KG is computed on the finite set of the conditioned inputs, `n_cand`
-#' scrambled Sobol candidates and \eqn{x}; the greedy KG choices are made
-#' over the candidates, and the decision over a `10 d`-point design plus the
-#' candidates (with \eqn{h = 1} over all of them, with \eqn{h > 1} over the
-#' design and the `control$n_top` candidates of largest KG). Ties go to the
-#' first point.
+#' scrambled Sobol candidates and \eqn{x}; the greedy choices inside the
+#' lookahead are made over the candidates. The decision is optimized over
+#' the whole box: the rewards are computed at a `10 d`-point design and the
+#' candidates, and KG is refined by L-BFGS-B with its analytic gradient
+#' (KG is differentiable in \eqn{x} except where the maximizing member of
+#' the set changes) from the `control$n_top` best of them, at most
+#' `control$inner_maxit` iterations each. With \eqn{h > 1}, the greedy
+#' decision and the `control$n_top` best points are scored with the
+#' rolling-horizon value, which is not differentiable (the greedy choices
+#' inside jump), and a derivative-free compass search (steps from 0.05 of
+#' the box, halved after a failed poll down to 0.001, at most
+#' `control$maxit` polls) runs from the best `control$starts` of them. For
+#' \eqn{h > 2} the screening and the search use the two-step value (a
+#' tenth of the cost of each further stage), and only the end points of
+#' the searches are scored with the \eqn{h}-step value, which chooses
+#' among them. Ties go to the first point.
 #'
 #' @section Multiple information sources (Yue and Kontar 2020, Sec. 7):
 #' On a problem with `sources` ([bo_problem()], [test_problem_miso()]) the
@@ -94,6 +140,20 @@
 #' of the evaluations so far. With one source of constant cost the
 #' decisions are those of the single-source policy (the values are divided
 #' by the cost).
+#'
+#' The pairs are refined over the box as for one source, by the compass
+#' search for every \eqn{h} (the multi-source kernel has no
+#' \eqn{x}-gradients) with the source of the starting pair held fixed; with
+#' `source_costs` a function of \eqn{x} the search runs in R.
+#'
+#' @section Fantasy observations:
+#' All lookahead in costbo follows one rule: a fantasy observation at
+#' \eqn{x} is drawn from the predictive distribution of an observation,
+#' mean \eqn{m(x)} and variance \eqn{s^2(x) + \sigma_\epsilon^2} (the
+#' posterior variance of \eqn{f} plus the noise variance and the jitter),
+#' and conditioned on as an observation (with the noise on its diagonal).
+#' The CMDP rollout draws it by quasi-Monte Carlo, the rolling horizon and
+#' KG by Gauss-Hermite quadrature.
 #'
 #' @section Random numbers:
 #' Each proposal draws, in this order: CMDP: the scrambled Sobol normals
@@ -116,10 +176,13 @@
 #' @param n_cand Candidate points of the knowledge gradient.
 #' @param control A list of tuning settings, all optional: `n_raw` (100) and
 #'   `inner_starts` (2), `inner_maxit` (50): raw points, L-BFGS-B starts
-#'   and iterations of the inner maximizations; `starts` (2), `maxit` (10):
-#'   the outer search of the CMDP value (starts, polls); `n_deep`
-#'   (3): Gauss-Hermite nodes of later transitions; `n_top` (5);
-#'   `error_const` (1) and `error_offset` (0): \eqn{K} and \eqn{u}.
+#'   and iterations of the inner maximizations (and the L-BFGS-B
+#'   iterations of the KG refinement); `starts` (2), `maxit` (10): the
+#'   derivative-free outer search of the CMDP and rolling-horizon values
+#'   (starts, polls); `n_deep` (10): Gauss-Hermite nodes of later
+#'   transitions; `n_top` (5): the points of largest reward from which the
+#'   decision is refined; `error_const` (0.01) and `error_offset` (0):
+#'   \eqn{K} and \eqn{u} of the error bound.
 #' @return A `bo_policy`.
 #' @references
 #' Lee, E. H., Eriksson, D., Perrone, V. and Seeger, M. (2021). A
@@ -128,13 +191,21 @@
 #' Yue, X. and Kontar, R. A. (2020). Why non-myopic Bayesian optimization
 #' is promising and how far should we look-ahead? A study via rollout.
 #' *AISTATS*.
+#'
+#' Wang, W., Tuo, R. and Wu, C. F. J. (2019). On prediction properties of
+#' kriging: uniform error bounds and robustness. *Journal of the American
+#' Statistical Association*.
 #' @family policies
 #' @examples
 #' prob <- test_problem("lee2021", budget = 20)
 #' run <- bo_optimize(prob, policy_rollout(horizon = 2, n_samples = 8),
 #'                    seed = 1, progress = FALSE)
 #' as.data.frame(run)$h
-#' policy_rollout(horizon = "adaptive")
+#' # the rolling horizon: the chosen h, error bound and power function
+#' run <- bo_optimize(test_problem("branin", budget = 4),
+#'                    policy_rollout(horizon = "adaptive", n_cand = 30),
+#'                    seed = 1, progress = FALSE)
+#' as.data.frame(run)[, c("h", "error_bound", "power")]
 #' @export
 policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
                            max_horizon = 5, discount = 0.9, n_nodes = 10,
@@ -206,8 +277,10 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
 #' is a Gauss-Hermite rule with `n_nodes` nodes: the updated mean is
 #' \eqn{\mu_n(a) + \tilde\sigma(a, x) Z} with \eqn{\tilde\sigma(a, x) =
 #' \Sigma_n(a, x) / \sqrt{\Sigma_n(x, x) + \sigma_\epsilon^2}} (paper 004,
-#' eq. 23). KG is maximized over a `10 d`-point design plus the candidates;
-#' points whose cost exceeds the remaining budget are skipped. On a problem
+#' eq. 23). KG is maximized over the box: over a `10 d`-point design plus
+#' the candidates, then by L-BFGS-B with its analytic gradient from the 5
+#' best of them; points whose cost exceeds the remaining budget are
+#' skipped. On a problem
 #' with information sources this is misoKG (Poloczek et al. 2017): it
 #' maximizes KG of the objective per unit cost over pairs (point, source);
 #' see [policy_rollout()].
@@ -241,13 +314,12 @@ kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
     s <- rollout_state(state)
     cand <- sobol_points(n_cand, s$d)
     ds <- sobol_points(10L * s$d, s$d)
-    par <- as.double(c(h, control$error_const, control$error_offset,
-                       remaining_evaluations(state, s$remaining), s$remaining,
-                       control$n_top))
+    par <- kg_par(h, control, remaining_evaluations(state, s$remaining),
+                  s$remaining)
     r <- .Call(C_rollout_rh_propose, s$pack, ds, cand, nodes, par)
     list(x = s$lower + r$x * (s$upper - s$lower),
          info = list(acquisition = r$value, h = r$h,
-                     error_bound = r$error_bound),
+                     error_bound = r$error_bound, power = r$power),
          memory = state$memory)
   }
   acquisition <- function(state, X) {
@@ -280,20 +352,77 @@ miso_propose <- function(state, h, nodes, n_cand, control) {
   dcost <- as.vector(miso_cost_matrix(pr, user(ds)))
   design <- cbind(ds[rep(seq_len(nrow(ds)), S), , drop = FALSE],
                   rep(seq_len(S) - 1L, each = nrow(ds)), deparse.level = 0L)
-  par <- as.double(c(h, control$error_const, control$error_offset,
-                     remaining_evaluations(state, remaining), remaining,
-                     control$n_top, model$ysd))
+  per_source <- !is.null(pr$source_costs)
+  par <- c(kg_par(h, control, remaining_evaluations(state, remaining),
+                  remaining), model$ysd, as.double(per_source))
   r <- .Call(C_rollout_miso_propose, gp_pack(model), design, dcost,
              cbind(cand, 0, deparse.level = 0L), ccost, nodes, par)
+  if (!per_source) r <- miso_refine(state, r, nodes, cand, control,
+                                    remaining)
   list(x = pr$lower + r$x[seq_len(d)] * (pr$upper - pr$lower),
        source = as.integer(round(r$x[d + 1L])),
        info = list(acquisition = r$value, h = r$h,
-                   error_bound = r$error_bound),
+                   error_bound = r$error_bound, power = r$power),
        memory = state$memory)
+}
+
+# The numbers the C decision reads: (h, K, u, N - k + 1, remaining budget,
+# n_top, starts, polls, L-BFGS-B iterations).
+kg_par <- function(h, control, n_left, remaining) {
+  as.double(c(h, control$error_const, control$error_offset, n_left,
+              remaining, control$n_top, control$starts, control$maxit,
+              control$inner_maxit))
+}
+
+# With source costs that depend on x the C core cannot price a moved pair,
+# so the compass search of the C decision runs here: poll x +- step e_k
+# (the source fixed), move to the first improvement, halve the step (from
+# 0.05 of the box) after a failed poll, at most control$maxit polls or
+# until the step is below 1e-3; values on the proposal's candidates.
+miso_refine <- function(state, r, nodes, cand, control, remaining) {
+  pr <- state$problem
+  d <- pr$d
+  hh <- max(r$h, 1L)
+  value <- function(u) {
+    x <- pr$lower + u[seq_len(d)] * (pr$upper - pr$lower)
+    if (!(miso_cost(pr, x, as.integer(u[d + 1L])) <= remaining)) return(-Inf)
+    miso_values(state, matrix(c(x, u[d + 1L]), 1L), hh, nodes, cand)
+  }
+  u <- r$x
+  v <- value(u)
+  step <- 0.05
+  for (it in seq_len(control$maxit)) {
+    if (step < 1e-3) break
+    moved <- FALSE
+    for (k in seq_len(d)) {
+      for (sgn in c(1, -1)) {
+        ut <- u
+        ut[k] <- min(1, max(0, u[k] + sgn * step))
+        if (ut[k] == u[k]) next
+        vt <- value(ut)
+        if (vt > v) {
+          u <- ut
+          v <- vt
+          moved <- TRUE
+          break
+        }
+      }
+      if (moved) break
+    }
+    if (!moved) step <- step / 2
+  }
+  r$x <- u
+  r$value <- max(v, 0)
+  r
 }
 
 # Values of pairs (x, source) (X with d + 1 columns; d columns: source 0).
 miso_acquisition <- function(state, X, h, nodes, n_cand) {
+  miso_values(state, X, h, nodes, sobol_points(n_cand, state$problem$d))
+}
+
+# miso_acquisition() on given unit-cube candidates.
+miso_values <- function(state, X, h, nodes, cand) {
   pr <- state$problem
   d <- pr$d
   X <- matrix(as.double(X), nrow = NROW(X))
@@ -303,7 +432,6 @@ miso_acquisition <- function(state, X, h, nodes, n_cand) {
   xcost <- vapply(seq_len(nrow(X)), function(i) {
     miso_cost(pr, X[i, seq_len(d)], as.integer(src[i]))
   }, 0)
-  cand <- sobol_points(n_cand, d)
   user <- sweep(sweep(cand, 2L, pr$upper - pr$lower, "*"), 2L, pr$lower, "+")
   .Call(C_rollout_miso_value, gp_pack(state$models$f),
         cbind(Xu, src, deparse.level = 0L), xcost,
@@ -313,8 +441,8 @@ miso_acquisition <- function(state, X, h, nodes, n_cand) {
 
 check_rollout_control <- function(control, call = sys.call(-1L)) {
   def <- list(n_raw = 100, inner_starts = 2, inner_maxit = 50, starts = 2,
-              maxit = 10, n_deep = 3, n_top = 5,
-              error_const = 1, error_offset = 0)
+              maxit = 10, n_deep = 10, n_top = 5,
+              error_const = 0.01, error_offset = 0)
   if (!is.list(control) || (length(control) && is.null(names(control))) ||
       !all(names(control) %in% names(def))) {
     stop_arg("control", sprintf("a list with elements among %s",

@@ -77,6 +77,7 @@ SEXP C_rollout_cmdp_value(SEXP acq, SEXP X, SEXP z, SEXP raw, SEXP unif,
 SEXP C_rollout_cmdp_propose(SEXP acq, SEXP design, SEXP z, SEXP raw,
                             SEXP unif, SEXP par, SEXP outer);
 SEXP C_rollout_rh_value(SEXP acq, SEXP X, SEXP cand, SEXP nodes, SEXP h);
+SEXP C_rollout_kg_grad(SEXP acq, SEXP X, SEXP cand, SEXP nodes);
 SEXP C_rollout_rh_propose(SEXP acq, SEXP design, SEXP cand, SEXP nodes,
                           SEXP par);
 SEXP C_rollout_horizon(SEXP phi, SEXP ebar, SEXP alpha, SEXP n_left);

@@ -117,7 +117,16 @@ void gp_predict1u(const cb_gp *gp, const double *x, int ldx,
 
 /* Condition on a hypothetical observation (x, y) by appending one row to the
  * Cholesky factor, O(n^2).  Returns 0, or 1 when n == cap or the new pivot
- * is not positive. */
+ * is not positive.
+ *
+ * The fantasy convention of every lookahead (B-MS-EI tree, CMDP rollout,
+ * KG and rolling-horizon rollout): a fantasy observation at x is drawn
+ * from the predictive distribution of an observation, y = m(x) +
+ * sqrt(var(x) + noise + jitter) z with z standard normal (or a
+ * Gauss-Hermite node), and conditioned on as an observation, with the
+ * noise and jitter on its diagonal (this function).  The rank-one
+ * covariance updates of the rolling horizon (rollout.c) are this update
+ * written on the posterior covariances. */
 int gp_fantasy_add(cb_gp *gp, const double *x, int ldx, double y);
 
 /* Undo the most recent gp_fantasy_add exactly. */

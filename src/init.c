@@ -36,6 +36,7 @@ static const R_CallMethodDef call_entries[] = {
     CALLDEF(C_rollout_cmdp_value, 6),
     CALLDEF(C_rollout_cmdp_propose, 7),
     CALLDEF(C_rollout_rh_value, 5),
+    CALLDEF(C_rollout_kg_grad, 4),
     CALLDEF(C_rollout_rh_propose, 5),
     CALLDEF(C_rollout_horizon, 4),
     CALLDEF(C_rollout_miso_value, 7),

@@ -22,12 +22,14 @@ void rollout_cmdp_setup(cb_cmdp *r) {
                                  sizeof(double));
 }
 
-/* Predictive mean and sd of f at x in the user's units. */
+/* Mean and sd of a fantasy observation at x in the user's units: the
+ * predictive distribution including the noise variance and jitter (the
+ * fantasy convention of gp.h). */
 static void cmdp_moments(cb_acq *a, const double *x, double *m, double *s) {
   double mi, vi;
   gp_predict1(a->f, x, 1, a->alpha_f, &mi, &vi, NULL, NULL, a->work);
   *m = a->f_shift + a->f_scale * mi;
-  *s = a->f_scale * (vi > 0.0 ? sqrt(vi) : 0.0);
+  *s = a->f_scale * sqrt((vi > 0.0 ? vi : 0.0) + a->f->noise + a->f->jitter);
 }
 
 /* One trajectory from x with the draws z[i + t * nsamp]; f is left as found
@@ -42,14 +44,12 @@ static double cmdp_sample(cb_cmdp *r, const double *x, int i, double c0) {
   int added = 0;
   memcpy(xcur, x, (size_t)d * sizeof(double));
   for (int t = 0; t < r->h; t++) {
-    if (t == r->h - 1) { /* last stage: its improvement in closed form */
-      a->type = CB_ACQ_EI;
-      a->best = best;
-      val = best - best0 + acq_at(d, xcur, NULL, a);
-      break;
-    }
     double m, s;
     cmdp_moments(a, xcur, &m, &s);
+    if (t == r->h - 1) { /* last stage: E[(y - best)^+] in closed form */
+      val = best - best0 + acq_ei(m, s, best, NULL);
+      break;
+    }
     const double y = m + s * r->z[i + (size_t)t * r->nsamp];
     if (y > best) best = y;
     if (gp_fantasy_add(f, xcur, 1, (y - a->f_shift) / a->f_scale) == 0) {
@@ -127,228 +127,399 @@ double rollout_cmdp_search(cb_cmdp *r, double *x, double v, int maxit) {
   return v;
 }
 
-/* Knowledge gradient -------------------------------------------------------- */
+/* Knowledge gradient and rolling horizon ---------------------------------- */
+
+/* Rows of the point set: the conditioned inputs (at source 0), the
+ * candidates (source 0), x at source 0 (these nb rows are the set A over
+ * which KG maximizes the posterior mean), then the candidates at sources
+ * 1, ..., nsrc - 1 and x at its own source.  Decision columns: candidate j
+ * at source s is column j + s m, x is the last column. */
+static int rh_row_of(const cb_kg *k, int c) {
+  if (c == k->nd - 1) return k->nr - 1;
+  const int j = c % k->m, s = c / k->m;
+  return s == 0 ? k->n + j : k->nb + j + (s - 1) * k->m;
+}
+
+/* Sums of w |z| over the positive and the negative nodes of a rule. */
+static void gh_halves(int nn, const double *gx, const double *gw, double *hi,
+                      double *lo) {
+  *hi = *lo = 0.0;
+  for (int g = 0; g < nn; g++) {
+    if (gx[g] > 0.0) *hi += gw[g] * gx[g];
+    if (gx[g] < 0.0) *lo -= gw[g] * gx[g];
+  }
+}
 
 void rollout_kg_setup(cb_kg *k) {
-  const int cap = k->f->cap, na = cap + k->m + 1;
-  k->V = (double *)R_alloc((size_t)cap * (size_t)na, sizeof(double));
-  k->mu = (double *)R_alloc((size_t)(3 * na + 3 * cap), sizeof(double));
-  k->cov = k->mu + na; /* holds the posterior variances after prepare */
-  k->work = k->mu + 2 * na;
-  k->v = k->mu + 3 * na;
-  k->v0 = k->v + cap;
-  k->xs = (double *)R_alloc((size_t)(k->max_h + 2) * (size_t)k->d,
-                            sizeof(double));
-  k->x0 = (double *)R_alloc((size_t)k->d, sizeof(double));
-  k->a0 = k->miso ? (double *)R_alloc((size_t)cap * (size_t)k->d,
-                                      sizeof(double))
-                  : NULL;
-}
-
-/* Row j of the set A = (inputs of f, candidates): pointer and stride. */
-static const double *kg_row(const cb_kg *k, int j, int *ld) {
-  if (j < k->f->n) {
-    *ld = k->f->cap;
-    return (k->miso ? k->a0 : k->f->X) + j;
-  }
-  *ld = k->m;
-  return k->cand + (j - k->f->n);
-}
-
-void rollout_kg_prepare(cb_kg *k) {
+  const int n = k->f->n, m = k->m, d = k->d, S = k->nsrc;
+  k->n = n;
+  k->nb = n + m + 1;
+  k->nr = k->nb + m * (S - 1) + 1;
+  k->nd = m * S + 1;
+  const int nr = k->nr, nd = k->nd, nl = k->max_h > 0 ? k->max_h : 1;
+  k->col = (int *)R_alloc((size_t)nd, sizeof(int));
+  for (int c = 0; c < nd; c++) k->col[c] = rh_row_of(k, c);
+  k->P = (double *)R_alloc((size_t)nr * (size_t)d, sizeof(double));
+  k->V = (double *)R_alloc((size_t)(n > 0 ? n : 1) * (size_t)nr,
+                           sizeof(double));
+  k->mu = (double *)R_alloc((size_t)nl * (size_t)nr, sizeof(double));
+  k->C = (double *)R_alloc((size_t)nl * (size_t)nr * (size_t)nd,
+                           sizeof(double));
+  k->work = (double *)R_alloc((size_t)(4 * nr + 4 * n + 4 * d + 4 * nd + 64),
+                              sizeof(double));
+  k->sig = k->work;
+  k->bound = k->sig + nr;
+  k->kx = k->bound + nd;
+  k->dk = k->kx + n + 1;
+  k->u = k->dk + n + 1;
+  k->xt = k->u + n + 1;
+  k->xs = k->xt + d;
+  k->xb = k->xs + d;
+  k->order = (int *)R_alloc((size_t)(nd + k->n_nodes), sizeof(int));
+  k->arg = k->order + nd;
+  gh_halves(k->n_nodes, k->gh_x, k->gh_w, &k->ep_hi, &k->ep_lo);
+  /* the rows that do not involve x: inputs, candidates at every source */
   const cb_gp *f = k->f;
-  const int n = f->n, na = n + k->m, ld = f->cap;
-  const double one = 1.0;
-  if (k->miso) { /* the conditioned inputs at source 0 */
-    for (int c = 0; c < k->d; c++)
-      for (int i = 0; i < n; i++)
-        k->a0[i + (size_t)c * ld] =
-            c == k->d - 1 ? 0.0 : f->X[i + (size_t)c * ld];
-  }
-  for (int j = 0; j < na; j++) {
-    int lda;
-    const double *a = kg_row(k, j, &lda);
+  const int ld = f->cap, one = 1;
+  for (int c = 0; c < d; c++) {
     for (int i = 0; i < n; i++)
-      k->V[i + (size_t)j * (n > 0 ? n : 1)] =
-          gp_kernel(f, f->X + i, ld, a, lda);
+      k->P[i + (size_t)c * nr] =
+          (k->miso && c == d - 1) ? 0.0 : f->X[i + (size_t)c * ld];
+    for (int s = 0; s < S; s++)
+      for (int j = 0; j < m; j++) {
+        const int r = rh_row_of(k, j + s * m);
+        k->P[r + (size_t)c * nr] =
+            (k->miso && c == d - 1) ? (double)s : k->cand[j + (size_t)c * m];
+      }
   }
-  if (n > 0)
-    F77_CALL(dtrsm)("L", "L", "N", "N", &n, &na, &one, f->L, &ld, k->V, &n
-                    FCONE FCONE FCONE FCONE);
-  for (int j = 0; j < na; j++) {
-    int lda;
-    const double *a = kg_row(k, j, &lda);
-    const double *vj = k->V + (size_t)j * n;
-    double mj = gp_prior_mean(f, a, lda), q = 0.0;
-    for (int i = 0; i < n; i++) {
-      mj += vj[i] * f->beta[i];
-      q += vj[i] * vj[i];
-    }
-    k->mu[j] = mj;
-    k->cov[j] = gp_kernel(f, a, lda, a, lda) - q;
-  }
-}
-
-/* Posterior mean and variance of f at x from L (v receives L^-1 k(X, x)). */
-static void kg_post(const cb_kg *k, const double *x, double *mean,
-                    double *var) {
-  const cb_gp *f = k->f;
-  const int n = f->n, ld = f->cap, one = 1;
-  for (int i = 0; i < n; i++) k->v[i] = gp_kernel(f, f->X + i, ld, x, 1);
-  if (n > 0)
-    F77_CALL(dtrsv)("L", "N", "N", &n, f->L, &ld, k->v, &one
-                    FCONE FCONE FCONE);
-  double m = gp_prior_mean(f, x, 1), q = 0.0;
-  for (int i = 0; i < n; i++) {
-    m += k->v[i] * f->beta[i];
-    q += k->v[i] * k->v[i];
-  }
-  *mean = m;
-  *var = gp_kernel(f, x, 1, x, 1) - q;
-}
-
-double rollout_kg_at(cb_kg *k, const double *x) {
-  const cb_gp *f = k->f;
-  const int n = f->n, na = n + k->m, ld = f->cap, one = 1;
-  double mx, vx;
-  kg_post(k, x, &mx, &vx);
-  const double den = vx + f->noise + f->jitter;
-  if (!(vx > 0.0) || !(den > 0.0)) return 0.0;
-  const double sd = sqrt(den);
-  /* the last member of A is (x, 0): its mean and covariance with x */
-  double m0x = mx, c0x = vx;
-  if (k->miso && x[k->d - 1] != 0.0) {
-    memcpy(k->x0, x, (size_t)k->d * sizeof(double));
-    k->x0[k->d - 1] = 0.0;
-    for (int i = 0; i < n; i++) k->v0[i] = gp_kernel(f, f->X + i, ld, k->x0, 1);
+  for (int r = 0; r < nr; r++) {
+    if (r == k->nb - 1 || r == nr - 1) continue;
+    double *vr = k->V + (size_t)r * n, mr = gp_prior_mean(f, k->P + r, nr);
+    for (int i = 0; i < n; i++)
+      vr[i] = gp_kernel(f, f->X + i, ld, k->P + r, nr);
     if (n > 0)
-      F77_CALL(dtrsv)("L", "N", "N", &n, f->L, &ld, k->v0, &one
+      F77_CALL(dtrsv)("L", "N", "N", &n, f->L, &ld, vr, &one
                       FCONE FCONE FCONE);
-    m0x = gp_prior_mean(f, k->x0, 1);
-    c0x = gp_kernel(f, k->x0, 1, x, 1);
-    for (int i = 0; i < n; i++) {
-      m0x += k->v0[i] * f->beta[i];
-      c0x -= k->v0[i] * k->v[i];
+    for (int i = 0; i < n; i++) mr += vr[i] * f->beta[i];
+    k->mu[r] = mr;
+  }
+  for (int c = 0; c < nd - 1; c++) {
+    const int rc = k->col[c];
+    const double *vc = k->V + (size_t)rc * n;
+    double *Cc = k->C + (size_t)c * nr;
+    for (int r = 0; r < nr; r++) {
+      if (r == k->nb - 1 || r == nr - 1) continue;
+      const double *vr = k->V + (size_t)r * n;
+      double q = gp_kernel(f, k->P + r, nr, k->P + rc, nr);
+      for (int i = 0; i < n; i++) q -= vr[i] * vc[i];
+      Cc[r] = q;
     }
   }
-  double *sig = k->work, m0 = m0x;
-  for (int j = 0; j < na; j++) {
-    int lda;
-    const double *a = kg_row(k, j, &lda);
-    const double *vj = k->V + (size_t)j * n;
-    double c = gp_kernel(f, a, lda, x, 1);
-    for (int i = 0; i < n; i++) c -= vj[i] * k->v[i];
-    sig[j] = c / sd;
-    if (k->mu[j] > m0) m0 = k->mu[j];
+}
+
+/* Put x (length d; with miso (x, s)) into the state of level 0: the rows
+ * (x, 0) and x, their means, and their covariances with every row. */
+static void rh_set_x(cb_kg *k, const double *x) {
+  const cb_gp *f = k->f;
+  const int n = k->n, nr = k->nr, nd = k->nd, d = k->d, ld = f->cap, one = 1;
+  const int r0 = k->nb - 1, r1 = nr - 1;
+  for (int c = 0; c < d; c++) {
+    k->P[r1 + (size_t)c * nr] = x[c];
+    k->P[r0 + (size_t)c * nr] = (k->miso && c == d - 1) ? 0.0 : x[c];
   }
-  sig[na] = c0x / sd;
+  for (int t = 0; t < 2; t++) {
+    const int r = t == 0 ? r0 : r1;
+    double *vr = k->V + (size_t)r * n, mr = gp_prior_mean(f, k->P + r, nr);
+    for (int i = 0; i < n; i++)
+      vr[i] = gp_kernel(f, f->X + i, ld, k->P + r, nr);
+    if (n > 0)
+      F77_CALL(dtrsv)("L", "N", "N", &n, f->L, &ld, vr, &one
+                      FCONE FCONE FCONE);
+    for (int i = 0; i < n; i++) mr += vr[i] * f->beta[i];
+    k->mu[r] = mr;
+  }
+  /* rows r0, r1 of the candidate columns */
+  for (int c = 0; c < nd - 1; c++) {
+    const int rc = k->col[c];
+    const double *vc = k->V + (size_t)rc * n;
+    for (int t = 0; t < 2; t++) {
+      const int r = t == 0 ? r0 : r1;
+      const double *vr = k->V + (size_t)r * n;
+      double q = gp_kernel(f, k->P + r, nr, k->P + rc, nr);
+      for (int i = 0; i < n; i++) q -= vr[i] * vc[i];
+      k->C[r + (size_t)c * nr] = q;
+    }
+  }
+  /* the column of x */
+  const double *v1 = k->V + (size_t)r1 * n;
+  double *Cx = k->C + (size_t)(nd - 1) * nr;
+  for (int r = 0; r < nr; r++) {
+    const double *vr = k->V + (size_t)r * n;
+    double q = gp_kernel(f, k->P + r, nr, k->P + r1, nr);
+    for (int i = 0; i < n; i++) q -= vr[i] * v1[i];
+    Cx[r] = q;
+  }
+}
+
+/* State l + 1 = state l conditioned on the fantasy observation of column b
+ * at mean + sd z (sd including the noise and jitter): the rank-one update
+ * of the means and covariances that gp_fantasy_add makes to the GP. */
+static void rh_update(cb_kg *k, int l, int b, double z) {
+  const int nr = k->nr, nd = k->nd;
+  const double *mu = k->mu + (size_t)l * nr, *C = k->C + (size_t)l * nr * nd;
+  double *mu1 = k->mu + (size_t)(l + 1) * nr;
+  double *C1 = k->C + (size_t)(l + 1) * nr * nd;
+  const double *cb = C + (size_t)b * nr;
+  const int rb = k->col[b];
+  const double piv = cb[rb] + k->f->noise + k->f->jitter;
+  if (!(piv > 0.0)) { /* as a failed gp_fantasy_add: no update */
+    memcpy(mu1, mu, (size_t)nr * sizeof(double));
+    memcpy(C1, C, (size_t)nr * (size_t)nd * sizeof(double));
+    return;
+  }
+  const double s = sqrt(piv), a = z / s;
+  for (int r = 0; r < nr; r++) mu1[r] = mu[r] + cb[r] * a;
+  for (int c = 0; c < nd; c++) {
+    const double *Cc = C + (size_t)c * nr;
+    double *C1c = C1 + (size_t)c * nr;
+    const double t = Cc[rb] / piv;
+    for (int r = 0; r < nr; r++) C1c[r] = Cc[r] - cb[r] * t;
+  }
+}
+
+/* KG of column c in state l (internal scale), over the nb rows of A, by
+ * the rule of the first transition (nodes = 0) or the later ones. */
+static double rh_kg(cb_kg *k, int l, int c, double mmax) {
+  const int nb = k->nb, nr = k->nr;
+  const double *mu = k->mu + (size_t)l * nr;
+  const double *Cc = k->C + ((size_t)l * k->nd + c) * nr;
+  const double v = Cc[k->col[c]];
+  if (!(v > 0.0)) return 0.0;
+  const double is = 1.0 / sqrt(v + k->f->noise + k->f->jitter);
   double e = 0.0;
   for (int g = 0; g < k->n_nodes; g++) {
-    const double z = k->gh_x[g];
-    double mz = m0x + sig[na] * z;
-    for (int j = 0; j < na; j++) {
-      const double t = k->mu[j] + sig[j] * z;
+    const double z = k->gh_x[g] * is;
+    double mz = R_NegInf;
+    for (int i = 0; i < nb; i++) {
+      const double t = mu[i] + Cc[i] * z;
       if (t > mz) mz = t;
     }
     e += k->gh_w[g] * mz;
   }
-  e -= m0;
+  e -= mmax;
   return e > 0.0 ? e : 0.0;
 }
 
-/* Candidate j with source s into xs (the source column only with miso). */
-static void kg_pair(const cb_kg *k, int j, int s, double *xs) {
-  for (int c = 0; c < k->d; c++) xs[c] = k->cand[j + (size_t)c * k->m];
-  if (k->miso) xs[k->d - 1] = (double)s;
+static double rh_mmax(const cb_kg *k, int l) {
+  const double *mu = k->mu + (size_t)l * k->nr;
+  double m = R_NegInf;
+  for (int i = 0; i < k->nb; i++)
+    if (mu[i] > m) m = mu[i];
+  return m;
 }
 
-int rollout_kg_argmax(cb_kg *k, double *best, double *raw) {
-  int ib = 0;
-  double vb = -1.0, rb = 0.0;
-  for (int j = 0; j < k->m; j++) {
-    for (int s = 0; s < k->nsrc; s++) {
-      kg_pair(k, j, s, k->xs);
-      const double g = rollout_kg_at(k, k->xs);
-      const double v = k->cand_cost ? g / k->cand_cost[j + (size_t)s * k->m]
-                                    : g;
-      if (v > vb) {
-        vb = v;
-        rb = g;
-        ib = j + s * k->m;
+static double rh_cost(const cb_kg *k, int c) {
+  return k->cand_cost ? k->cand_cost[c] : 1.0;
+}
+
+/* The greedy choice in state l: the first candidate column of largest
+ * reward KG / cost.  Columns whose upper bound on KG, E+ max sig - E-
+ * min sig with sig the covariances with A over the sd, is below the best
+ * reward found are not evaluated (the bound holds for the quadrature, so
+ * the argmax is exact).  *raw receives its KG. */
+static int rh_argmax(cb_kg *k, int l, double *best, double *raw) {
+  const int nc = k->nd - 1, nb = k->nb, nr = k->nr;
+  const double nj = k->f->noise + k->f->jitter;
+  const double mmax = rh_mmax(k, l);
+  for (int c = 0; c < nc; c++) {
+    const double *Cc = k->C + ((size_t)l * k->nd + c) * nr;
+    const double v = Cc[k->col[c]];
+    double b = 0.0;
+    if (v > 0.0) {
+      double hi = R_NegInf, lo = R_PosInf;
+      for (int i = 0; i < nb; i++) {
+        if (Cc[i] > hi) hi = Cc[i];
+        if (Cc[i] < lo) lo = Cc[i];
       }
+      b = (k->ep_hi * hi - k->ep_lo * lo) / sqrt(v + nj);
+      if (b < 0.0) b = 0.0;
+    }
+    k->bound[c] = b / rh_cost(k, c) * (1.0 + 1e-12) + 1e-300;
+    k->order[c] = c;
+  }
+  revsort(k->bound, k->order, nc);
+  int ib = -1;
+  double vb = -1.0, rb = 0.0;
+  for (int t = 0; t < nc; t++) {
+    if (k->bound[t] < vb) break;
+    /* ties in the order of the pairs: candidate j, then source s */
+    const int c = k->order[t];
+    const double g = rh_kg(k, l, c, mmax), v = g / rh_cost(k, c);
+    const int pj = c % k->m, ps = c / k->m;
+    const int bj = ib % k->m, bs = ib / k->m;
+    if (v > vb || (v == vb && (pj < bj || (pj == bj && ps < bs)))) {
+      vb = v;
+      rb = g;
+      ib = c;
     }
   }
   *best = vb > 0.0 ? vb : 0.0;
-  if (raw) *raw = rb > 0.0 ? rb : 0.0;
+  if (raw) *raw = rb;
   return ib;
 }
 
-/* Rolling horizon ---------------------------------------------------------- */
+static double rh_expect(cb_kg *k, int l, int b, int j);
 
-static double rh_expect(cb_kg *k, const double *x, int j, int level);
-
-/* Value of j more greedy-KG stages from the current state. */
-static double rh_future(cb_kg *k, int j, int level) {
+/* Value of j more greedy-KG stages from state l. */
+static double rh_future(cb_kg *k, int l, int j) {
   double v;
-  rollout_kg_prepare(k);
-  const int i = rollout_kg_argmax(k, &v, NULL);
+  const int ib = rh_argmax(k, l, &v, NULL);
   if (j == 1) return v;
-  double *xs = k->xs + (size_t)(level + 1) * k->d;
-  kg_pair(k, i % k->m, i / k->m, xs);
-  return v + k->alpha * rh_expect(k, xs, j - 1, level + 1);
+  return v + k->alpha * rh_expect(k, l, ib, j - 1);
 }
 
-/* Expectation over the observation at x of the value of j more stages. */
-static double rh_expect(cb_kg *k, const double *x, int j, int level) {
-  cb_gp *f = k->f;
-  double m, var;
-  kg_post(k, x, &m, &var);
-  const double s = sqrt((var > 0.0 ? var : 0.0) + f->noise + f->jitter);
-  const int nn = level == 0 ? k->n_nodes : k->n_deep;
-  const double *gx = level == 0 ? k->gh_x : k->gd_x;
-  const double *gw = level == 0 ? k->gh_w : k->gd_w;
+/* Expectation over the observation of column b in state l of the value of
+ * j more stages. */
+static double rh_expect(cb_kg *k, int l, int b, int j) {
+  const int nn = l == 0 ? k->n_nodes : k->n_deep;
+  const double *gx = l == 0 ? k->gh_x : k->gd_x;
+  const double *gw = l == 0 ? k->gh_w : k->gd_w;
   double e = 0.0;
   for (int g = 0; g < nn; g++) {
-    if (level == 0) R_CheckUserInterrupt();
-    const int ok = gp_fantasy_add(f, x, 1, m + s * gx[g]) == 0;
-    e += gw[g] * rh_future(k, j, level);
-    if (ok) gp_fantasy_drop(f);
+    if (l == 0) R_CheckUserInterrupt();
+    rh_update(k, l, b, gx[g]);
+    e += gw[g] * rh_future(k, l + 1, j);
   }
   return e;
 }
 
 double rollout_rh_value(cb_kg *k, const double *x, int h, double cost) {
-  rollout_kg_prepare(k);
-  const double v = rollout_kg_at(k, x) / cost;
+  rh_set_x(k, x);
+  const double v = rh_kg(k, 0, k->nd - 1, rh_mmax(k, 0)) / cost;
   if (h <= 1) return v;
-  return v + k->alpha * rh_expect(k, x, h - 1, 0);
+  return v + k->alpha * rh_expect(k, 0, k->nd - 1, h - 1);
 }
 
-void rollout_rh_profits(cb_kg *k, int nphi, double *phi) {
-  int added = 0;
-  for (int i = 0; i < nphi; i++) {
-    double r;
-    rollout_kg_prepare(k);
-    const int j = rollout_kg_argmax(k, &r, phi + i);
-    if (i == nphi - 1) break;
-    kg_pair(k, j % k->m, j / k->m, k->xs);
-    double m = k->mu[k->f->n + j % k->m], v;
-    if (j >= k->m) kg_post(k, k->xs, &m, &v);
-    if (gp_fantasy_add(k->f, k->xs, 1, m) == 0) added++;
-  }
-  for (int i = 0; i < added; i++) gp_fantasy_drop(k->f);
-}
-
-double rollout_error_bound(cb_kg *k, double K, double u) {
+double rollout_kg_at(cb_kg *k, const double *x, double *grad) {
   const cb_gp *f = k->f;
-  double p = 0.0;
-  for (int j = 0; j < k->m; j++) {
-    const double v = k->cov[f->n + j];
-    if (v > p) p = v;
+  const int n = k->n, na = k->nb - 1, d = k->d, ld = f->cap, one = 1;
+  const int dograd = grad != NULL && !k->miso;
+  if (grad)
+    for (int c = 0; c < d; c++) grad[c] = 0.0;
+  double *w = k->kx;
+  if (dograd) {
+    gp_kernel_col(f, x, 1, w, k->dk);
+  } else {
+    for (int i = 0; i < n; i++) w[i] = gp_kernel(f, f->X + i, ld, x, 1);
   }
-  p = f->sf2 > 0.0 ? sqrt(p / f->sf2) : 0.0;
+  if (n > 0)
+    F77_CALL(dtrsv)("L", "N", "N", &n, f->L, &ld, w, &one FCONE FCONE FCONE);
+  double mx = gp_prior_mean(f, x, 1), vx = gp_kernel(f, x, 1, x, 1);
+  for (int i = 0; i < n; i++) {
+    mx += w[i] * f->beta[i];
+    vx -= w[i] * w[i];
+  }
+  if (!(vx > 0.0)) return 0.0;
+  const double den = vx + f->noise + f->jitter, s = sqrt(den);
+  /* the member (x, 0) of A: its mean and covariance with x */
+  double m0x = mx, c0x = vx;
+  if (k->miso && x[d - 1] != 0.0) {
+    memcpy(k->xt, x, (size_t)d * sizeof(double));
+    k->xt[d - 1] = 0.0;
+    double *w0 = k->u;
+    for (int i = 0; i < n; i++) w0[i] = gp_kernel(f, f->X + i, ld, k->xt, 1);
+    if (n > 0)
+      F77_CALL(dtrsv)("L", "N", "N", &n, f->L, &ld, w0, &one
+                      FCONE FCONE FCONE);
+    m0x = gp_prior_mean(f, k->xt, 1);
+    c0x = gp_kernel(f, k->xt, 1, x, 1);
+    for (int i = 0; i < n; i++) {
+      m0x += w0[i] * f->beta[i];
+      c0x -= w0[i] * w[i];
+    }
+  }
+  double *sig = k->sig, mmax = m0x;
+  for (int i = 0; i < na; i++) {
+    const double *vi = k->V + (size_t)i * n;
+    double c = gp_kernel(f, k->P + i, k->nr, x, 1);
+    for (int t = 0; t < n; t++) c -= vi[t] * w[t];
+    sig[i] = c / s;
+    if (k->mu[i] > mmax) mmax = k->mu[i];
+  }
+  sig[na] = c0x / s;
+  double e = 0.0;
+  for (int g = 0; g < k->n_nodes; g++) {
+    const double z = k->gh_x[g];
+    double mz = m0x + sig[na] * z;
+    int ig = na;
+    for (int i = 0; i < na; i++) {
+      const double t = k->mu[i] + sig[i] * z;
+      if (t > mz) {
+        mz = t;
+        ig = i;
+      }
+    }
+    k->arg[g] = ig;
+    e += k->gh_w[g] * mz;
+  }
+  e -= mmax;
+  if (!(e > 0.0)) return 0.0;
+  if (!dograd) return e;
+  /* gradient: KG = sum_g w_g (mu_i + sig_i z_g) - max mu, with i the
+   * member at node g; sig_i = c_i / s, c_i = k(a_i, x) - V_i' w,
+   * s^2 = v + noise, v = k(x, x) - w'w, w = L^-1 k(X, x).  The terms in
+   * L^-1 dk(X, x)/dx are collected in r and solved once. */
+  double *r = k->u, gv = 0.0, gm = 0.0;
+  for (int i = 0; i < n; i++) r[i] = 0.0;
+  for (int g = 0; g < k->n_nodes; g++) {
+    const double wz = k->gh_w[g] * k->gh_x[g];
+    const int i = k->arg[g];
+    if (i == na) {
+      gm += k->gh_w[g];
+      gv += wz * (1.0 / s - vx / (2.0 * den * s));
+    } else {
+      const double *vi = k->V + (size_t)i * n;
+      for (int c = 0; c < d; c++) k->xt[c] = k->P[i + (size_t)c * k->nr];
+      gp_kernel_dx(f, x, k->xt, wz / s, grad);
+      for (int t = 0; t < n; t++) r[t] -= wz / s * vi[t];
+      gv -= wz * sig[i] / (2.0 * den);
+    }
+  }
+  if (mmax == mx) gm -= 1.0;
+  for (int t = 0; t < n; t++) r[t] += gm * f->beta[t] - 2.0 * gv * w[t];
+  if (n > 0) {
+    F77_CALL(dtrsv)("L", "T", "N", &n, f->L, &ld, r, &one FCONE FCONE FCONE);
+    gp_kernel_col_grad(f, x, r, k->dk, grad);
+  }
+  return e;
+}
+
+void rollout_rh_profits(cb_kg *k, const double *x, int nphi, double *phi) {
+  rh_set_x(k, x);
+  phi[0] = rh_kg(k, 0, k->nd - 1, rh_mmax(k, 0));
+  if (nphi > 1) rh_update(k, 0, k->nd - 1, 0.0);
+  for (int i = 1; i < nphi; i++) {
+    double v;
+    const int ib = rh_argmax(k, i, &v, phi + i);
+    if (i < nphi - 1) rh_update(k, i, ib, 0.0);
+  }
+}
+
+double rollout_error_bound(const cb_kg *k, const double *x, double K,
+                           double u, double *power) {
+  const cb_gp *f = k->f;
+  const int n = k->n, ld = f->cap, one = 1;
+  double *w = k->kx;
+  for (int i = 0; i < n; i++) w[i] = gp_kernel(f, f->X + i, ld, x, 1);
+  if (n > 0)
+    F77_CALL(dtrsv)("L", "N", "N", &n, f->L, &ld, w, &one FCONE FCONE FCONE);
+  const double s2 = gp_kernel(f, x, 1, x, 1);
+  double v = s2;
+  for (int i = 0; i < n; i++) v -= w[i] * w[i];
+  double p = s2 > 0.0 && v > 0.0 ? sqrt(v / s2) : 0.0;
   if (p > 1.0) p = 1.0;
-  return (p > 0.0 ? K * f->sf2 * p * sqrt(log(M_E / p)) : 0.0) + u;
+  if (power) *power = p;
+  return (p > 0.0 ? K * s2 * p * sqrt(log(M_E / p)) : 0.0) + u;
 }
 
 int rollout_horizon(const double *phi, int max_h, double ebar, double alpha,
@@ -364,6 +535,57 @@ int rollout_horizon(const double *phi, int max_h, double ebar, double alpha,
     if (acc > rhs) return j;
   }
   return 1;
+}
+
+/* The cost of the pair x (single source: the acquisition's cost model;
+ * several sources: the source's cost, which does not depend on x). */
+static double rh_pair_cost(const cb_kg *k, const double *x) {
+  if (!k->miso) return acq_cost(k->acq, k->d, x);
+  return k->src_cost[(int)x[k->d - 1]];
+}
+
+/* Reward of the pair x of cost c with horizon h (h = 1: KG, per unit cost
+ * with several sources); -Inf when c exceeds the remaining budget. */
+static double rh_reward(cb_kg *k, const double *x, int h, double c,
+                        double remaining) {
+  if (!(c <= remaining)) return R_NegInf;
+  const double cc = k->cand_cost ? c : 1.0;
+  if (h <= 1) return rollout_kg_at(k, x, NULL) / cc;
+  return rollout_rh_value(k, x, h, cc);
+}
+
+/* Derivative-free compass search in the x coordinates (the source stays):
+ * poll x +- step e_c in coordinate order, move to the first improvement,
+ * halve the step (from 0.05) after a failed poll; at most maxit polls or
+ * until the step is below 1e-3.  Overwrites x, returns its value. */
+static double rh_search(cb_kg *k, double *x, double v, int h,
+                        double remaining, int maxit) {
+  const int dx = k->d - k->miso;
+  double step = 0.05, *xh = k->xb;
+  for (int it = 0; it < maxit && step >= 1e-3; it++) {
+    int improved = 0;
+    for (int c = 0; c < dx && !improved; c++) {
+      for (int sgn = 1; sgn >= -1 && !improved; sgn -= 2) {
+        memcpy(xh, x, (size_t)k->d * sizeof(double));
+        const double t = x[c] + sgn * step;
+        xh[c] = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
+        if (xh[c] == x[c]) continue;
+        const double vt = rh_reward(k, xh, h, rh_pair_cost(k, xh), remaining);
+        if (vt > v) {
+          memcpy(x, xh, (size_t)k->d * sizeof(double));
+          v = vt;
+          improved = 1;
+        }
+      }
+    }
+    if (!improved) step *= 0.5;
+  }
+  return v;
+}
+
+static double kg_objective(int d, const double *x, double *grad, void *ctx) {
+  (void)d;
+  return rollout_kg_at((cb_kg *)ctx, x, grad);
 }
 
 /* R entry points --------------------------------------------------------- */
@@ -497,11 +719,13 @@ SEXP C_rollout_cmdp_propose(SEXP acq, SEXP design, SEXP z,
 }
 
 /* nodes = (n_nodes, n_deep, alpha, max_h); ccost: m x nsrc costs of the
- * candidates (R_NilValue: a single source, rewards are KG). */
-static void kg_unpack(cb_kg *k, cb_gp *f, double f_scale, SEXP cand,
-                      SEXP nodes, SEXP ccost) {
+ * candidates (R_NilValue: a single source, rewards are KG); scost: the
+ * nsrc costs of the sources when they do not depend on x (or NULL). */
+static void kg_unpack(cb_kg *k, cb_gp *f, const cb_acq *a, double f_scale,
+                      SEXP cand, SEXP nodes, SEXP ccost, const double *scost) {
   const double *p = REAL(nodes);
   k->f = f;
+  k->acq = a;
   k->f_scale = f_scale;
   k->d = f->d;
   k->m = Rf_nrows(cand);
@@ -513,6 +737,7 @@ static void kg_unpack(cb_kg *k, cb_gp *f, double f_scale, SEXP cand,
   k->miso = f->kernel == CB_MISO;
   k->cand_cost = Rf_isNull(ccost) ? NULL : REAL(ccost);
   k->nsrc = Rf_isNull(ccost) ? 1 : Rf_ncols(ccost);
+  k->src_cost = scost;
   double *g = (double *)R_alloc((size_t)(2 * (k->n_nodes + k->n_deep)),
                                 sizeof(double));
   if (qmc_gauss_hermite(k->n_nodes, 0, g, g + k->n_nodes) ||
@@ -532,147 +757,235 @@ SEXP C_rollout_rh_value(SEXP acq, SEXP X, SEXP cand, SEXP nodes, SEXP h) {
   cb_acq a;
   cb_gp f, lc;
   cb_kg k;
-  acq_unpack(&a, &f, &lc, acq, hh + 1);
-  kg_unpack(&k, &f, a.f_scale, cand, nodes, R_NilValue);
+  acq_unpack(&a, &f, &lc, acq, 1);
+  kg_unpack(&k, &f, &a, a.f_scale, cand, nodes, R_NilValue, NULL);
   SEXP out = PROTECT(Rf_allocVector(REALSXP, m));
   double *x = (double *)R_alloc((size_t)d, sizeof(double));
   for (int i = 0; i < m; i++) {
     R_CheckUserInterrupt();
     for (int c = 0; c < d; c++) x[c] = REAL(X)[i + (size_t)c * m];
-    REAL(out)[i] = a.f_scale * rollout_rh_value(&k, x, hh, 1.0);
+    REAL(out)[i] = a.f_scale * (hh <= 1 ? rollout_kg_at(&k, x, NULL)
+                                        : rollout_rh_value(&k, x, hh, 1.0));
   }
   UNPROTECT(1);
   return out;
 }
 
-/* The rolling-horizon decision among the nd design rows (costs dcost) and
- * the candidates x sources (costs k->cand_cost, or ccost1 for a single
- * source): par = (h (0: by Theorem 3), K, u, n_left, remaining, n_top).
- * With h = 1 by the reward over all of them, else by the rolling-horizon
- * value over the design rows and the n_top candidate pairs of largest
- * reward.  Pairs whose cost exceeds the remaining budget are skipped; when
- * none fits, the cheapest one is returned with value 0.  The result list is
- * (x, value (internal scale), h, error_bound, phi). */
-/* Row i of the decision set (design rows, then candidates x sources). */
-static void decision_row(const cb_kg *k, const double *design, int nd, int i,
-                         double *xi) {
-  if (i < nd) {
-    for (int c = 0; c < k->d; c++) xi[c] = design[i + (size_t)c * nd];
-  } else {
-    kg_pair(k, (i - nd) % k->m, (i - nd) / k->m, xi);
+/* KG at the rows of X with its gradient in the unit cube (internal
+ * scale), for the tests of the refinement. */
+SEXP C_rollout_kg_grad(SEXP acq, SEXP X, SEXP cand, SEXP nodes) {
+  const int m = Rf_nrows(X), d = Rf_ncols(X);
+  cb_acq a;
+  cb_gp f, lc;
+  cb_kg k;
+  acq_unpack(&a, &f, &lc, acq, 1);
+  kg_unpack(&k, &f, &a, a.f_scale, cand, nodes, R_NilValue, NULL);
+  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, m, d + 1));
+  double *o = REAL(out);
+  double *x = (double *)R_alloc((size_t)(2 * d), sizeof(double)), *g = x + d;
+  for (int i = 0; i < m; i++) {
+    for (int c = 0; c < d; c++) x[c] = REAL(X)[i + (size_t)c * m];
+    o[i] = rollout_kg_at(&k, x, g);
+    for (int c = 0; c < d; c++) o[i + (size_t)(c + 1) * m] = g[c];
   }
+  UNPROTECT(1);
+  return out;
 }
 
+/* The decision among the nd design rows (pairs with miso) and the
+ * candidates x sources, refined over the box; see rollout.h.  p = (h (0:
+ * by Theorem 3), K, u, n_left, remaining, n_top, starts, maxit,
+ * lbfgs_maxit).  Returns (x, value (internal scale), h, error_bound, phi,
+ * power). */
 static SEXP rh_choose(cb_kg *k, const double *design, int nd,
-                      const double *dcost, const double *ccost1,
-                      const double *p) {
+                      const double *dcost, const double *p) {
   const int d = k->d, mc = k->m, ns = k->nsrc, max_h = k->max_h;
-  const int n_left = (int)p[3], n_top = (int)p[5];
+  const int n_left = (int)p[3], n_top = (int)p[5] > 0 ? (int)p[5] : 1;
+  const int starts = (int)p[6], maxit = (int)p[7], lmaxit = (int)p[8];
   const double remaining = p[4];
-  const int per_cost = k->cand_cost != NULL;
+  const int refine = !k->miso || k->src_cost != NULL;
   int np = 0;
-  const char *nms[] = {"x", "value", "h", "error_bound", "phi", ""};
+  const char *nms[] = {"x", "value", "h", "error_bound", "phi", "power", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
   np++;
   SEXP phi = PROTECT(Rf_allocVector(REALSXP, max_h));
   np++;
   SEXP x = PROTECT(Rf_allocVector(REALSXP, d));
   np++;
-  rollout_kg_prepare(k);
-  const double ebar = rollout_error_bound(k, p[1], p[2]);
-  rollout_rh_profits(k, max_h, REAL(phi));
-  int h = (int)p[0];
-  if (h == 0) h = rollout_horizon(REAL(phi), max_h, ebar, k->alpha, n_left);
-  if (h > n_left) h = n_left > 1 ? n_left : 1;
-  /* reward at every pair (design rows, then candidates x sources) */
+  for (int i = 0; i < max_h; i++) REAL(phi)[i] = 0.0;
+  /* every pair: design rows, then candidate j at source s (j-major) */
   const int nt = nd + mc * ns;
-  double *kg = (double *)R_alloc((size_t)nt, sizeof(double));
-  double *cost = (double *)R_alloc((size_t)nt, sizeof(double));
-  int *feas = (int *)R_alloc((size_t)nt, sizeof(int));
-  double *xi = (double *)R_alloc((size_t)d, sizeof(double));
-  rollout_kg_prepare(k);
+  double *U = (double *)R_alloc((size_t)nt * (size_t)d, sizeof(double));
+  double *rw = (double *)R_alloc((size_t)nt, sizeof(double));
+  double *xi = (double *)R_alloc((size_t)(3 * d), sizeof(double));
+  double *xg = xi + d, *xb = xi + 2 * d;
   for (int i = 0; i < nt; i++) {
-    decision_row(k, design, nd, i, xi);
-    cost[i] = i < nd ? dcost[i]
-                     : (per_cost ? k->cand_cost[i - nd] : ccost1[i - nd]);
-    feas[i] = cost[i] <= remaining;
-    kg[i] = feas[i] ? rollout_kg_at(k, xi) / (per_cost ? cost[i] : 1.0) : -1.0;
-  }
-  int ib = -1;
-  double vb = -1.0;
-  if (h == 1) {
-    for (int i = 0; i < nt; i++)
-      if (kg[i] > vb) {
-        vb = kg[i];
-        ib = i;
+    for (int c = 0; c < d; c++) {
+      double v;
+      if (i < nd) {
+        v = design[i + (size_t)c * nd];
+      } else {
+        const int j = (i - nd) / ns, s = (i - nd) % ns;
+        v = (k->miso && c == d - 1) ? (double)s : k->cand[j + (size_t)c * mc];
       }
-  } else {
-    /* the n_top feasible candidate pairs of largest reward, then the
-     * design rows */
-    int *top = (int *)R_alloc((size_t)(n_top > 0 ? n_top : 1), sizeof(int));
-    int ntop = 0;
-    for (int t = 0; t < n_top; t++) {
-      int jb = -1;
-      for (int i = nd; i < nt; i++) {
-        int used = 0;
-        for (int s = 0; s < ntop; s++) used |= top[s] == i;
-        if (!used && feas[i] && (jb < 0 || kg[i] > kg[jb])) jb = i;
-      }
-      if (jb < 0) break;
-      top[ntop++] = jb;
+      U[i + (size_t)c * nt] = v;
     }
-    for (int i = 0; i < nd + ntop; i++) {
-      const int row = i < nd ? i : top[i - nd];
-      if (!feas[row]) continue;
-      decision_row(k, design, nd, row, xi);
-      const double v =
-          rollout_rh_value(k, xi, h, per_cost ? cost[row] : 1.0);
+  }
+  double *cst = (double *)R_alloc((size_t)nt, sizeof(double));
+  int ib = -1, nfeas = 0;
+  for (int i = 0; i < nt; i++) {
+    for (int c = 0; c < d; c++) xi[c] = U[i + (size_t)c * nt];
+    if (!k->miso) {
+      cst[i] = acq_cost(k->acq, d, xi);
+    } else if (i < nd) {
+      cst[i] = dcost[i];
+    } else {
+      const int j = (i - nd) / ns, s = (i - nd) % ns;
+      cst[i] = k->cand_cost[j + (size_t)s * mc];
+    }
+    if (cst[i] <= remaining) {
+      rw[i] = rollout_kg_at(k, xi, NULL) / (k->cand_cost ? cst[i] : 1.0);
+      nfeas++;
+      if (ib < 0 || rw[i] > rw[ib]) ib = i;
+    } else {
+      rw[i] = R_NegInf;
+    }
+  }
+  if (ib < 0) { /* nothing affordable: the first pair, value 0 */
+    for (int c = 0; c < d; c++) REAL(x)[c] = U[(size_t)c * nt];
+    SET_VECTOR_ELT(out, 0, x);
+    SET_VECTOR_ELT(out, 1, Rf_ScalarReal(0.0));
+    SET_VECTOR_ELT(out, 2, Rf_ScalarInteger(1));
+    SET_VECTOR_ELT(out, 3, Rf_ScalarReal(NA_REAL));
+    SET_VECTOR_ELT(out, 4, phi);
+    SET_VECTOR_ELT(out, 5, Rf_ScalarReal(NA_REAL));
+    UNPROTECT(np);
+    return out;
+  }
+  /* the n_top affordable pairs of largest reward, best first */
+  const int ntop = n_top < nfeas ? n_top : nfeas;
+  int *top = (int *)R_alloc((size_t)ntop, sizeof(int));
+  for (int t = 0; t < ntop; t++) {
+    int jb = -1;
+    for (int i = 0; i < nt; i++) {
+      int used = 0;
+      for (int s = 0; s < t; s++) used |= top[s] == i;
+      if (!used && rw[i] > R_NegInf && (jb < 0 || rw[i] > rw[jb])) jb = i;
+    }
+    top[t] = jb;
+  }
+  /* the greedy (KG) decision over the box */
+  for (int c = 0; c < d; c++) xg[c] = U[ib + (size_t)c * nt];
+  double vg = rw[ib], cg = cst[ib];
+  if (refine && !k->miso) {
+    double *raw = (double *)R_alloc((size_t)ntop * (size_t)d + ntop,
+                                    sizeof(double));
+    double *unif = raw + (size_t)ntop * d;
+    for (int t = 0; t < ntop; t++) {
+      unif[t] = 0.5;
+      for (int c = 0; c < d; c++)
+        raw[t + (size_t)c * ntop] = U[top[t] + (size_t)c * nt];
+    }
+    double *lo = xb, *hi = (double *)R_alloc((size_t)(2 * d), sizeof(double));
+    double *xr = hi + d;
+    for (int c = 0; c < d; c++) {
+      lo[c] = 0.0;
+      hi[c] = 1.0;
+    }
+    cb_max_control ctl;
+    max_control_default(&ctl, d);
+    ctl.n_starts = ntop;
+    ctl.select = CB_SELECT_BEST;
+    ctl.maxit = lmaxit;
+    const double vr = max_box(kg_objective, k, d, lo, hi, ntop, raw, unif,
+                              &ctl, xr, NULL);
+    const double cr = acq_cost(k->acq, d, xr);
+    if (vr > vg && cr <= remaining) {
+      vg = vr;
+      cg = cr;
+      memcpy(xg, xr, (size_t)d * sizeof(double));
+    }
+  } else if (refine) {
+    for (int t = 0; t < ntop && t < starts; t++) {
+      for (int c = 0; c < d; c++) xi[c] = U[top[t] + (size_t)c * nt];
+      const double v = rh_search(k, xi, rw[top[t]], 1, remaining, maxit);
+      if (v > vg) {
+        vg = v;
+        cg = rh_pair_cost(k, xi);
+        memcpy(xg, xi, (size_t)d * sizeof(double));
+      }
+    }
+  }
+  /* the horizon */
+  double power = NA_REAL, ebar = NA_REAL;
+  int h = (int)p[0];
+  if (h == 0) {
+    ebar = rollout_error_bound(k, xg, p[1], p[2], &power);
+    rollout_rh_profits(k, xg, max_h, REAL(phi));
+    h = rollout_horizon(REAL(phi), max_h, ebar, k->alpha, n_left);
+  }
+  if (h > n_left) h = n_left > 1 ? n_left : 1;
+  double vb = vg;
+  memcpy(xb, xg, (size_t)d * sizeof(double));
+  if (h > 1) {
+    /* the greedy decision and the top pairs, by the rolling-horizon
+     * value; then a compass search from the best `starts` of them */
+    const int nc = ntop + 1;
+    double *val = (double *)R_alloc((size_t)nc, sizeof(double));
+    int *used = (int *)R_alloc((size_t)nc, sizeof(int));
+    double *D = (double *)R_alloc((size_t)nc * (size_t)d, sizeof(double));
+    for (int t = 0; t < nc; t++) {
+      for (int c = 0; c < d; c++)
+        D[t + (size_t)c * nc] = t == 0 ? xg[c] : U[top[t - 1] + (size_t)c * nt];
+      for (int c = 0; c < d; c++) xi[c] = D[t + (size_t)c * nc];
+      /* h > 2: screened by the two-step value */
+      val[t] = rh_reward(k, xi, h < 2 ? h : 2, t == 0 ? cg : cst[top[t - 1]],
+                         remaining);
+      used[t] = 0;
+    }
+    vb = R_NegInf;
+    for (int s = 0; s < starts && s < nc; s++) {
+      int tb = -1;
+      for (int t = 0; t < nc; t++)
+        if (!used[t] && (tb < 0 || val[t] > val[tb])) tb = t;
+      used[tb] = 1;
+      for (int c = 0; c < d; c++) xi[c] = D[tb + (size_t)c * nc];
+      /* the search polls the two-step value (h = 2 exactly), and its end
+       * point is scored with the h-step value */
+      double v = val[tb];
+      if (refine) v = rh_search(k, xi, v, 2, remaining, maxit);
+      if (h > 2) {
+        const double cs = refine ? rh_pair_cost(k, xi)
+                                 : tb == 0 ? cg : cst[top[tb - 1]];
+        v = rh_reward(k, xi, h, cs, remaining);
+      }
       if (v > vb) {
         vb = v;
-        ib = row;
+        memcpy(xg, xi, (size_t)d * sizeof(double));
       }
     }
+    memcpy(xb, xg, (size_t)d * sizeof(double));
   }
-  if (ib < 0) { /* nothing feasible: the cheapest pair */
-    double cb = R_PosInf;
-    for (int i = 0; i < nt; i++)
-      if (cost[i] < cb) {
-        cb = cost[i];
-        ib = i;
-      }
-    vb = 0.0;
-  }
-  decision_row(k, design, nd, ib, xi);
-  memcpy(REAL(x), xi, (size_t)d * sizeof(double));
+  memcpy(REAL(x), xb, (size_t)d * sizeof(double));
   SET_VECTOR_ELT(out, 0, x);
   SET_VECTOR_ELT(out, 1, Rf_ScalarReal(vb > 0.0 ? vb : 0.0));
   SET_VECTOR_ELT(out, 2, Rf_ScalarInteger(h));
   SET_VECTOR_ELT(out, 3, Rf_ScalarReal(ebar));
   SET_VECTOR_ELT(out, 4, phi);
+  SET_VECTOR_ELT(out, 5, Rf_ScalarReal(power));
   UNPROTECT(np);
   return out;
 }
 
-/* par = (h (0: by Theorem 3), K, u, n_left, remaining, n_top); see
- * rh_choose().  The value is in the user's units. */
+/* par: see rh_choose().  The value is in the user's units. */
 SEXP C_rollout_rh_propose(SEXP acq, SEXP design, SEXP cand, SEXP nodes,
                           SEXP par) {
-  const int nd = Rf_nrows(design), d = Rf_ncols(design), mc = Rf_nrows(cand);
-  const int max_h = (int)REAL(nodes)[3];
   cb_acq a;
   cb_gp f, lc;
   cb_kg k;
-  acq_unpack(&a, &f, &lc, acq, max_h + 1);
-  kg_unpack(&k, &f, a.f_scale, cand, nodes, R_NilValue);
-  double *dcost = (double *)R_alloc((size_t)(nd + mc), sizeof(double));
-  double *xi = (double *)R_alloc((size_t)d, sizeof(double));
-  for (int i = 0; i < nd + mc; i++) {
-    const double *src = i < nd ? REAL(design) + i : REAL(cand) + (i - nd);
-    const int ld = i < nd ? nd : mc;
-    for (int c = 0; c < d; c++) xi[c] = src[(size_t)c * ld];
-    dcost[i] = acq_cost(&a, d, xi);
-  }
-  SEXP out = PROTECT(rh_choose(&k, REAL(design), nd, dcost, dcost + nd,
+  acq_unpack(&a, &f, &lc, acq, 1);
+  kg_unpack(&k, &f, &a, a.f_scale, cand, nodes, R_NilValue, NULL);
+  SEXP out = PROTECT(rh_choose(&k, REAL(design), Rf_nrows(design), NULL,
                                REAL(par)));
   SET_VECTOR_ELT(out, 1, Rf_ScalarReal(a.f_scale *
                                        REAL(VECTOR_ELT(out, 1))[0]));
@@ -681,7 +994,7 @@ SEXP C_rollout_rh_propose(SEXP acq, SEXP design, SEXP cand, SEXP nodes,
 }
 
 /* Multi-information-source rolling horizon on a CB_MISO GP (packed by
- * gp_pack()).  X / design rows are pairs (x, s); xcost / dcost their costs;
+ * gp_pack()).  X / design rows are pairs (x, s); xcost their costs;
  * cand: m candidates with source 0 in the last column; ccost: m x nsrc
  * costs.  Values are KG per unit cost in the user's units per unit cost
  * (scale = user units per internal unit). */
@@ -692,30 +1005,41 @@ SEXP C_rollout_miso_value(SEXP gp, SEXP X, SEXP xcost, SEXP cand,
   const double scale = REAL(par)[1];
   cb_gp f;
   cb_kg k;
-  gp_unpack(&f, gp, hh + 1);
-  kg_unpack(&k, &f, scale, cand, nodes, ccost);
+  gp_unpack(&f, gp, 1);
+  kg_unpack(&k, &f, NULL, scale, cand, nodes, ccost, NULL);
   SEXP out = PROTECT(Rf_allocVector(REALSXP, m));
   double *x = (double *)R_alloc((size_t)d, sizeof(double));
   for (int i = 0; i < m; i++) {
     R_CheckUserInterrupt();
     for (int c = 0; c < d; c++) x[c] = REAL(X)[i + (size_t)c * m];
-    REAL(out)[i] = scale * rollout_rh_value(&k, x, hh, REAL(xcost)[i]);
+    const double cst = REAL(xcost)[i];
+    REAL(out)[i] = scale * (hh <= 1 ? rollout_kg_at(&k, x, NULL) / cst
+                                    : rollout_rh_value(&k, x, hh, cst));
   }
   UNPROTECT(1);
   return out;
 }
 
-/* par = (h (0: by Theorem 3), K, u, n_left, remaining, n_top, scale). */
+/* par = (h, K, u, n_left, remaining, n_top, starts, maxit, lbfgs_maxit,
+ * scale, per_source): per_source = 1 when the cost of a pair depends on
+ * its source only (then ccost[0, s] is that cost and the pairs are
+ * refined over the box); dcost: the costs of the design rows. */
 SEXP C_rollout_miso_propose(SEXP gp, SEXP design, SEXP dcost, SEXP cand,
                             SEXP ccost, SEXP nodes, SEXP par) {
-  const int max_h = (int)REAL(nodes)[3];
-  const double scale = REAL(par)[6];
+  const double *p = REAL(par);
+  const double scale = p[9];
+  const int S = Rf_ncols(ccost), m = Rf_nrows(cand);
   cb_gp f;
   cb_kg k;
-  gp_unpack(&f, gp, max_h + 1);
-  kg_unpack(&k, &f, scale, cand, nodes, ccost);
+  gp_unpack(&f, gp, 1);
+  double *scost = NULL;
+  if (p[10] != 0.0) {
+    scost = (double *)R_alloc((size_t)S, sizeof(double));
+    for (int s = 0; s < S; s++) scost[s] = REAL(ccost)[(size_t)s * m];
+  }
+  kg_unpack(&k, &f, NULL, scale, cand, nodes, ccost, scost);
   SEXP out = PROTECT(rh_choose(&k, REAL(design), Rf_nrows(design),
-                               REAL(dcost), NULL, REAL(par)));
+                               REAL(dcost), p));
   SET_VECTOR_ELT(out, 1, Rf_ScalarReal(scale * REAL(VECTOR_ELT(out, 1))[0]));
   UNPROTECT(1);
   return out;

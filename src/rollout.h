@@ -19,13 +19,22 @@
  *
  * Rolling-horizon rollout (Yue and Kontar 2020, paper 004).  The value of x
  * with horizon h is KG(x) + sum_{j=1}^{h-1} alpha^j E[KG_j(x_j)], where x_j
- * is the greedy-KG choice in the j-th fantasized state; the expectations
- * over the fantasized observations are tensor Gauss-Hermite rules (n_nodes
- * nodes for the first transition, n_deep for later ones).  The knowledge
- * gradient KG(x) = E[max_a mu'(a)] - max_a mu(a) is taken over the finite
- * set A = (conditioned inputs, candidates, x), by Gauss-Hermite quadrature
- * over the observation at x; the end-stage decision argmax_A mu of the last
- * state is what the last KG term values.  h = 1 is greedy KG.
+ * is the greedy-KG choice among the candidates in the j-th fantasized state;
+ * the expectations over the fantasized observations are tensor
+ * Gauss-Hermite rules (n_nodes nodes for the first transition, n_deep for
+ * later ones; both 10 by default, as in the paper).  The knowledge gradient
+ * KG(x) = E[max_a mu'(a)] - max_a mu(a) is taken over the finite set A =
+ * (conditioned inputs, candidates, x), by Gauss-Hermite quadrature over the
+ * observation at x; the end-stage decision argmax_A mu of the last state is
+ * what the last KG term values.  h = 1 is greedy KG.
+ *
+ * Every state of the lookahead tree is conditioned on observations at x
+ * and at candidates only, so A is the same set in every state.  A state is
+ * therefore held as the posterior means of the points (A, candidates at
+ * every source) and their covariances with the decisions (candidates at
+ * every source, x), and a fantasy observation is the rank-one update of
+ * these that gp_fantasy_add makes to the GP (the fantasy convention of
+ * gp.h): O(rows x decisions) per state instead of refactoring the GP.
  *
  * All inputs are on the unit cube of the GPs; values are in the user's
  * units of the objective unless stated otherwise.
@@ -66,57 +75,59 @@ double rollout_cmdp_value(cb_cmdp *r, const double *x, double *samples);
  * until the step is below 1e-3.  Overwrites x, returns its value. */
 double rollout_cmdp_search(cb_cmdp *r, double *x, double v, int maxit);
 
-/* Knowledge gradient and rolling-horizon rollout on the GP f (capacity >=
- * n + max_h), with m candidate points (m x d), Gauss-Hermite rules of
- * n_nodes and n_deep nodes (probabilists', weights summing to 1). */
+/* Knowledge gradient and rolling-horizon rollout on the GP f (its n
+ * observations; the GP is never modified), with m candidate points (m x d),
+ * Gauss-Hermite rules of n_nodes and n_deep nodes (probabilists', weights
+ * summing to 1). */
 typedef struct {
   cb_gp *f;
-  double f_scale; /* user units per internal unit */
+  const cb_acq *acq; /* one source: the cost model (acq_cost); else NULL */
+  double f_scale;    /* user units per internal unit */
   int d, m;
   const double *cand;
   int n_nodes, n_deep;
   const double *gh_x, *gh_w, *gd_x, *gd_w;
-  double alpha; /* discount */
-  int max_h;
-  int miso;                 /* f is CB_MISO (inputs carry the source) */
-  int nsrc;                 /* sources of the greedy choices (1 if !miso) */
-  const double *cand_cost;  /* m x nsrc costs, or NULL: rewards are KG */
-  /* cache of the current state, refreshed by rollout_kg_prepare() */
-  double *V, *mu, *v, *cov, *xs, *work, *a0, *v0, *x0;
+  double ep_hi, ep_lo; /* sum of w |z| over the positive / negative nodes */
+  double alpha;        /* discount */
+  int max_h;           /* levels of states kept (largest horizon) */
+  int miso;            /* f is CB_MISO (inputs carry the source) */
+  int nsrc;            /* sources of the greedy choices (1 if !miso) */
+  const double *cand_cost; /* m x nsrc costs, or NULL: rewards are KG */
+  const double *src_cost;  /* nsrc costs when they do not depend on x */
+  /* the states: rows P (nr x d; the first nb form A), decision columns
+   * (candidate j at source s is j + s m, x is nd - 1), V = L^-1 k(X, P),
+   * per level the means mu (nr) and covariances C (nr x nd) */
+  int n, nb, nr, nd;
+  int *col, *order, *arg;
+  double *P, *V, *mu, *C;
+  double *work, *sig, *bound, *kx, *dk, *u, *xt, *xs, *xb; /* scratch */
 } cb_kg;
 
-/* Allocate the scratch (R_alloc) after the fields above are set. */
+/* Set up the states after the fields above are set: allocate (R_alloc)
+ * and compute the rows and covariances that do not involve x. */
 void rollout_kg_setup(cb_kg *k);
 
-/* Cache the posterior of the current state at its inputs and candidates;
- * call after every change of f and before rollout_kg_at(). */
-void rollout_kg_prepare(cb_kg *k);
-
-/* KG at x on the internal (standardized) scale; with the cache of the
- * current state.  With miso, x = (x, s) and the gain is on source 0. */
-double rollout_kg_at(cb_kg *k, const double *x);
-
-/* First index j + s m of the largest reward (KG, or KG / cand_cost[j +
- * s m] with cand_cost) over the candidates j and sources s (cache current);
- * *best receives that reward and *raw (may be NULL) its KG (internal
- * scale). */
-int rollout_kg_argmax(cb_kg *k, double *best, double *raw);
+/* KG at x (internal scale) over A = (inputs, candidates, x); with miso,
+ * x = (x, s) and the gain is on source 0.  grad (may be NULL; length d)
+ * receives its gradient in x (one source only; zero with miso). */
+double rollout_kg_at(cb_kg *k, const double *x, double *grad);
 
 /* Rolling-horizon value of x with horizon h >= 1 (internal scale), whose
- * first reward is KG(x) / cost (cost = 1: KG).  Leaves f as it found it;
- * the cache is stale afterwards. */
+ * first reward is KG(x) / cost (cost = 1: KG). */
 double rollout_rh_value(cb_kg *k, const double *x, int h, double cost);
 
-/* phi[i - 1] = KG of the greedy choice in the (i - 1)-th state of the path
- * whose fantasized observations are the posterior means, i = 1..nphi
- * (internal scale; the choices maximize the reward, phi is their KG, not
- * divided by a cost).  Leaves f as it found it. */
-void rollout_rh_profits(cb_kg *k, int nphi, double *phi);
+/* phi[0] = KG(x) and phi[i] = KG of the greedy choice in the i-th state of
+ * the path that starts with x and whose fantasized observations are the
+ * posterior means, i = 1..nphi - 1 (internal scale; the choices maximize
+ * the reward, phi is their KG, not divided by a cost). */
+void rollout_rh_profits(cb_kg *k, const double *x, int nphi, double *phi);
 
-/* The GP error bound of paper 004 Sec. 4.1 on the internal scale:
- * K sf2 P sqrt(log(e / P)) + u, P = max over the candidates of the
- * noise-free power function sqrt(var / sf2) (cache current). */
-double rollout_error_bound(cb_kg *k, double K, double u);
+/* The GP error bound of paper 004 Sec. 4.1 (Corollary 1) at the decision
+ * x, on the internal scale: K s2 P sqrt(log(e / P)) + u with s2 = k(x, x)
+ * the prior variance at x and P = sqrt(var_n(x) / s2) its power function;
+ * *power (may be NULL) receives P. */
+double rollout_error_bound(const cb_kg *k, const double *x, double K,
+                           double u, double *power);
 
 /* Rolling Horizon Theorem (paper 004, Thm. 3): the smallest j in
  * 2..min(max_h, n_left) with sum_{i=2}^j alpha^(i-2) phi[i-1] >

