@@ -14,7 +14,9 @@
 #            lambda = 1e-3 (paper 002's cost model and a mid-range lambda),
 #            EI with best = 0.5;
 #   wide     lambda c / s = 10^U(-300, 6), s = 1: the whole range the
-#            index solver must cover (EI at u = (m - best) / s ~ N(0, 3^2)).
+#            index solver must cover (EI at u = (m - best) / s ~ N(0, 3^2));
+#   unknown  as typical, but PBGI-U with a lognormal cost: log c ~
+#            N(log 5 + 0.5 z, 0.3^2), z ~ N(0, 1).
 # BENCH_N sets the number of values (default 1e6).
 
 source("bench/common.R")
@@ -25,9 +27,13 @@ pbgi_inputs <- function(n, case) {
   if (case == "typical") {
     list(m = rnorm(n), s = exp(runif(n, -6, 1)), cost = 1 + 20 * runif(n),
          lambda = 1e-3, best = 0.5)
-  } else {
+  } else if (case == "wide") {
     list(m = rnorm(n), s = rep(1, n), cost = 10^runif(n, -300, 6),
          lambda = 1, best = 3 * rnorm(n))
+  } else {
+    list(m = rnorm(n), s = exp(runif(n, -6, 1)), cost = NULL,
+         log_cost_mean = log(5) + 0.5 * rnorm(n), log_cost_sd = 0.3,
+         lambda = 1e-3, best = 0.5)
   }
 }
 
@@ -45,11 +51,12 @@ bench_pbgi <- function(n = 1e6) {
   cat(paste(bench_header(), collapse = "\n"), "\n")
   cat("costbo library:", dirname(find.package("costbo")), "\n\n")
   rows <- list()
-  for (case in c("typical", "wide")) {
+  for (case in c("typical", "wide", "unknown")) {
     a <- pbgi_inputs(n, case)
     for (grad in c(FALSE, TRUE)) {
-      t_pbgi <- best_of(acq_closed_form("pbgi", a$m, a$s, cost = a$cost,
-                                        lambda = a$lambda, grad = grad))
+      t_pbgi <- best_of(acq_closed_form(
+        "pbgi", a$m, a$s, cost = a$cost, log_cost_mean = a$log_cost_mean,
+        log_cost_sd = a$log_cost_sd, lambda = a$lambda, grad = grad))
       t_ei <- best_of(acq_closed_form("ei", a$m, a$s, best = a$best,
                                       grad = grad))
       rows[[length(rows) + 1L]] <- data.frame(
