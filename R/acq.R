@@ -48,10 +48,13 @@ acq_codes <- c(ei = 1L, log_ei = 2L, ucb = 3L, q1 = 4L, log_q1 = 5L,
 #' for every finite input, so EI itself is accurate to about 1e-13 relative
 #' even at \eqn{u = -40}: far in the lower tail EI is tiny but never rounded
 #' to 0 or inflated by cancellation, and the products with the cost factors
-#' keep that accuracy. The index \eqn{g} is found by a safeguarded Newton
-#' iteration (with Halley's correction) on \eqn{\log h}, to full double
-#' precision in at most five steps, for \eqn{\lambda c / s} anywhere in the
-#' double range.
+#' keep that accuracy. The index \eqn{g = m - s t} is found by a safeguarded
+#' Halley iteration for \eqn{h(t) = \lambda c / s} (on \eqn{\log h} for
+#' \eqn{t < 0}) from starting points within about 1e-4 of the root, so one
+#' or two evaluations of \eqn{h} (one `erfc` and one `exp` each) reach full
+#' double precision (a few units in the last place of \eqn{\max(|t|, 1)})
+#' for \eqn{\lambda c / s} anywhere in the double range; one PBGI value
+#' costs about as much as one EI value.
 #'
 #' The partial derivatives (`grad = TRUE`) are taken in the posterior moments
 #' with all other arguments held fixed, so that they can be chained with the

@@ -150,19 +150,50 @@ policy_ucb <- function(beta = 2) {
 #' 2024, eq. 6): the \eqn{g} with \eqn{E[(f(x) - g)^+] = \lambda c(x)}; with a
 #' measured cost, PBGI-U (eq. 20) with \eqn{c} replaced by its posterior
 #' mean \eqn{\exp(m_c + s_c^2/2)}. `policy_pbgi_d()` is PBGI with dynamic
-#' decay: \eqn{\lambda} starts at `lambda` and is multiplied by `beta` after
-#' every step at which the Pandora stopping rule fires (the best observed
-#' value is at least the largest index). Every step records `lambda` (the
-#' value used) and `stop_rule` (whether the rule fired). \eqn{\lambda} is in
-#' units of the objective per unit of cost.
+#' decay (PBGI-D).
 #'
-#' @param lambda The cost multiplier \eqn{\lambda > 0}.
+#' @section The scale of lambda:
+#' \eqn{\lambda} is in units of the objective per unit of cost: the index
+#' is computed from the posterior of \eqn{f} in the objective's own units
+#' (the GP is fitted to standardized outputs, and its posterior is mapped
+#' back before the index is computed), as in the authors' reference code,
+#' where BoTorch returns the posterior in the original units whether or not
+#' the outputs were standardized for the fit, and where the paper's
+#' experiments divide Levy and Rosenbrock by 100 and 1e5 instead. So
+#' multiplying the objective by \eqn{a > 0} (and shifting it) leaves a run
+#' unchanged exactly when `lambda` is multiplied by \eqn{a} too. The
+#' paper's values (`lambda` from 1e-4 to 1e-2, PBGI-D from 0.1) are for
+#' objectives whose values spread over about one unit; for another
+#' objective, scale them by its spread.
+#'
+#' @section PBGI-D:
+#' \eqn{\lambda} starts at `lambda`. After each evaluation, as in the
+#' reference code, the Pandora stopping rule is checked with the updated
+#' data: when the incumbent (the best observed value, the new evaluation
+#' included; on a noisy objective the best posterior mean at the evaluated
+#' points, see [bo_problem()]) exceeds the index of the point just evaluated
+#' (the largest index found when it was proposed), \eqn{\lambda} is
+#' multiplied by `beta` for the following proposals. So on a deterministic
+#' objective \eqn{\lambda_{k+1} = \beta \lambda_k} if
+#' \eqn{\max_{i \le k} y_i > g_k} and \eqn{\lambda_k} otherwise, with
+#' \eqn{g_k} the index of the \eqn{k}-th proposal (its `acquisition`).
+#'
+#' Every step records `lambda` (the value used for the proposal) and
+#' `stop_rule`: whether the Pandora stopping rule holds when the point is
+#' proposed (the incumbent before it is at least its index), the
+#' rule that `bo_optimize(pandora_stop = TRUE)` stops on.
+#'
+#' @param lambda The cost multiplier \eqn{\lambda > 0}, in units of the
+#'   objective per unit of cost.
 #' @param beta The decay factor in (0, 1) of PBGI-D.
 #' @return A `bo_policy`.
 #' @family policies
 #' @examples
 #' policy_pbgi(1e-3)
 #' policy_pbgi_d(0.1, beta = 0.5)
+#' prob <- test_problem("branin", budget = 30)
+#' run <- bo_optimize(prob, policy_pbgi_d(1), seed = 1, progress = FALSE)
+#' as.data.frame(run)[, c("value", "acquisition", "lambda")]
 #' @export
 policy_pbgi <- function(lambda = 1e-4) {
   lambda <- check_number(lambda, min = 0, min_open = TRUE)
@@ -177,26 +208,40 @@ policy_pbgi_d <- function(lambda = 0.1, beta = 0.5) {
   lambda <- check_number(lambda, min = 0, min_open = TRUE)
   beta <- check_number(beta, min = 0, max = 1, min_open = TRUE)
   if (beta >= 1) stop_arg("beta", "below 1", beta)
-  decay <- function(state, out, a) {
+  remember <- function(state, out, a) {
     out <- pandora_info(state, out, a)
-    lam <- a$lambda
-    out$memory <- list(lambda = if (out$info$stop_rule) lam * beta else lam)
+    out$memory <- list(lambda = a$lambda, index = out$info$acquisition)
     out
   }
   myopic_policy("pbgi_d", sprintf("PBGI-D (lambda = %g, beta = %g)", lambda,
                                   beta), "pbgi",
-                extra = function(state) list(lambda = state$memory$lambda),
+                extra = function(state) {
+                  list(lambda = pbgi_d_lambda(state, beta))
+                },
                 params = list(lambda = lambda, beta = beta),
-                init = function(state) list(lambda = lambda), after = decay)
+                init = function(state) list(lambda = lambda),
+                after = remember)
 }
 
-# Record lambda and whether the Pandora stopping rule fires: the proposed
-# point carries the largest index.
+# Record lambda and whether the Pandora stopping rule holds at the proposal:
+# the proposed point carries the largest index.
 pandora_info <- function(state, out, a) {
   out$info$lambda <- a$lambda
   out$info$stop_rule <- acq_pandora_stop(state_incumbent(state),
                                          out$info$acquisition)
   out
+}
+
+# PBGI-D's lambda for the next proposal. The memory holds the lambda and the
+# index of the previous proposal; its evaluation is now in the state. As in
+# the reference code (PandoraBayesOpt, BayesianOptimizer.iterate()), lambda
+# decays when the incumbent (the best observed value on a deterministic
+# objective), the new evaluation included, exceeds that index (strictly).
+pbgi_d_lambda <- function(state, beta) {
+  mem <- state$memory
+  if (is.null(mem$index)) return(mem$lambda)
+  best <- state_incumbent(state)
+  if (!is.na(best) && best > mem$index) mem$lambda * beta else mem$lambda
 }
 
 #' Random search

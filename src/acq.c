@@ -115,31 +115,236 @@ static double pu_kappa(double mc, double sc, double nu, int known_cost,
   return -nu * mc + 0.5 * nu * nu * sc * sc;
 }
 
-/* Gittins index g = m - s t with s h(t) = lc, lc = lambda E[c] > 0 given
- * both as a number and as its log (either may be the more precise).  Sets
- * *dg_ds and *dg_dlc = dg / d(lc) = -1 / Phi(t). */
+/* The PBGI solver: the t with h(t) = r, r = lambda E[c] / s > 0.
+ *
+ * Cost is what matters here (an acquisition maximizer evaluates the index
+ * at thousands of points per step), so the solver is built to need one or
+ * two evaluations of h, each with one erfc and one exp (and one log in log
+ * space), and no pnorm/dnorm:
+ *
+ *   r >= 8             t = r: h(t) = t + h(-t) and h(-t) < 1e-16 for t >= 8,
+ *                      below half an ulp of t.  No evaluation.
+ *   h(3) <= r < 8      start at t = r (error h(-t) < 4e-4); Halley on
+ *                      F = h(t) - r.
+ *   h(0) <= r < h(3)   start from a degree-6 polynomial in sqrt(r) (error
+ *                      < 2e-5); Halley on F = h(t) - r.
+ *   h(-3) <= r < h(0)  start from a degree-7 polynomial in y = log r (error
+ *                      < 8e-5); Halley on F = log h(t) - y.
+ *   r < h(-3)          start from the asymptote h(-x) ~ phi(x) / (x^2 + 3),
+ *                      x = -t (error < 3e-3 at x = 3, < 1e-7 at x = 30);
+ *                      Halley on F = log h(t) - y.
+ *
+ * The polynomials are least-squares fits of t at 600 Chebyshev nodes of
+ * their intervals (coefficients rounded to 10 digits).  The starting points
+ * only decide how many steps are needed: the root is what the iteration
+ * converges to.  Halley's method converges cubically, so once a step is
+ * below 1e-6 max(1, |t|) the error after it is far below an ulp, and the
+ * iteration stops there without another evaluation.  F is increasing, and a
+ * bracket of points with F < 0 and F > 0 guards against poor steps.
+ *
+ * Accuracy.  For t < 0, h(t) = phi(t) + t Phi(t) cancels (h ~ phi / t^2),
+ * which makes the computed root inherit the relative errors of phi(t) and
+ * Phi(t) (not t^2 times them: F' ~ |t| absorbs the amplification).  So both
+ * are evaluated to about an ulp (norm_pair(): the rounding of t^2 and of
+ * t / sqrt(2) in the arguments of exp and erfc, ~ t^2 ulp, is corrected with
+ * fma), and below t = -30, where erfc nears underflow, h and Phi come from
+ * their asymptotic series (cancellation-free, truncated below 1e-19). */
+
+/* 1 / sqrt(2) and 1 / sqrt(2 pi) as unevaluated sums hi + lo. */
+#define CB_SQRT1_2_HI 0.70710678118654757
+#define CB_SQRT1_2_LO (-4.8336466567264567e-17)
+#define CB_RSQRT2PI_HI 0.3989422804014327
+#define CB_RSQRT2PI_LO (-2.49232720227773e-17)
+/* h(-3), h(0) = phi(0), h(3) and log h(-3), log h(0) */
+#define CB_H_M3 3.8215431704771514e-4
+#define CB_H_0 0.3989422804014327
+#define CB_H_3 3.0003821543170477
+#define CB_LOGH_M3 (-7.8696860596030289)
+#define CB_LOGH_0 (-0.91893853320467267)
+
+/* Phi(t) and phi(t) to about an ulp each, for t >= -38 (1 and 0 above 40). */
+static void norm_pair(double t, double *Phi, double *phi) {
+  if (t > 40.0) {
+    *Phi = 1.0;
+    *phi = 0.0;
+    return;
+  }
+  const double a = t * t, a_lo = fma(t, t, -a); /* t^2 = a + a_lo exactly */
+  const double e = exp(-0.5 * a);
+  const double p =
+      e * CB_RSQRT2PI_HI + e * (CB_RSQRT2PI_LO - 0.5 * a_lo * CB_RSQRT2PI_HI);
+  /* Phi(t) = erfc(z) / 2 at z = -t / sqrt 2 = zc + dz; d erfc(z) / 2 / dz
+   * = -sqrt(2) phi(t). */
+  const double zc = -t * CB_SQRT1_2_HI;
+  const double dz = fma(-t, CB_SQRT1_2_HI, -zc) - t * CB_SQRT1_2_LO;
+  *phi = p;
+  *Phi = 0.5 * erfc(zc) - M_SQRT2 * p * dz;
+}
+
+/* For x >= 30 and v = 1 / x^2: h(-x) = phi(x) v Sq(v) and Phi(-x) = phi(x)
+ * sqrt(v) SR(v), the asymptotic series of Mills' ratio, truncated where
+ * the next term is below 1e-19. */
+static double series_q(double v) {
+  static const double c[] = {1.0,      -3.0,       15.0,     -105.0,
+                             945.0,    -10395.0,   135135.0, -2027025.0,
+                             34459425.0, -654729075.0};
+  double s = c[9];
+  for (int k = 8; k >= 0; k--) s = s * v + c[k];
+  return s;
+}
+
+static double series_r(double v) {
+  static const double c[] = {1.0,    -1.0,    3.0,       -15.0,   105.0,
+                             -945.0, 10395.0, -135135.0, 2027025.0};
+  double s = c[8];
+  for (int k = 7; k >= 0; k--) s = s * v + c[k];
+  return s;
+}
+
+/* phi(t) / Phi(t) and 1 / Phi(t) (the latter overflows to Inf below
+ * t = -37.5, where Phi(t) < DBL_MIN). */
+static void mills(double t, double *ratio, double *inv_Phi) {
+  if (t < -30.0) {
+    const double x = -t, sr = series_r(1.0 / (x * x));
+    *ratio = x / sr;
+    *inv_Phi = exp(0.5 * x * x + M_LN_SQRT_2PI) * x / sr;
+    return;
+  }
+  double P, p;
+  norm_pair(t, &P, &p);
+  *ratio = p / P;
+  *inv_Phi = 1.0 / P;
+}
+
+/* Starting point for t < -3 (y = log r < log h(-3)): with w = x^2, the
+ * asymptote log h(-x) ~ log phi(x) - log(x^2 + 3) reads
+ * w = A - 2 log w - 2 log(1 + 3 / w), A = -2 (y + log sqrt(2 pi)); two
+ * fixed-point steps (the map contracts by 2 / w). */
+static double h_inv_start_left(double y) {
+  const double A = -2.0 * (y + M_LN_SQRT_2PI);
+  double w = A - 2.0 * log(A);
+  w = A - 2.0 * log(w) - 6.0 / (w + 1.5);
+  return -sqrt(w);
+}
+
+/* The t with h(t) = r; y = log r (NaN: not computed yet; needed only for
+ * r < h(0)).  When r is outside the normal range the caller passes y and
+ * r = 0 or Inf.  *iter (may be NULL): the number of evaluations of h. */
+static double h_solve(double r, double y, int *iter) {
+  int k = 0;
+  double t;
+  if (r >= 8.0) {
+    if (iter) *iter = 0;
+    return r;
+  }
+  const int logspace = r < CB_H_0;
+  if (logspace) {
+    if (ISNAN(y)) y = log(r);
+    if (y >= CB_LOGH_M3) {
+      static const double c[] = {-1.857183265,  1.355847207,   0.2918525925,
+                                 0.1126428247,  0.04246675881, 0.01864477593,
+                                 0.02280208514, 0.01284769763};
+      const double z = (2.0 * y - (CB_LOGH_M3 + CB_LOGH_0)) /
+                       (CB_LOGH_0 - CB_LOGH_M3);
+      t = c[7];
+      for (int j = 6; j >= 0; j--) t = t * z + c[j];
+    } else {
+      t = h_inv_start_left(y);
+    }
+  } else if (r >= CB_H_3) {
+    t = r;
+  } else {
+    static const double c[] = {1.356541185,     1.425517191,
+                               0.1548774079,    0.07461716775,
+                               -0.009038898444, -0.0001538301052,
+                               -0.00237990026};
+    const double a = 0.63161877774606467, b = 1.7321611228528543;
+    const double z = (2.0 * sqrt(r) - (a + b)) / (b - a);
+    t = c[6];
+    for (int j = 5; j >= 0; j--) t = t * z + c[j];
+  }
+  double lo = R_NegInf, hi = R_PosInf;
+  for (k = 0; k < 100;) {
+    double f, f1, f2;
+    if (t < -30.0) {
+      /* log h(t) = log phi(x) + log(v Sq(v)); F' = Phi / h = x SR / Sq */
+      const double x = -t, v = 1.0 / (x * x);
+      const double sq = series_q(v), sr = series_r(v);
+      f = -0.5 * x * x - M_LN_SQRT_2PI + log(v * sq) - y;
+      f1 = x * sr / sq;
+      f2 = x * x / sq - f1 * f1;
+      if (!logspace) { /* h(t) - r < 0 here: the safeguard moves right */
+        f = -r;
+        f1 = f2 = 0.0;
+      }
+    } else {
+      double P, p;
+      norm_pair(t, &P, &p);
+      const double h = t * P + p;
+      if (logspace) {
+        f = log(h) - y;
+        f1 = P / h;
+        f2 = p / h - f1 * f1;
+      } else {
+        f = h - r;
+        f1 = P;
+        f2 = p;
+      }
+    }
+    k++;
+    if (f == 0.0) break;
+    if (f < 0.0) {
+      if (t > lo) lo = t;
+    } else if (t < hi) {
+      hi = t;
+    }
+    const double den = 2.0 * f1 * f1 - f * f2;
+    double tn = den > 0.0 ? t - 2.0 * f * f1 / den : t - f / f1;
+    if (!(R_FINITE(tn) && tn >= lo && tn <= hi)) {
+      /* Only rounding or a far-off iterate gets here: bisect a finite
+       * bracket, else move by 1 + |t| towards the root. */
+      if (R_FINITE(lo) && R_FINITE(hi)) {
+        tn = 0.5 * (lo + hi);
+      } else {
+        tn = f < 0.0 ? t + 1.0 + fabs(t) : t - 1.0 - fabs(t);
+      }
+    }
+    const double step = fabs(tn - t);
+    t = tn;
+    if (step <= 1e-6 * fmax(1.0, fabs(t))) break;
+  }
+  if (iter) *iter = k;
+  return t;
+}
+
+/* Gittins index g = m - s t with s h(t) = lc, lc = lambda E[c] > 0; log_lc
+ * is log(lc) when lc itself is outside the normal range (else NaN).  Sets
+ * *dg_ds = phi(t) / Phi(t) and *dg_dlc = dg / d(lc) = -1 / Phi(t) when
+ * dg_ds is not NULL. */
 static double pbgi_core(double m, double s, double lc, double log_lc,
                         double *dg_ds, double *dg_dlc, int *iter) {
-  if (iter) *iter = 0;
-  double y = R_PosInf;
-  if (s > 0.0) {
-    const double r = lc / s;
-    y = (r >= DBL_MIN && r <= DBL_MAX) ? log(r) : log_lc - log(s);
-  }
-  if (!(y < R_PosInf)) {
+  if (!(s > 0.0)) {
     /* s = 0: EI(g) = (m - g)^+ = lc. */
-    *dg_ds = 0.0;
-    *dg_dlc = -1.0;
+    if (iter) *iter = 0;
+    if (dg_ds) {
+      *dg_ds = 0.0;
+      *dg_dlc = -1.0;
+    }
     return m - lc;
   }
-  const double t = acq_h_inv_log(y, iter);
-  const double lpt = log_Phi(t);
-  *dg_ds = exp(log_phi(t) - lpt);
-  *dg_dlc = -exp(-lpt);
-  /* For t > 1 use s t = s h(t) - s h(-t) = lc - s h(-t): exact for any
-   * size of lc / s, including beyond the double range. */
-  if (t > 1.0) return m - lc + s * exp(acq_log_h(-t));
-  return m - s * t;
+  double r = lc / s, y = NAN;
+  if (!(r >= DBL_MIN && r <= DBL_MAX)) {
+    y = (ISNAN(log_lc) ? log(lc) : log_lc) - log(s);
+    r = y > 0.0 ? R_PosInf : 0.0;
+  }
+  const double t = h_solve(r, y, iter);
+  if (dg_ds) {
+    mills(t, dg_ds, dg_dlc);
+    *dg_dlc = -*dg_dlc;
+  }
+  /* For r >= 8, s t = lc - s h(-t) with s h(-t) below 1e-16 lc: take
+   * g = m - lc, which also holds for lc / s beyond the double range. */
+  return r >= 8.0 ? m - lc : m - s * t;
 }
 
 static void grad_zero(acq_grad *d) {
@@ -216,74 +421,16 @@ double acq_log_ei_pu_cc(double m, double s, double best, double mc, double sc,
 }
 
 double acq_h_inv_log(double y, int *iter) {
-  int k = 0;
-  double t;
-  /* Starting points from the two asymptotes of h: h(t) = t + h(-t) for
-   * large t, and log h(t) ~ log phi(t) - 2 log|t| for very negative t. */
-  if (y > 1.0) {
-    t = exp(y);
-    if (!R_FINITE(t)) {
-      if (iter) *iter = 0;
-      return t;
-    }
-    t -= exp(acq_log_h(-t));
-  } else if (y < -4.0) {
-    const double a = -2.0 * (y + M_LN_SQRT_2PI);
-    t = -sqrt(a);
-    for (int i = 0; i < 3; i++) {
-      const double b = a - 4.0 * log(-t);
-      t = b > 1.0 ? -sqrt(b) : -1.0;
-    }
-  } else {
-    t = 0.0;
-  }
-  /* F(t) = log h(t) - y is increasing and concave (h is log-concave), so it
-   * has one root, and the Newton iteration on it (here with Halley's
-   * second-order correction, which needs no further special functions)
-   * converges from the starting points above in 1-5 steps.  The bracket
-   * [lo, hi] of points where F < 0 and F > 0 guards against rounding and
-   * poor starting points; iteration stops once a step is within a few ulps
-   * of t. */
-  double lo = R_NegInf, hi = R_PosInf;
-  for (k = 0; k < 100; k++) {
-    const double lh = acq_log_h(t);
-    const double f = lh - y;
-    if (f == 0.0) break;
-    if (f < 0.0) {
-      if (t > lo) lo = t;
-    } else if (t < hi) {
-      hi = t;
-    }
-    /* Halley's step: F = log h - y, F' = Phi / h, F'' = phi / h - F'^2. */
-    const double f1 = exp(log_Phi(t) - lh);
-    const double f2 = exp(log_phi(t) - lh) - f1 * f1;
-    const double den = 2.0 * f1 * f1 - f * f2;
-    double tn = den > 0.0 ? t - 2.0 * f * f1 / den : t - f / f1;
-    if (!(tn >= lo && tn <= hi)) {
-      /* Only rounding (or a far-off start) can get here: bisect a finite
-       * bracket, else move one step of size 1 + |t| towards the root. */
-      if (R_FINITE(lo) && R_FINITE(hi)) {
-        tn = 0.5 * (lo + hi);
-      } else {
-        tn = f < 0.0 ? t + 1.0 + fabs(t) : t - 1.0 - fabs(t);
-      }
-    }
-    const double step = fabs(tn - t);
-    t = tn;
-    if (step <= 4.0 * DBL_EPSILON * (fabs(t) + 1.0)) {
-      k++;
-      break;
-    }
-  }
-  if (iter) *iter = k;
-  return t;
+  return h_solve(exp(y), y, iter);
 }
 
 double acq_pbgi(double m, double s, double lambda, double cost, acq_grad *d,
                 int *iter) {
   double ds, dlc;
-  const double g =
-      pbgi_core(m, s, lambda * cost, log(lambda) + log(cost), &ds, &dlc, iter);
+  const double lc = lambda * cost;
+  const double log_lc =
+      (lc >= DBL_MIN && lc <= DBL_MAX) ? NAN : log(lambda) + log(cost);
+  const double g = pbgi_core(m, s, lc, log_lc, d ? &ds : NULL, &dlc, iter);
   if (d) {
     grad_zero(d);
     d->m = 1.0;
@@ -298,7 +445,7 @@ double acq_pbgi_u(double m, double s, double lambda, double mc, double sc,
   double ds, dlc;
   const double log_lc = log(lambda) + mc + 0.5 * sc * sc;
   const double lc = exp(log_lc);
-  const double g = pbgi_core(m, s, lc, log_lc, &ds, &dlc, iter);
+  const double g = pbgi_core(m, s, lc, log_lc, d ? &ds : NULL, &dlc, iter);
   if (d) {
     grad_zero(d);
     d->m = 1.0;

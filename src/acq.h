@@ -80,10 +80,11 @@ double acq_log_ei_pu_cc(double m, double s, double best, double mc, double sc,
                         double nu, int known_cost, double cost, acq_grad *d);
 
 /* Inverse of h in log space: the t with log h(t) = y, for any finite y.
- * Safeguarded Newton (with Halley's correction) on the concave increasing
- * function log h, started from asymptotic guesses; *iter (may be NULL)
- * receives the number of steps taken (at most 5 over the double range).
- * Accurate to a few ulps of t; +Inf when exp(y) overflows. */
+ * Safeguarded Halley iteration on h (t >= 0) or log h (t < 0) from starts
+ * within 1e-4 (fitted polynomials and asymptotes, see acq.c); *iter (may be
+ * NULL) receives the number of evaluations of h: 0 for exp(y) >= 8 (then
+ * t = exp(y)), else 1 or 2 over the double range.  Accurate to a few ulps
+ * of max(|t|, 1); +Inf when exp(y) overflows. */
 double acq_h_inv_log(double y, int *iter);
 
 /* Pandora's Box Gittins index for a known cost: the g with
