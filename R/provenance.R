@@ -3,8 +3,9 @@
 #' The build of costbo in use
 #'
 #' Identifies the build of costbo that is running: its version and an MD5
-#' hash of the files of its `R/` and `src/` directories (names and contents),
-#' computed when the package was installed. [bo_benchmark()] stores it with
+#' hash of the files of its `R/` and `src/` directories (names and contents,
+#' the R files without their roxygen documentation lines), computed by the
+#' package's `configure` script when it was installed. [bo_benchmark()] stores it with
 #' its results, [c()] refuses to join benchmarks of different builds, and the
 #' cached studies in `inst/extdata` carry it, so that a result can always be
 #' traced to the code that made it and re-run with it.

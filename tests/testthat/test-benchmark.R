@@ -320,7 +320,14 @@ test_that("a benchmark records the build that made it, and c() never mixes build
     f <- sort(c(list.files("R", pattern = "[.][RrSsq]$", full.names = TRUE),
                 list.files("src", pattern = "([.][ch]|^Makevars.*)$",
                            full.names = TRUE)), method = "radix")
-    listing <- paste(f, tools::md5sum(f))
+    code <- vapply(f, function(p) {
+      x <- readLines(p, warn = FALSE)
+      if (startsWith(p, "R/")) x <- x[!startsWith(trimws(x), "#'")]
+      tmp <- tempfile()
+      writeLines(x, tmp)
+      unname(tools::md5sum(tmp))
+    }, "")
+    listing <- paste(f, code)
     setwd(old)
     lst <- tempfile()
     writeLines(listing, lst)
