@@ -58,6 +58,7 @@ void max_control_default(cb_max_control *ctl, int d) {
   ctl->maxit = 200;
   ctl->factr = 1e7;
   ctl->pgtol = 0.0;
+  ctl->lmm = 5;
 }
 
 void max_control_from(cb_max_control *ctl, int d, const double *v, int len) {
@@ -174,7 +175,7 @@ double max_box(cb_objfn f, void *ctx, int d, const double *lower,
     double fmin = 0.0;
     int fail = 0, fnc = 0, grc = 0;
     c.have = 0;
-    lbfgsb(d, 5, x, lo, up, nbd, &fmin, max_fn, max_gr, &fail, &c, ctl->factr,
+    lbfgsb(d, ctl->lmm, x, lo, up, nbd, &fmin, max_fn, max_gr, &fail, &c, ctl->factr,
            ctl->pgtol, &fnc, &grc, ctl->maxit, msg, 0, 10);
     /* re-evaluate at the returned point: L-BFGS-B may return its last
      * trial rather than the best point seen */

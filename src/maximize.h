@@ -25,10 +25,11 @@ typedef struct {
   int maxit;    /* L-BFGS-B iterations per run */
   double factr; /* L-BFGS-B relative reduction tolerance (in machine eps) */
   double pgtol; /* L-BFGS-B projected-gradient tolerance */
+  int lmm;      /* L-BFGS-B memory (number of correction pairs) */
 } cb_max_control;
 
 /* Fill ctl with the defaults: 10 d starts, Boltzmann selection with eta = 1,
- * 200 iterations, factr 1e7, pgtol 0. */
+ * 200 iterations, factr 1e7, pgtol 0, memory 5. */
 void max_control_default(cb_max_control *ctl, int d);
 
 /* Control from a numeric vector (n_starts, select, eta[, maxit]) as the R

@@ -17,6 +17,14 @@
  * flat in many of its decisions, and the default 1e7 stops far from the
  * optimum. */
 #define TREE_FACTR 1e4
+/* L-BFGS-B memory of the one-shot optimization (scipy's default maxcor,
+ * which the reference implementation's optimizer uses; the hundreds of
+ * decision variables of a full tree converge in far fewer iterations than
+ * with the default 5). */
+#define TREE_LMM 10
+/* The greedy trees and the warm start, which usually hold the best tree,
+ * run this many times the iterations of a start from a raw point. */
+#define TREE_FORCED_MAXIT 4
 
 /* The path's best value after a fantasy outcome y: max(best, y), smoothed
  * where |y - best| < delta by the quadratic that joins the two lines with
@@ -137,6 +145,30 @@ static tree_gp *tree_gp_new(const cb_gp *gp, int N) {
   return g;
 }
 
+/* v <- L^{-1} v and w <- L^{-T} w for the lower-triangular n x n factor L
+ * (column-major, leading dimension ld).  The trees' n is small and the
+ * solves run twice per node and GP, so these plain loops (the column and
+ * dot-product forms of the reference BLAS's dtrsv) save its per-call
+ * argument checks (dtrsv took a fifth of a tree value's time at n = 20 in
+ * a profile). */
+static void solve_lower(int n, const double *L, int ld, double *v) {
+  for (int j = 0; j < n; j++) {
+    const double *c = L + (size_t)j * ld;
+    const double vj = (v[j] /= c[j]);
+    if (vj != 0.0)
+      for (int i = j + 1; i < n; i++) v[i] -= c[i] * vj;
+  }
+}
+
+static void solve_lower_t(int n, const double *L, int ld, double *w) {
+  for (int j = n - 1; j >= 0; j--) {
+    const double *c = L + (size_t)j * ld;
+    double t = w[j];
+    for (int i = j + 1; i < n; i++) t -= c[i] * w[i];
+    w[j] = t / c[j];
+  }
+}
+
 /* The posterior at the stage-k node's decision x given the fantasies on
  * its path (decisions P[0..k-1]); grad: also what the adjoint needs. */
 static void tree_gp_node(tree_gp *g, int k, const double *x,
@@ -148,14 +180,13 @@ static void tree_gp_node(tree_gp *g, int k, const double *x,
   const double kxx = gp_kernel(gp, x, 1, x, 1);
   double mu = gp_prior_mean(gp, x, 1), c = kxx;
   if (n > 0) {
-    F77_CALL(dtrsv)("L", "N", "N", &n, gp->L, &ld, v, &one FCONE FCONE FCONE);
+    solve_lower(n, gp->L, ld, v);
     mu += F77_CALL(ddot)(&n, v, &one, gp->beta, &one);
     c -= F77_CALL(ddot)(&n, v, &one, v, &one);
     if (grad) {
       double *w = g->w + (size_t)k * n;
       memcpy(w, v, (size_t)n * sizeof(double));
-      F77_CALL(dtrsv)("L", "T", "N", &n, gp->L, &ld, w, &one
-                      FCONE FCONE FCONE);
+      solve_lower_t(n, gp->L, ld, w);
     }
   }
   /* the row of the fantasy factor: forward substitution */
@@ -386,6 +417,92 @@ static double finite_best(cb_tree *t, int k, double best, double spent,
   return bv;
 }
 
+/* Greedy decisions for the descendants of node j of stage k, whose decision
+ * is set in X (d x n_nodes, unit cube of the GPs): each child at the
+ * maximizer of its own Q1 in its fantasy state (the GPs conditioned on the
+ * fantasy outcomes of its path, the path's best value and budget left), by
+ * max_box_sobol with n_raw raw points and control ctl; a child whose path
+ * has spent the budget takes its parent's decision.  A good start for the
+ * one-shot optimization: the tree of the myopic policy's decisions. */
+static void greedy_fill(cb_tree *t, int k, int j, double *X, double best,
+                        double spent, const double *lo, const double *up,
+                        int n_raw, const cb_max_control *ctl) {
+  if (k >= t->steps - 1) return;
+  const int d = t->d, mk = t->m[k];
+  const double *x = X + (size_t)(t->off[k] + j) * d;
+  for (int c = 0; c < mk; c++) {
+    double y, z;
+    int fl = fantasize(t->acq, t->f, t->lc, d, x, t->zf[t->zoff[k] + c],
+                       t->zc[t->zoff[k] + c], t->work, &y, &z);
+    const double nb = y > best ? y : best, ns = spent + z;
+    double *xc = X + (size_t)(t->off[k + 1] + j * mk + c) * d;
+    if (t->budget - ns > 0.0) {
+      t->acq->best = nb;
+      t->acq->remaining = t->budget - ns;
+      acq_refresh(t->acq);
+      max_box_sobol(acq_at, t->acq, d, lo, up, n_raw, ctl, xc);
+    } else {
+      memcpy(xc, x, (size_t)d * sizeof(double));
+    }
+    greedy_fill(t, k + 1, j * mk + c, X, nb, ns, lo, up, n_raw, ctl);
+    unfantasize(t->f, t->lc, fl);
+  }
+}
+
+/* Up to K distinct local maximizers of the root's Q1 (the acquisition a,
+ * set up for the root), best first, into R (d x K); returns how many.  The
+ * n_raw scrambled Sobol points with the largest values start L-BFGS-B
+ * (10 d of them, the protocol's number of starts); maximizers closer than
+ * 1e-3 (sup norm, unit cube) to a better one are dropped.  Draws the Sobol
+ * scramble from R's RNG. */
+static int root_candidates(cb_acq *a, int d, const double *lo,
+                           const double *up, int n_raw, int K, double *R) {
+  double *raw = (double *)R_alloc((size_t)n_raw * d, sizeof(double));
+  double *val = (double *)R_alloc((size_t)n_raw, sizeof(double));
+  double *x = (double *)R_alloc((size_t)d, sizeof(double));
+  int *idx = (int *)R_alloc((size_t)n_raw, sizeof(int));
+  qmc_sobol_random(n_raw, d, 0, raw);
+  for (int i = 0; i < n_raw; i++) {
+    for (int k = 0; k < d; k++)
+      x[k] = lo[k] + raw[i + (size_t)k * n_raw] * (up[k] - lo[k]);
+    double v = acq_at(d, x, NULL, a);
+    val[i] = R_FINITE(v) ? -v : R_PosInf;
+    idx[i] = i;
+  }
+  rsort_with_index(val, idx, n_raw);
+  int ns = 10 * d < n_raw ? 10 * d : n_raw;
+  double *opt = (double *)R_alloc((size_t)ns * d, sizeof(double));
+  double *ov = (double *)R_alloc((size_t)ns, sizeof(double));
+  int *oi = (int *)R_alloc((size_t)ns, sizeof(int));
+  cb_max_control c1;
+  max_control_default(&c1, d);
+  c1.n_starts = 1;
+  c1.select = CB_SELECT_BEST;
+  const double u = 0.5;
+  for (int s = 0; s < ns; s++) {
+    for (int k = 0; k < d; k++) x[k] = raw[idx[s] + (size_t)k * n_raw];
+    ov[s] = -max_box(acq_at, a, d, lo, up, 1, x, &u, &c1,
+                     opt + (size_t)s * d, NULL);
+    oi[s] = s;
+  }
+  rsort_with_index(ov, oi, ns);
+  int m = 0;
+  for (int s = 0; s < ns && m < K; s++) {
+    const double *o = opt + (size_t)oi[s] * d;
+    int dup = 0;
+    for (int j = 0; j < m && !dup; j++) {
+      double dist = 0.0;
+      for (int k = 0; k < d; k++) {
+        const double e = fabs(o[k] - R[(size_t)j * d + k]) / (up[k] - lo[k]);
+        if (e > dist) dist = e;
+      }
+      dup = dist < 1e-3;
+    }
+    if (!dup) memcpy(R + (size_t)(m++) * d, o, (size_t)d * sizeof(double));
+  }
+  return m;
+}
+
 /* Public API -------------------------------------------------------------- */
 
 int tree_n_nodes(int steps, const int *m) {
@@ -545,44 +662,82 @@ SEXP C_tree_maximize(SEXP acq, SEXP fantasies, SEXP zf, SEXP zc,
   cb_max_control ctl;
   max_control_from(&ctl, D, REAL(control), Rf_length(control));
   ctl.factr = TREE_FACTR;
+  ctl.lmm = TREE_LMM;
   double *LO = (double *)R_alloc((size_t)D, sizeof(double));
   double *UP = (double *)R_alloc((size_t)D, sizeof(double));
   for (int i = 0; i < D; i++) {
     LO[i] = lo[i % d];
     UP[i] = up[i % d];
   }
+  /* the starts run in any case: the greedy trees and the warm start */
+  const int has_warm = Rf_length(warm) == D;
+  const int K = Rf_length(control) > 4 ? (int)REAL(control)[4] : 1;
+  double *roots = (double *)R_alloc((size_t)(K > 1 ? K : 1) * d,
+                                    sizeof(double));
+  double *G = (double *)R_alloc((size_t)(K + 1) * D, sizeof(double));
   double *raw = (double *)R_alloc((size_t)nr * D, sizeof(double));
   double *unif = (double *)R_alloc((size_t)nr, sizeof(double));
-  double *xq = (double *)R_alloc((size_t)d, sizeof(double));
+  const double *xq = roots;
   cb_max_control ctl1;
   max_control_default(&ctl1, d);
   GetRNGstate();
-  /* 1. the myopic (Q1) maximizer at the root: 200 d raw points, 10 d starts */
+  /* 1. the distinct local maximizers of the root's Q1: 200 d raw points,
+   * 10 d starts; the best one is the myopic maximizer */
   a.best = t.best;
   a.remaining = t.budget;
   acq_refresh(&a);
-  max_box_sobol(acq_at, &a, d, lo, up, 200 * d, &ctl1, xq);
-  /* 2. raw points of the whole tree, 3. selection uniforms */
+  int nroot = root_candidates(&a, d, lo, up, 200 * d, K > 1 ? K : 1, roots);
+  if (K < 1) nroot = 0;
+  /* 2. the greedy tree from each (200 d raw points, 10 d starts at every
+   * node) */
+  for (int r = 0; r < nroot; r++) {
+    double *Gr = G + (size_t)r * D;
+    memcpy(Gr, roots + (size_t)r * d, (size_t)d * sizeof(double));
+    greedy_fill(&t, 0, 0, Gr, t.best, 0.0, lo, up, 200 * d, &ctl1);
+  }
+  a.best = t.best;
+  a.remaining = t.budget;
+  acq_refresh(&a);
+  /* 3. raw points of the whole tree, 4. selection uniforms */
   qmc_sobol_random(nr, D, 0, raw);
   for (int i = 0; i < nr; i++) unif[i] = unif_rand();
   PutRNGstate();
-  /* raw point 0: every node at the myopic maximizer; raw point 1: the warm
-   * start (decision variables of the previous tree, if any) */
+  const int ng = nroot + has_warm;
+  double *gr = (double *)R_alloc((size_t)(ng > 0 ? ng : 1) * D,
+                                 sizeof(double));
+  double *gu = (double *)R_alloc((size_t)(ng > 0 ? ng : 1), sizeof(double));
+  /* raw point 0: every node at the myopic maximizer; forced starts: the
+   * greedy trees and the warm start (decision variables of the previous
+   * tree, if any) */
   for (int i = 0; i < D; i++) {
     const int k = i % d;
-    raw[(size_t)i * nr] = (xq[k] - lo[k]) / (up[k] - lo[k]);
-    if (nr > 1 && Rf_length(warm) == D) {
-      double r = (REAL(warm)[i] - lo[k]) / (up[k] - lo[k]);
-      raw[1 + (size_t)i * nr] = r < 0.0 ? 0.0 : (r > 1.0 ? 1.0 : r);
+    const double w = up[k] - lo[k];
+    raw[(size_t)i * nr] = (xq[k] - lo[k]) / w;
+    for (int r = 0; r < nroot; r++)
+      gr[r + (size_t)i * ng] = (G[(size_t)r * D + i] - lo[k]) / w;
+    if (has_warm) {
+      double v = (REAL(warm)[i] - lo[k]) / w;
+      gr[nroot + (size_t)i * ng] = v < 0.0 ? 0.0 : (v > 1.0 ? 1.0 : v);
     }
   }
+  for (int i = 0; i < ng; i++) gu[i] = 0.5;
   const char *nms[] = {"x", "value", "decisions", "fantasy_y",
                        "fantasy_cost", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
   np++;
   SET_VECTOR_ELT(out, 2, Rf_allocMatrix(REALSXP, d, nn));
   double *X = REAL(VECTOR_ELT(out, 2));
+  cb_max_control ctlg = ctl;
+  ctlg.n_starts = ng;
+  ctlg.select = CB_SELECT_BEST;
+  ctlg.maxit = TREE_FORCED_MAXIT * ctl.maxit;
+  double vg = ng > 0 ? max_box(tree_value, &t, D, LO, UP, ng, gr, gu, &ctlg,
+                               G, NULL) : R_NegInf;
   double v = max_box(tree_value, &t, D, LO, UP, nr, raw, unif, &ctl, X, NULL);
+  if (vg > v) {
+    v = vg;
+    memcpy(X, G, (size_t)D * sizeof(double));
+  }
   SET_VECTOR_ELT(out, 0, Rf_allocVector(REALSXP, d));
   memcpy(REAL(VECTOR_ELT(out, 0)), X, (size_t)d * sizeof(double));
   SET_VECTOR_ELT(out, 1, Rf_ScalarReal(v));

@@ -54,7 +54,10 @@
  * ancestors' decisions (the pathwise derivative with fixed base samples).
  * The adjoints of a node's quantities are complete once its subtree has
  * been visited, so one depth-first pass computes the value and the
- * gradient.  On a finite domain tree_argmax_finite() instead maximizes
+ * gradient.  C_tree_maximize (tree.c) starts L-BFGS-B from greedy trees
+ * (each node at the maximizer of its own Q1 in its fantasy state, below
+ * distinct root maximizers of Q1), the warm start and the best of the raw
+ * points.  On a finite domain tree_argmax_finite() instead maximizes
  * every node exactly by enumeration (cost K^N m_1 ... m_{N-1} node
  * evaluations for K candidates).
  */

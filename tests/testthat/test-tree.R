@@ -398,6 +398,60 @@ test_that("policy_bmsei runs reproducibly and records the tree budget", {
   expect_identical(nrow(as.data.frame(rp)), 8L)
 })
 
+# A fixed state of paper 000's protocol: n evaluations of a uniformly
+# random design, both GPs in the reference's noise band, the scheduled tree
+# budget (as bench/tree-quality.R builds its states).
+tree_quality_state <- function(name, n, s) {
+  prob <- test_problem(name, cost = "cosine", seed = s)
+  d <- prob$d
+  set.seed(100 + s)
+  U <- matrix(runif(n * d), n, d)
+  X <- sweep(sweep(U, 2, prob$upper - prob$lower, "*"), 2, prob$lower, "+")
+  ev <- lapply(seq_len(n), function(i) prob$objective(X[i, ]))
+  init <- data.frame(X, value = vapply(ev, `[[`, 0, "value"),
+                     cost = vapply(ev, `[[`, 0, "cost"))
+  names(init)[seq_len(d)] <- paste0("x", seq_len(d))
+  band <- list(noise_floor = 1e-4, noise_ceiling = 1e-3)
+  st <- bo_session(prob, policy_bmsei(), initial = init,
+                   model = c(band, list(cost = band)))
+  set.seed(200 + s)
+  st <- costbo:::state_fit(st)
+  budget <- costbo:::bmsei_budget(st, 4L, "ei_pu_cc", "scheduled")$budget
+  list(d = d, budget = budget, pack = costbo:::bmsei_pack(st, budget)$pack)
+}
+
+tree_quality_value <- function(st, fantasies, path, ctl, seed) {
+  set.seed(301)
+  z <- costbo:::bmsei_base(fantasies, path)
+  set.seed(seed)
+  ctl <- costbo:::bmsei_control(ctl, st$d)
+  .Call(costbo:::C_tree_maximize, st$pack, fantasies, z$zf, z$zc,
+        st$budget, rep(0, st$d), rep(1, st$d), ctl$n_raw,
+        costbo:::bmsei_max_control(ctl), double())$value
+}
+
+test_that("the default tree optimizer reaches a 10x heavier one's value", {
+  skip_on_cran()
+  # Dropwave, n = 10: the state where costbo 0.1.0's settings reached 82%
+  # (full tree) and 93% (path) of the heavier optimization's value
+  st <- tree_quality_state("dropwave", 10L, 1L)
+  for (path in c(TRUE, FALSE)) {
+    def <- costbo:::bmsei_control(list(), st$d)
+    heavy <- lapply(def[c("n_raw", "n_starts", "n_greedy")], `*`, 10L)
+    m <- if (path) c(1L, 1L, 1L) else c(4L, 4L, 2L)
+    v <- tree_quality_value(st, m, path, list(), 1L)
+    h <- tree_quality_value(st, m, path, heavy, 2L)
+    expect_gt(v, 0)
+    expect_gte(v / h, 0.99)
+    # the settings of costbo 0.1.0 fall short on this state
+    old <- tree_quality_value(st, m, path, list(n_raw = 100L * st$d,
+                                                n_starts = 4L * st$d,
+                                                maxit = 200L, n_greedy = 0L),
+                              1L)
+    expect_lt(old / h, 0.99)
+  }
+})
+
 test_that("policy_bmsei rejects bad arguments", {
   expect_error(policy_bmsei(steps = 0), class = "costbo_error_arg")
   expect_error(policy_bmsei(steps = 3, fantasies = c(4, 4, 2)),
@@ -408,6 +462,8 @@ test_that("policy_bmsei rejects bad arguments", {
   expect_error(policy_bmsei(budget_rule = "all"), class = "costbo_error_arg")
   expect_error(policy_bmsei(n_rwa = 3), class = "costbo_error_arg")
   expect_error(policy_bmsei(n_starts = -1), class = "costbo_error_arg")
+  expect_error(policy_bmsei(n_greedy = -1), class = "costbo_error_arg")
+  expect_error(policy_bmsei(maxit = 0), class = "costbo_error_arg")
   expect_error(policy_bmsei(steps = 8, fantasies = rep(8, 7)),
                class = "costbo_error_arg")
   expect_s3_class(policy_bmsei(steps = 3), "bo_policy")
