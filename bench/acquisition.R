@@ -151,8 +151,8 @@ bench_acquisition <- function(quick = FALSE) {
   }
 
   # B-MS-EI (src/tree.c): one full tree optimization per acquisition, as
-  # policy_bmsei() runs it (default settings: 100 d raw points of the tree,
-  # 4 d L-BFGS-B starts), with the unknown cost modelled by a GP on log
+  # policy_bmsei() runs it (default settings: 200 d raw points of the tree,
+  # 10 d L-BFGS-B starts, 2 d greedy trees), with the unknown cost modelled by a GP on log
   # cost. Targets: path variant < 2 s and full tree < 10 s at n = 20; both
   # under 3x those at n = 50.
   bmsei_time <- function(s, fantasies, path) {
@@ -163,7 +163,7 @@ bench_acquisition <- function(quick = FALSE) {
     ctl <- costbo:::bmsei_control(list(), s$d)
     cpu_time(.Call(costbo:::C_tree_maximize, pk, fantasies, z$zf, z$zc, 10,
                    rep(0, s$d), rep(1, s$d), ctl$n_raw,
-                   c(ctl$n_starts, 0, 1, ctl$maxit), double()), 1)
+                   costbo:::bmsei_max_control(ctl), double()), 1)
   }
   dims <- if (nzchar(Sys.getenv("BENCH_BMSEI_D"))) {
     as.integer(strsplit(Sys.getenv("BENCH_BMSEI_D"), ",")[[1]])
