@@ -141,6 +141,19 @@ static int rh_row_of(const cb_kg *k, int c) {
 }
 
 /* Sums of w |z| over the positive and the negative nodes of a rule. */
+/* Row r of the level-0 state from the data alone: V[, r] = L^-1 k(X, P_r)
+ * and its posterior mean mu[r]. */
+static void rh_row_posterior(cb_kg *k, int r) {
+  const cb_gp *f = k->f;
+  const int n = k->n, nr = k->nr, ld = f->cap, one = 1;
+  double *vr = k->V + (size_t)r * n, mr = gp_prior_mean(f, k->P + r, nr);
+  for (int i = 0; i < n; i++) vr[i] = gp_kernel(f, f->X + i, ld, k->P + r, nr);
+  if (n > 0)
+    F77_CALL(dtrsv)("L", "N", "N", &n, f->L, &ld, vr, &one FCONE FCONE FCONE);
+  for (int i = 0; i < n; i++) mr += vr[i] * f->beta[i];
+  k->mu[r] = mr;
+}
+
 static void gh_halves(int nn, const double *gx, const double *gw, double *hi,
                       double *lo) {
   *hi = *lo = 0.0;
@@ -180,7 +193,7 @@ void rollout_kg_setup(cb_kg *k) {
   gh_halves(k->n_nodes, k->gh_x, k->gh_w, &k->ep_hi, &k->ep_lo);
   /* the rows that do not involve x: inputs, candidates at every source */
   const cb_gp *f = k->f;
-  const int ld = f->cap, one = 1;
+  const int ld = f->cap;
   for (int c = 0; c < d; c++) {
     for (int i = 0; i < n; i++)
       k->P[i + (size_t)c * nr] =
@@ -194,14 +207,7 @@ void rollout_kg_setup(cb_kg *k) {
   }
   for (int r = 0; r < nr; r++) {
     if (r == k->nb - 1 || r == nr - 1) continue;
-    double *vr = k->V + (size_t)r * n, mr = gp_prior_mean(f, k->P + r, nr);
-    for (int i = 0; i < n; i++)
-      vr[i] = gp_kernel(f, f->X + i, ld, k->P + r, nr);
-    if (n > 0)
-      F77_CALL(dtrsv)("L", "N", "N", &n, f->L, &ld, vr, &one
-                      FCONE FCONE FCONE);
-    for (int i = 0; i < n; i++) mr += vr[i] * f->beta[i];
-    k->mu[r] = mr;
+    rh_row_posterior(k, r);
   }
   for (int c = 0; c < nd - 1; c++) {
     const int rc = k->col[c];
@@ -221,23 +227,14 @@ void rollout_kg_setup(cb_kg *k) {
  * (x, 0) and x, their means, and their covariances with every row. */
 static void rh_set_x(cb_kg *k, const double *x) {
   const cb_gp *f = k->f;
-  const int n = k->n, nr = k->nr, nd = k->nd, d = k->d, ld = f->cap, one = 1;
+  const int n = k->n, nr = k->nr, nd = k->nd, d = k->d;
   const int r0 = k->nb - 1, r1 = nr - 1;
   for (int c = 0; c < d; c++) {
     k->P[r1 + (size_t)c * nr] = x[c];
     k->P[r0 + (size_t)c * nr] = (k->miso && c == d - 1) ? 0.0 : x[c];
   }
-  for (int t = 0; t < 2; t++) {
-    const int r = t == 0 ? r0 : r1;
-    double *vr = k->V + (size_t)r * n, mr = gp_prior_mean(f, k->P + r, nr);
-    for (int i = 0; i < n; i++)
-      vr[i] = gp_kernel(f, f->X + i, ld, k->P + r, nr);
-    if (n > 0)
-      F77_CALL(dtrsv)("L", "N", "N", &n, f->L, &ld, vr, &one
-                      FCONE FCONE FCONE);
-    for (int i = 0; i < n; i++) mr += vr[i] * f->beta[i];
-    k->mu[r] = mr;
-  }
+  rh_row_posterior(k, r0);
+  rh_row_posterior(k, r1);
   /* rows r0, r1 of the candidate columns */
   for (int c = 0; c < nd - 1; c++) {
     const int rc = k->col[c];
