@@ -64,8 +64,8 @@ study_run_parts <- function(parts, names, dir, backend = "sequential",
     bm <- study_run(parts[[nm]], backend = backend, workers = workers,
                     progress = progress)
     saveRDS(list(benchmark = bm, recipe = parts[[nm]], build = build,
-                 command = paste(c("Rscript", commandArgs(trailingOnly = FALSE)[
-                   grepl("^--file=", commandArgs(trailingOnly = FALSE))],
+                 command = paste(c("Rscript", sub("^--file=", "", commandArgs(trailingOnly = FALSE)[
+                   grepl("^--file=", commandArgs(trailingOnly = FALSE))]),
                    commandArgs(trailingOnly = TRUE)), collapse = " "),
                  seconds = proc.time()[["elapsed"]] - t0,
                  date = format(Sys.time(), tz = "UTC", usetz = TRUE)),
