@@ -31,12 +31,10 @@
 # replication. Estimated total: about 25 core-hours, 20 of them the 4-step
 # tree.
 
-args <- commandArgs(trailingOnly = TRUE)
 script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
                                    value = TRUE))
 source(file.path(dirname(script), "study.R"))
 suppressMessages(library(costbo))
-dir <- file.path("studies", "budgeted-lookahead")
 
 problems <- paste0(
   'list(Dropwave = function(r) test_problem("dropwave", seed = r), ',
@@ -59,28 +57,4 @@ parts <- c(
   stats::setNames(lapply(blocks, function(b) study_recipe(problems, tree4, b)),
                   paste0("tree4_", vapply(blocks, block_name, ""))))
 
-cmd <- if (length(args)) args[1L] else "list"
-opt <- function(name, default) {
-  k <- match(paste0("--", name), args)
-  if (is.na(k)) default else args[k + 1L]
-}
-if (cmd == "list") {
-  print(data.frame(part = names(parts),
-                   done = file.exists(study_file(dir, names(parts)))))
-} else if (cmd == "run") {
-  which_parts <- args[-1L]
-  which_parts <- which_parts[!startsWith(which_parts, "--") &
-    !(seq_along(which_parts) %in% (which(startsWith(which_parts, "--")) + 1L))]
-  workers <- opt("workers", NA)
-  study_run_parts(parts, which_parts, dir, backend = opt("backend", "sequential"),
-                  workers = if (is.na(workers)) NULL else as.integer(workers))
-} else if (cmd == "join") {
-  j <- study_join(parts, dir)
-  saveRDS(list(benchmark = j$benchmark, provenance = j$provenance),
-          file.path("inst", "extdata", "budgeted-lookahead.rds"),
-          compress = "xz")
-  message(sprintf("inst/extdata/budgeted-lookahead.rds: %d parts, %.1f core-hours",
-                  length(parts), j$provenance$core_seconds / 3600))
-} else {
-  stop("usage: budgeted-lookahead.R list | run <part> ... | join")
-}
+study_main(parts, "budgeted-lookahead")

@@ -37,12 +37,10 @@
 # (e.g. two parts at a time on two cores) and commit each part file. The
 # cache records the measured total (provenance$core_seconds).
 
-args <- commandArgs(trailingOnly = TRUE)
 script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
                                    value = TRUE))
 source(file.path(dirname(script), "study.R"))
 suppressMessages(library(costbo))
-dir <- file.path("studies", "rollout")
 
 # --- the recipes -------------------------------------------------------------
 lee <- 'list(lee2021 = test_problem("lee2021"))'
@@ -130,29 +128,8 @@ gap_runs <- function(bm, problems) {
 }
 
 # --- command line ----------------------------------------------------------------
-cmd <- if (length(args)) args[1L] else "list"
-opt <- function(name, default) {
-  k <- match(paste0("--", name), args)
-  if (is.na(k)) default else args[k + 1L]
-}
-if (cmd == "list") {
-  done <- file.exists(study_file(dir, names(parts)))
-  print(data.frame(part = names(parts), done = done))
-} else if (cmd == "run") {
-  which_parts <- args[-1L]
-  which_parts <- which_parts[!startsWith(which_parts, "--") &
-    !(seq_along(which_parts) %in% (which(startsWith(which_parts, "--")) + 1L))]
-  workers <- opt("workers", NA)
-  study_run_parts(parts, which_parts, dir, backend = opt("backend", "sequential"),
-                  workers = if (is.na(workers)) NULL else as.integer(workers))
-} else if (cmd == "join") {
-  j <- study_join(parts, dir)
-  gap <- gap_runs(j$benchmark, c(study_eval(single), study_eval(miso)))
-  saveRDS(list(benchmark = j$benchmark, gap_runs = gap,
-               provenance = j$provenance),
-          file.path("inst", "extdata", "rollout.rds"), compress = "xz")
-  message(sprintf("inst/extdata/rollout.rds: %d parts, %.1f core-hours",
-                  length(parts), j$provenance$core_seconds / 3600))
-} else {
-  stop("usage: rollout.R list | run <part> ... | join")
-}
+study_main(parts, "rollout", write = function(j) {
+  list(benchmark = j$benchmark,
+       gap_runs = gap_runs(j$benchmark, c(study_eval(single), study_eval(miso))),
+       provenance = j$provenance)
+})

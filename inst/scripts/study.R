@@ -126,3 +126,38 @@ study_replay <- function(provenance) {
   new <- bm$records[[1L]]
   identical(new$trace, rp$record$trace) && identical(new$x, rp$record$x)
 }
+
+# The command line of a study script: `list`, `run <part> ... [--backend b
+# --workers w]` or `join`. `write(j)` turns the join (study_join()) into the
+# cache: it returns the list to save, written to inst/extdata/<study>.rds.
+study_main <- function(parts, study, write = function(j) {
+  list(benchmark = j$benchmark, provenance = j$provenance)
+}, args = commandArgs(trailingOnly = TRUE)) {
+  dir <- file.path("studies", study)
+  cmd <- if (length(args)) args[1L] else "list"
+  opt <- function(name, default) {
+    k <- match(paste0("--", name), args)
+    if (is.na(k)) default else args[k + 1L]
+  }
+  if (cmd == "list") {
+    print(data.frame(part = names(parts),
+                     done = file.exists(study_file(dir, names(parts)))))
+  } else if (cmd == "run") {
+    rest <- args[-1L]
+    flag <- startsWith(rest, "--")
+    which_parts <- rest[!flag & !(seq_along(rest) %in% (which(flag) + 1L))]
+    workers <- opt("workers", NA)
+    study_run_parts(parts, which_parts, dir,
+                    backend = opt("backend", "sequential"),
+                    workers = if (is.na(workers)) NULL else as.integer(workers))
+  } else if (cmd == "join") {
+    j <- study_join(parts, dir)
+    out <- file.path("inst", "extdata", paste0(study, ".rds"))
+    saveRDS(write(j), out, compress = "xz")
+    message(sprintf("%s: %d parts, %.1f core-hours", out, length(parts),
+                    j$provenance$core_seconds / 3600))
+  } else {
+    stop(sprintf("usage: %s.R list | run <part> ... | join", study))
+  }
+  invisible(TRUE)
+}
