@@ -7,13 +7,20 @@
 # its own and written to <dir>/<part>.rds as soon as it is done, with the
 # build of costbo that made it (costbo_build()) and the command line, so a
 # study can be spread over sessions and machines and committed part by part.
-# A part file made by another build is never reused: the script stops and
-# says so. The join reads all parts (c() refuses benchmarks of different
-# builds) and the script writes the cache for the vignette in inst/extdata,
-# with the recipes and, for the provenance test of the package
-# (tests/testthat/test-studies.R), the first replication of the study's
-# cheapest cell together with its recipe: re-running that recipe with the
-# installed build must reproduce the cached record bit for bit.
+#
+# Builds. A study takes longer than the code stays unchanged, so a part made
+# by another build (another hash of R/ and src/) is used only once the
+# installed build has reproduced it: the first replication of the part's
+# cheapest cell is re-run and must equal the part's record bit for bit (the
+# test the package applies to its caches). The certificate (the reproducing
+# build and the date) is written into the part file; a part that is not
+# reproduced stops the script, which says so. The join reads all parts
+# (certified or of the installed build), keeps the build that made each, and
+# writes the cache for the vignette in inst/extdata with the recipes and,
+# for the provenance test of the package (tests/testthat/test-studies.R),
+# the first replication of the study's cheapest cell together with its
+# recipe: re-running that recipe with the installed build must reproduce the
+# cached record bit for bit.
 
 # A recipe. `problems` and `policies` are R code (strings) evaluated with
 # costbo attached; they must give named lists.
@@ -39,8 +46,58 @@ study_run <- function(recipe, reps = recipe$reps, backend = "sequential",
 
 study_file <- function(dir, name) file.path(dir, paste0(name, ".rds"))
 
-# Run the named parts that are not yet on disk; stop on a part made by
-# another build.
+# The first replication of the cell (problem, policy) whose first
+# replication was fastest, among the ok records of a benchmark.
+study_cheapest <- function(bm) {
+  first <- min(vapply(bm$records, `[[`, 0L, "rep"))
+  recs <- Filter(function(r) r$rep == first && r$status == "ok", bm$records)
+  if (!length(recs)) return(NULL)
+  recs[[which.min(vapply(recs, `[[`, 0, "seconds"))]]
+}
+
+# Re-run one record's replication (its problem, policy and replication
+# number, from its recipe) with the installed build; TRUE when the trace
+# and the points are reproduced bit for bit.
+study_reproduces <- function(recipe, record) {
+  probs <- study_eval(recipe$problems)[record$problem]
+  pols <- study_eval(recipe$policies)[record$policy]
+  # replication k alone: its own random stream, as bo_benchmark() gives it
+  streams <- costbo:::replication_streams(recipe$seed, record$rep)
+  task <- data.frame(problem = record$problem, policy = record$policy,
+                     rep = record$rep, stringsAsFactors = FALSE)
+  new <- costbo:::benchmark_task(
+    task, probs, pols, streams[[record$rep]],
+    list(n_init = recipe$n_init, max_evaluations = recipe$max_evaluations,
+         charge_initial = FALSE, model = recipe$model))
+  identical(new$trace, record$trace) && identical(new$x, record$x)
+}
+
+# A part file made by another build is usable when the installed build
+# reproduces its cheapest cell (the certificate is then written into the
+# file, so the replay runs once); stop otherwise.
+study_certify <- function(part, name, file, build = costbo_build()) {
+  if (identical(part$build$source_hash, build$source_hash) ||
+      identical(part$reproduced_by$source_hash, build$source_hash)) {
+    return(part)
+  }
+  rec <- study_cheapest(part$benchmark)
+  if (is.null(rec) || !study_reproduces(part$recipe, rec)) {
+    stop(sprintf(paste("part %s (%s) was made by another build of costbo",
+                       "(sources %s, installed %s) and this build does not",
+                       "reproduce it: delete it to rerun it"),
+                 name, file, part$build$source_hash, build$source_hash))
+  }
+  part$reproduced_by <- c(build, list(
+    date = format(Sys.time(), tz = "UTC", usetz = TRUE),
+    problem = rec$problem, policy = rec$policy, rep = rec$rep))
+  saveRDS(part, file, compress = "xz")
+  message(sprintf("part %s: made by build %s, reproduced by this build", name,
+                  substr(part$build$source_hash, 1L, 8L)))
+  part
+}
+
+# Run the named parts that are not yet on disk (a part on disk made by
+# another build is certified, see study_certify()).
 study_run_parts <- function(parts, names, dir, backend = "sequential",
                             workers = NULL, progress = TRUE) {
   dir.create(dir, recursive = TRUE, showWarnings = FALSE)
@@ -50,12 +107,7 @@ study_run_parts <- function(parts, names, dir, backend = "sequential",
   for (nm in names) {
     f <- study_file(dir, nm)
     if (file.exists(f)) {
-      old <- readRDS(f)
-      if (!identical(old$build$source_hash, build$source_hash)) {
-        stop(sprintf(paste("part %s (%s) was made by another build of costbo",
-                           "(sources %s, installed %s): delete it to rerun it"),
-                     nm, f, old$build$source_hash, build$source_hash))
-      }
+      study_certify(readRDS(f), nm, f, build)
       message(sprintf("part %s: done already (%s)", nm, f))
       next
     }
@@ -75,56 +127,58 @@ study_run_parts <- function(parts, names, dir, backend = "sequential",
   invisible(TRUE)
 }
 
-# Read the parts (all must exist), join their benchmarks, and describe the
-# provenance: recipes, commands, build, core-seconds, and the replay cell
-# (the first replication of the cell whose first replication was fastest).
+# Read the parts (all must exist; those of other builds are certified), join
+# their benchmarks, and describe the provenance: recipes, commands, the build
+# that made each part and the one that joined them, core-seconds, and the
+# replay cell (the first replication of the cell whose first replication was
+# fastest).
 study_join <- function(parts, dir) {
+  build <- costbo_build()
   files <- study_file(dir, base::names(parts))
   missing <- base::names(parts)[!file.exists(files)]
   if (length(missing)) stop("parts not run yet: ", paste(missing, collapse = ", "))
-  got <- lapply(files, readRDS)
+  got <- Map(function(f, nm) study_certify(readRDS(f), nm, f, build),
+             files, base::names(parts))
   base::names(got) <- base::names(parts)
-  bms <- lapply(got, `[[`, "benchmark")
+  # a certified part counts as made by this build for c()
+  bms <- lapply(got, function(p) {
+    p$benchmark$provenance$source_hash <- build$source_hash
+    p$benchmark
+  })
   joined <- do.call(c, unname(bms))
-  cells <- do.call(rbind, lapply(base::names(got), function(nm) {
-    recs <- Filter(function(r) r$rep == 1L && r$status == "ok",
-                   got[[nm]]$benchmark$records)
-    if (!length(recs)) return(NULL)
-    data.frame(part = nm, problem = vapply(recs, `[[`, "", "problem"),
-               policy = vapply(recs, `[[`, "", "policy"),
-               seconds = vapply(recs, `[[`, 0, "seconds"),
-               stringsAsFactors = FALSE)
-  }))
-  cheap <- cells[which.min(cells$seconds), ]
-  rec <- Filter(function(r) r$rep == 1L && r$problem == cheap$problem &&
-                  r$policy == cheap$policy,
-                got[[cheap$part]]$benchmark$records)[[1L]]
+  joined$provenance$source_hash <- build$source_hash
+  joined$provenance$costbo <- build$costbo
+  cheap <- lapply(got, function(p) study_cheapest(p$benchmark))
+  ok <- !vapply(cheap, is.null, NA)
+  k <- which(ok)[which.min(vapply(cheap[ok], `[[`, 0, "seconds"))]
   list(benchmark = joined,
        provenance = list(
-         build = got[[1L]]$build,
+         build = build,
+         parts = data.frame(
+           part = base::names(got),
+           source_hash = vapply(got, function(p) p$build$source_hash, ""),
+           reproduced = vapply(got, function(p) {
+             identical(p$build$source_hash, build$source_hash) ||
+               identical(p$reproduced_by$source_hash, build$source_hash)
+           }, NA),
+           seconds = vapply(got, `[[`, 0, "seconds"),
+           date = vapply(got, `[[`, "", "date"),
+           row.names = NULL, stringsAsFactors = FALSE),
          recipes = lapply(got, `[[`, "recipe"),
          commands = vapply(got, `[[`, "", "command"),
          dates = vapply(got, `[[`, "", "date"),
          core_seconds = sum(vapply(bms, function(b) {
            sum(b$replications$seconds, na.rm = TRUE)
          }, 0)),
-         replay = list(part = cheap$part, problem = cheap$problem,
-                       policy = cheap$policy, recipe = got[[cheap$part]]$recipe,
-                       record = rec)))
+         replay = list(part = base::names(got)[k], problem = cheap[[k]]$problem,
+                       policy = cheap[[k]]$policy, recipe = got[[k]]$recipe,
+                       record = cheap[[k]])))
 }
 
 # Re-run the replay cell of a cache with the installed build; TRUE when the
 # record is reproduced bit for bit (the trace and the points).
 study_replay <- function(provenance) {
-  rp <- provenance$replay
-  r <- rp$recipe
-  probs <- study_eval(r$problems)[rp$problem]
-  pols <- study_eval(r$policies)[rp$policy]
-  bm <- bo_benchmark(probs, pols, reps = 1L, seed = r$seed, n_init = r$n_init,
-                     max_evaluations = r$max_evaluations, model = r$model,
-                     progress = FALSE)
-  new <- bm$records[[1L]]
-  identical(new$trace, rp$record$trace) && identical(new$x, rp$record$x)
+  study_reproduces(provenance$replay$recipe, provenance$replay$record)
 }
 
 # The command line of a study script: `list`, `run <part> ... [--backend b

@@ -35,16 +35,40 @@ test_that("parts are written, joined and replayed bit for bit", {
   bad <- j$provenance
   bad$replay$record$trace$value[2] <- bad$replay$record$trace$value[2] + 1e-12
   expect_false(s$study_replay(bad))
-  # a part made by another build is neither reused nor joined
+  # a part made by another build is used once this build reproduces it
   f <- file.path(dir, "kg.rds")
   p <- readRDS(f)
   p$build$source_hash <- strrep("0", 32L)
   p$benchmark$provenance$source_hash <- strrep("0", 32L)
   saveRDS(p, f)
-  expect_error(s$study_run_parts(parts, "kg", dir), "another build")
-  expect_error(s$study_join(parts, dir), "one build of costbo")
+  expect_message(s$study_run_parts(parts, "kg", dir), "reproduced by this build")
+  expect_identical(readRDS(f)$reproduced_by$source_hash,
+                   costbo_build()$source_hash)
+  j2 <- s$study_join(parts, dir)
+  expect_identical(j2$provenance$parts$source_hash,
+                   c(costbo_build()$source_hash, strrep("0", 32L)))
+  expect_true(all(j2$provenance$parts$reproduced))
+  expect_identical(j2$benchmark$records, j$benchmark$records)
+  # ... and not when it does not
+  p$benchmark$records[[1L]]$x[1L, 1L] <- p$benchmark$records[[1L]]$x[1L, 1L] + 1e-9
+  p$benchmark$records[[2L]]$x[1L, 1L] <- p$benchmark$records[[2L]]$x[1L, 1L] + 1e-9
+  saveRDS(p, f)
+  expect_error(s$study_run_parts(parts, "kg", dir), "does not reproduce it")
+  expect_error(s$study_join(parts, dir), "does not reproduce it")
   expect_error(s$study_join(c(parts, list(more = parts$kg)), dir),
                "not run yet: more")
+})
+
+test_that("a replication is replayed alone from its own stream", {
+  s <- study_env()
+  recipe <- s$study_recipe('list(branin = test_problem("branin", budget = 3))',
+                           'list(EI = policy_ei())', 3:4, n_init = 3L)
+  bm <- s$study_run(recipe)
+  rec <- bm$records[[which(vapply(bm$records, `[[`, 0L, "rep") == 4L)]]
+  expect_true(s$study_reproduces(recipe, rec))
+  expect_identical(s$study_cheapest(bm)$rep, 3L)
+  rec$rep <- 3L
+  expect_false(s$study_reproduces(recipe, rec))
 })
 
 test_that("every cached study is reproduced by this build", {
