@@ -59,75 +59,20 @@ bo_compare <- function(x, policy, baseline, measure = NULL,
   policy <- check_string(policy)
   baseline <- check_string(baseline)
   level <- check_number(level, min = 0, max = 1, min_open = TRUE)
-  if (inherits(x, "bo_benchmark")) {
-    if (!is.null(cost)) cost <- check_number(cost, min = 0)
-    df <- as.data.frame(x)
-    known <- any(!is.na(df$regret))
-    measure <- if (is.null(measure)) {
-      if (known) "log10_regret" else "best_value"
-    } else check_choice(measure, c("log10_regret", "regret", "best_value"))
-    higher_is_better <- measure == "best_value"
-    at <- if (is.null(cost)) {
-      stats::ave(df$cost, df$problem, FUN = max)
-    } else {
-      # the grid cost at or just below `cost`
-      stats::ave(df$cost, df$problem, FUN = function(g) {
-        max(g[g <= cost * (1 + 1e-12)], min(g))
-      })
-    }
-    df <- df[df$cost == at, c("problem", "policy", "rep", measure),
-             drop = FALSE]
-  } else if (is.data.frame(x)) {
-    measure <- check_string(measure)
-    need <- c("problem", "policy", "rep", measure)
-    if (!all(need %in% names(x)) || !is.numeric(x[[measure]])) {
-      stop_arg("x", sprintf("a data frame with columns %s (%s numeric)",
-                            paste(need, collapse = ", "), measure), x,
-               show = FALSE)
-    }
-    if (is.null(higher_is_better)) {
-      stop_arg("higher_is_better", "TRUE or FALSE for a data frame `x`",
-               higher_is_better)
-    }
-    higher_is_better <- check_flag(higher_is_better)
-    df <- x[, need, drop = FALSE]
-  } else {
-    stop_arg("x", "a bo_benchmark or a data frame", x)
-  }
-  pols <- unique(df$policy)
-  for (p in c(policy, baseline)) {
-    if (!(p %in% pols)) {
-      arg <- if (identical(p, policy)) "policy" else "baseline"
-      stop_arg(arg, sprintf("one of the policies of `x` (%s)",
-                            paste0("\"", pols, "\"", collapse = ", ")), p)
-    }
-  }
-  z <- stats::qnorm(0.5 + level / 2)
+  cd <- compare_data(x, policy, baseline, measure, higher_is_better, cost)
+  df <- cd$data
+  measure <- cd$measure
+  higher_is_better <- cd$higher_is_better
   rows <- lapply(unique(df$problem), function(pb) {
-    a <- df[df$problem == pb & df$policy == policy, , drop = FALSE]
-    b <- df[df$problem == pb & df$policy == baseline, , drop = FALSE]
-    m <- merge(a[, c("rep", measure)], b[, c("rep", measure)], by = "rep",
-               suffixes = c(".p", ".b"))
-    vp <- m[[paste0(measure, ".p")]]
-    vb <- m[[paste0(measure, ".b")]]
-    ok <- is.finite(vp) & is.finite(vb)
-    vp <- vp[ok]
-    vb <- vb[ok]
-    if (!length(vp)) return(NULL)
-    d <- if (higher_is_better) vp - vb else vb - vp
-    ci <- mean_ci(d, level)
-    verdict <- if (anyNA(ci[2:3])) "inconclusive" else if (ci[2L] > 0) {
-      "reproduced"
-    } else if (ci[3L] < 0) "refuted" else "inconclusive"
-    n_needed <- if (verdict != "inconclusive") NA_real_ else
-      if (length(d) > 1L && ci[1L] != 0) {
-        max(length(d) + 1, ceiling((z * stats::sd(d) / ci[1L])^2))
-      } else Inf
+    m <- compare_pairs(df[df$problem == pb, , drop = FALSE], policy, baseline,
+                       measure)
+    if (is.null(m)) return(NULL)
+    v <- paired_verdict(if (higher_is_better) m$p - m$b else m$b - m$p, level)
     data.frame(problem = pb, policy = policy, baseline = baseline,
-               measure = measure, n = length(d), mean_policy = mean(vp),
-               mean_baseline = mean(vb), difference = ci[1L],
-               lower = ci[2L], upper = ci[3L], verdict = verdict,
-               n_needed = n_needed, stringsAsFactors = FALSE)
+               measure = measure, n = nrow(m), mean_policy = mean(m$p),
+               mean_baseline = mean(m$b), difference = v$difference,
+               lower = v$lower, upper = v$upper, verdict = v$verdict,
+               n_needed = v$n_needed, stringsAsFactors = FALSE)
   })
   out <- do.call(rbind, rows)
   if (is.null(out)) {
@@ -176,4 +121,205 @@ print.bo_compare <- function(x, digits = 3L, ...) {
   y[num] <- lapply(y[num], signif, digits = digits)
   print(y, row.names = FALSE)
   invisible(x)
+}
+
+#' The verdict on a paper's claim, computed from a study
+#'
+#' A claim of a paper ("`policy` finds better solutions than `baseline` on
+#' these problems") checked against a study's replications: the paired
+#' differences of [bo_compare()] on each of `problems` are pooled (a pair is
+#' one replication of one problem), and the claim is
+#' * `"reproduced"` when the pooled `level` t-interval of the mean
+#'   difference excludes 0 on the side of the claim,
+#' * `"refuted"` when it excludes 0 on the other side,
+#' * `"inconclusive"` otherwise, with `n_needed` the pairs at which an
+#'   interval would exclude 0 if the mean and standard deviation of the
+#'   differences stayed as observed.
+#'
+#' Pooling treats the problems' differences as one sample. It is meant for a
+#' measure on a common scale (log10 regret, a normalized gap); the verdict
+#' on each problem alone is reported next to it (`by_problem`) so that a
+#' pooled verdict carried by one problem shows.
+#'
+#' Verdict tables of the vignettes are `rbind()`s of `bo_claim()`s; the
+#' sentence of [format()] is what their prose says.
+#'
+#' @inheritParams bo_compare
+#' @param claim The claim, quoted from the paper (a string).
+#' @param problems Names of the problems of `x` the claim is about; `NULL`
+#'   (default) for all problems in which both policies have paired
+#'   replications.
+#' @return A one-row data frame of class `bo_claim`: `claim`, `policy`,
+#'   `baseline`, `measure`, `problems` (comma-separated), `n` (pairs),
+#'   `difference` (mean pooled difference, positive favours `policy`),
+#'   `lower`, `upper`, `verdict`, `n_needed`, and `by_problem` (the
+#'   per-problem verdicts, e.g. `"reproduced on 2, inconclusive on 1 of 3"`).
+#'   `format()` gives one sentence per row.
+#' @seealso [bo_compare()] for the per-problem comparisons.
+#' @family benchmarks
+#' @examples
+#' probs <- list(branin = test_problem("branin", budget = 4),
+#'               camel = test_problem("six_hump_camel", budget = 4))
+#' pols <- list(EI = policy_ei(), UCB = policy_ucb())
+#' bm <- bo_benchmark(probs, pols, reps = 3, n_init = 4, progress = FALSE)
+#' tab <- rbind(
+#'   bo_claim(bm, "EI finds lower regret than UCB", "EI", "UCB"),
+#'   bo_claim(bm, "EI finds lower regret than UCB on Branin", "EI", "UCB",
+#'            problems = "branin"))
+#' tab
+#' format(tab)
+#' @export
+bo_claim <- function(x, claim, policy, baseline, problems = NULL,
+                     measure = NULL, higher_is_better = NULL, cost = NULL,
+                     level = 0.95) {
+  claim <- check_string(claim)
+  policy <- check_string(policy)
+  baseline <- check_string(baseline)
+  level <- check_number(level, min = 0, max = 1, min_open = TRUE)
+  cd <- compare_data(x, policy, baseline, measure, higher_is_better, cost)
+  m <- compare_pairs(cd$data, policy, baseline, cd$measure)
+  if (!is.null(problems)) {
+    if (!is.character(problems) || !length(problems) || anyNA(problems) ||
+        !all(problems %in% cd$data$problem)) {
+      stop_arg("problems", sprintf("names of problems of `x` (%s)",
+                                   paste0("\"", unique(cd$data$problem), "\"",
+                                          collapse = ", ")), problems)
+    }
+    m <- m[m$problem %in% problems, , drop = FALSE]
+  }
+  if (is.null(m) || !nrow(m)) {
+    stop_costbo(sprintf("`%s` and `%s` have no paired replications with finite values",
+                        policy, baseline))
+  }
+  sign <- if (cd$higher_is_better) 1 else -1
+  v <- paired_verdict(sign * (m$p - m$b), level)
+  probs <- unique(m$problem)
+  each <- vapply(probs, function(pb) {
+    k <- m$problem == pb
+    paired_verdict(sign * (m$p[k] - m$b[k]), level)$verdict
+  }, "")
+  counts <- table(factor(each, c("reproduced", "refuted", "inconclusive")))
+  counts <- counts[counts > 0]
+  out <- data.frame(
+    claim = claim, policy = policy, baseline = baseline, measure = cd$measure,
+    problems = paste(probs, collapse = ", "), n = nrow(m),
+    difference = v$difference, lower = v$lower, upper = v$upper,
+    verdict = v$verdict, n_needed = v$n_needed,
+    by_problem = sprintf("%s of %d", paste(names(counts), "on", counts,
+                                           collapse = ", "), length(probs)),
+    stringsAsFactors = FALSE)
+  attr(out, "level") <- level
+  class(out) <- c("bo_claim", "data.frame")
+  out
+}
+
+#' @rdname bo_claim
+#' @param digits Significant digits of the numbers in the sentences.
+#' @param ... Unused.
+#' @export
+format.bo_claim <- function(x, digits = 2L, ...) {
+  f <- function(v) format(signif(v, digits))
+  lvl <- 100 * if (is.null(attr(x, "level"))) 0.95 else attr(x, "level")
+  more <- ifelse(x$verdict != "inconclusive", "",
+                 ifelse(is.finite(x$n_needed),
+                        sprintf("; about %s pairs would settle a difference this large",
+                                format(x$n_needed, scientific = FALSE,
+                                       trim = TRUE)),
+                        "; no difference observed"))
+  sprintf(paste0("\"%s\": %s (%s against %s, %s; mean paired difference %s, ",
+                 "%g%% interval [%s, %s], %d pairs on %s; per problem %s%s)."),
+          x$claim, x$verdict, x$policy, x$baseline, gsub("_", " ", x$measure),
+          f(x$difference), lvl, f(x$lower), f(x$upper), x$n, x$problems,
+          x$by_problem, more)
+}
+
+#' @export
+print.bo_claim <- function(x, digits = 3L, ...) {
+  y <- as.data.frame(unclass(x), stringsAsFactors = FALSE)
+  num <- vapply(y, is.double, NA)
+  y[num] <- lapply(y[num], signif, digits = digits)
+  print(y, row.names = FALSE)
+  invisible(x)
+}
+
+# The measure of every replication at the cost it is read at: a data frame
+# (problem, policy, rep, measure), with the measure's name and direction;
+# checks that both policies are in it.
+compare_data <- function(x, policy, baseline, measure, higher_is_better,
+                         cost, call = sys.call(-1L)) {
+  if (inherits(x, "bo_benchmark")) {
+    if (!is.null(cost)) cost <- check_number(cost, min = 0, call = call)
+    df <- as.data.frame(x)
+    known <- any(!is.na(df$regret))
+    measure <- if (is.null(measure)) {
+      if (known) "log10_regret" else "best_value"
+    } else check_choice(measure, c("log10_regret", "regret", "best_value"),
+                        call = call)
+    higher_is_better <- measure == "best_value"
+    at <- if (is.null(cost)) {
+      stats::ave(df$cost, df$problem, FUN = max)
+    } else {
+      # the grid cost at or just below `cost`
+      stats::ave(df$cost, df$problem, FUN = function(g) {
+        max(g[g <= cost * (1 + 1e-12)], min(g))
+      })
+    }
+    df <- df[df$cost == at, c("problem", "policy", "rep", measure),
+             drop = FALSE]
+  } else if (is.data.frame(x)) {
+    measure <- check_string(measure, call = call)
+    need <- c("problem", "policy", "rep", measure)
+    if (!all(need %in% names(x)) || !is.numeric(x[[measure]])) {
+      stop_arg("x", sprintf("a data frame with columns %s (%s numeric)",
+                            paste(need, collapse = ", "), measure), x,
+               call, show = FALSE)
+    }
+    if (is.null(higher_is_better)) {
+      stop_arg("higher_is_better", "TRUE or FALSE for a data frame `x`",
+               higher_is_better, call)
+    }
+    higher_is_better <- check_flag(higher_is_better, call = call)
+    df <- x[, need, drop = FALSE]
+  } else {
+    stop_arg("x", "a bo_benchmark or a data frame", x, call)
+  }
+  pols <- unique(df$policy)
+  for (p in c(policy, baseline)) {
+    if (!(p %in% pols)) {
+      arg <- if (identical(p, policy)) "policy" else "baseline"
+      stop_arg(arg, sprintf("one of the policies of `x` (%s)",
+                            paste0("\"", pols, "\"", collapse = ", ")), p, call)
+    }
+  }
+  list(data = df, measure = measure, higher_is_better = higher_is_better)
+}
+
+# The finite pairs (by replication) of `policy` (p) and `baseline` (b) in a
+# data frame of compare_data(); NULL when there are none.
+compare_pairs <- function(df, policy, baseline, measure) {
+  a <- df[df$policy == policy, , drop = FALSE]
+  b <- df[df$policy == baseline, , drop = FALSE]
+  m <- merge(a[, c("problem", "rep", measure)], b[, c("problem", "rep", measure)],
+             by = c("problem", "rep"), suffixes = c(".p", ".b"))
+  out <- data.frame(problem = m$problem, rep = m$rep,
+                    p = m[[paste0(measure, ".p")]],
+                    b = m[[paste0(measure, ".b")]], stringsAsFactors = FALSE)
+  out <- out[is.finite(out$p) & is.finite(out$b), , drop = FALSE]
+  if (nrow(out)) out else NULL
+}
+
+# Mean of paired differences d (positive favours the claim), its t-interval,
+# the verdict and, when inconclusive, the replications that would settle it.
+paired_verdict <- function(d, level) {
+  ci <- mean_ci(d, level)
+  verdict <- if (anyNA(ci[2:3])) "inconclusive" else if (ci[2L] > 0) {
+    "reproduced"
+  } else if (ci[3L] < 0) "refuted" else "inconclusive"
+  z <- stats::qnorm(0.5 + level / 2)
+  n_needed <- if (verdict != "inconclusive") NA_real_ else
+    if (length(d) > 1L && ci[1L] != 0) {
+      max(length(d) + 1, ceiling((z * stats::sd(d) / ci[1L])^2))
+    } else Inf
+  list(difference = ci[1L], lower = ci[2L], upper = ci[3L], verdict = verdict,
+       n_needed = n_needed)
 }

@@ -76,3 +76,71 @@ test_that("bo_compare() checks its arguments", {
   expect_error(bo_compare(d, c("a", "b"), "b", "s", TRUE), "`policy`")
   expect_error(bo_compare(d, "a", "b", "s", TRUE, level = 2), "`level`")
 })
+
+test_that("bo_claim() pools the paired differences of its problems", {
+  set.seed(12)
+  d <- data.frame(problem = rep(c("p1", "p2", "p3"), each = 30),
+                  policy = rep(rep(c("a", "b"), each = 15), 3),
+                  rep = rep(1:15, 6))
+  shift <- c(p1 = 0.6, p2 = 0.5, p3 = -0.05)
+  d$regret <- rnorm(nrow(d)) + ifelse(d$policy == "a", -shift[d$problem], 0)
+  cl <- bo_claim(d, "a beats b", "a", "b", measure = "regret",
+                 higher_is_better = FALSE)
+  expect_s3_class(cl, "bo_claim")
+  # independent: the pooled pairs by hand and t.test()
+  dd <- unlist(lapply(c("p1", "p2", "p3"), function(p) {
+    d$regret[d$problem == p & d$policy == "b"] -
+      d$regret[d$problem == p & d$policy == "a"]
+  }))
+  tt <- stats::t.test(dd)
+  expect_equal(cl$n, 45L)
+  expect_equal(cl$difference, unname(tt$estimate), tolerance = 1e-12)
+  expect_equal(c(cl$lower, cl$upper), as.vector(tt$conf.int), tolerance = 1e-12)
+  expect_identical(cl$verdict, if (tt$conf.int[1] > 0) "reproduced" else
+    if (tt$conf.int[2] < 0) "refuted" else "inconclusive")
+  # the per-problem verdicts are bo_compare()'s
+  each <- bo_compare(d, "a", "b", "regret", FALSE)$verdict
+  tab <- table(factor(each, c("reproduced", "refuted", "inconclusive")))
+  tab <- tab[tab > 0]
+  expect_identical(cl$by_problem,
+                   sprintf("%s of 3", paste(names(tab), "on", tab, collapse = ", ")))
+  # a subset of problems; the opposite claim is refuted
+  one <- bo_claim(d, "b beats a on p1", "b", "a", problems = "p1",
+                  measure = "regret", higher_is_better = FALSE)
+  tt1 <- stats::t.test(d$regret[d$problem == "p1" & d$policy == "a"] -
+                         d$regret[d$problem == "p1" & d$policy == "b"])
+  expect_equal(one$difference, unname(tt1$estimate), tolerance = 1e-12)
+  expect_identical(one$problems, "p1")
+  expect_identical(one$verdict, if (tt1$conf.int[2] < 0) "refuted" else
+    "inconclusive")
+  # an inconclusive claim says how many pairs would settle it
+  p3 <- bo_claim(d, "a beats b on p3", "a", "b", problems = "p3",
+                 measure = "regret", higher_is_better = FALSE)
+  d3 <- d$regret[d$problem == "p3" & d$policy == "b"] -
+    d$regret[d$problem == "p3" & d$policy == "a"]
+  if (p3$verdict == "inconclusive") {
+    expect_lte(qnorm(0.975) * sd(d3) / sqrt(p3$n_needed), abs(mean(d3)))
+    expect_gt(qnorm(0.975) * sd(d3) / sqrt(p3$n_needed - 1), abs(mean(d3)))
+  }
+  # a table of claims and its sentences
+  tab <- rbind(cl, one, p3)
+  expect_s3_class(tab, "bo_claim")
+  s <- format(tab)
+  expect_length(s, 3L)
+  expect_match(s[1], sprintf("^\"a beats b\": %s \\(a against b, regret; ",
+                             cl$verdict))
+  expect_match(s[2], "45|15 pairs on p1")
+  expect_output(print(tab), "a beats b")
+})
+
+test_that("bo_claim() checks its arguments", {
+  d <- data.frame(problem = "p", policy = rep(c("a", "b"), each = 3),
+                  rep = rep(1:3, 2), s = c(1, 2, 3, 2, 3, 5))
+  expect_error(bo_claim(d, 1, "a", "b", measure = "s", higher_is_better = TRUE),
+               "`claim`")
+  expect_error(bo_claim(d, "c", "a", "b", problems = "q", measure = "s",
+                        higher_is_better = TRUE), "`problems`")
+  expect_error(bo_claim(d, "c", "a", "z", measure = "s",
+                        higher_is_better = TRUE), "`baseline`")
+  expect_error(bo_claim(d, "c", "a", "b", measure = "s"), "`higher_is_better`")
+})
