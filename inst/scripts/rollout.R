@@ -34,7 +34,9 @@
 # about 2 core-hours on lee2021 and 9 on Dropwave; paper 004 about 9 with
 # one source (6 of them fixed h = 5) and 7 with three (5 of them h = 5):
 # about 27 core-hours in all, so run the parts in groups that fit a session
-# (e.g. two parts at a time on two cores) and commit each part file. The
+# (e.g. two parts at a time on two cores) and commit each part file; the
+# costliest cells (fixed h = 4 and 5, CMDP h = 3 and 4 on Dropwave) are
+# split into parts of 10 to 25 replications of about an hour each. The
 # cache records the measured total (provenance$core_seconds).
 
 script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
@@ -63,28 +65,40 @@ kg <- 'list(`greedy KG` = policy_kg())'
 fixed <- function(h) {
   sprintf('list(`KG rollout h = %d` = policy_rollout(%d, base = "kg"))', h, h)
 }
+# The costly cells in parts of `size` replications: <name>_r001_010, ...
+blocks <- function(name, problems, policies, reps, size, ...) {
+  b <- split(reps, (seq_along(reps) - 1L) %/% size)
+  stats::setNames(lapply(b, function(r) study_recipe(problems, policies, r, ...)),
+                  sprintf("%s_r%03d_%03d", name, vapply(b, min, 0L),
+                          vapply(b, max, 0L)))
+}
 parts <- c(
   list(
     p001_lee_myopic = study_recipe(lee, myopic, 50L),
     p001_dropwave_myopic = study_recipe(dropwave, myopic, 50L)),
   stats::setNames(lapply(2:4, function(h) study_recipe(lee, cmdp(h), 50L)),
                   sprintf("p001_lee_h%d", 2:4)),
-  stats::setNames(lapply(2:4, function(h) study_recipe(dropwave, cmdp(h), 50L)),
-                  sprintf("p001_dropwave_h%d", 2:4)),
+  list(p001_dropwave_h2 = study_recipe(dropwave, cmdp(2), 50L)),
+  blocks("p001_dropwave_h3", dropwave, cmdp(3), 1:50, 25L),
+  blocks("p001_dropwave_h4", dropwave, cmdp(4), 1:50, 10L),
   list(
     p004_single_rh = study_recipe(single, rh, 30L, n_init = 9L),
     p004_single_kg = study_recipe(single, kg, 30L, n_init = 9L),
     p004_single_ei = study_recipe(single, 'list(EI = policy_ei())', 30L,
                                   n_init = 9L)),
-  stats::setNames(lapply(2:5, function(h) {
+  stats::setNames(lapply(2:3, function(h) {
     study_recipe(single, fixed(h), 30L, n_init = 9L)
-  }), sprintf("p004_single_h%d", 2:5)),
+  }), sprintf("p004_single_h%d", 2:3)),
+  blocks("p004_single_h4", single, fixed(4), 1:30, 10L, n_init = 9L),
+  blocks("p004_single_h5", single, fixed(5), 1:30, 10L, n_init = 9L),
   list(
     p004_miso_rh = study_recipe(miso, rh, 30L, n_init = 9L),
     p004_miso_kg = study_recipe(miso, kg, 30L, n_init = 9L)),
-  stats::setNames(lapply(2:5, function(h) {
+  stats::setNames(lapply(2:3, function(h) {
     study_recipe(miso, fixed(h), 30L, n_init = 9L)
-  }), sprintf("p004_miso_h%d", 2:5)))
+  }), sprintf("p004_miso_h%d", 2:3)),
+  blocks("p004_miso_h4", miso, fixed(4), 1:30, 15L, n_init = 9L),
+  blocks("p004_miso_h5", miso, fixed(5), 1:30, 10L, n_init = 9L))
 
 # --- the Gap of paper 004 (eq. 17, for maximization) ---------------------------
 # G = (f_N - f_1) / (optimum - f_1) per replication. With one source, f_1
