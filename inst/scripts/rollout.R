@@ -141,9 +141,21 @@ gap_runs <- function(bm, problems) {
   first
 }
 
+# --- the horizons the rolling horizon chose (paper 004, Fig. 1) --------------
+# One row per problem and chosen h: how many decisions of all replications.
+horizons <- function(bm) {
+  ev <- bm$evaluations
+  ev <- ev[ev$policy == "rolling horizon" & ev$phase == "bo" & !is.na(ev$h), ]
+  tab <- as.data.frame(table(problem = ev$problem, h = ev$h),
+                       stringsAsFactors = FALSE)
+  tab$h <- as.integer(tab$h)
+  tab[order(tab$problem, tab$h), ]
+}
+
 # --- command line ----------------------------------------------------------------
 study_main(parts, "rollout", write = function(j) {
-  list(benchmark = j$benchmark,
-       gap_runs = gap_runs(j$benchmark, c(study_eval(single), study_eval(miso))),
-       provenance = j$provenance)
+  c(study_slim(j$benchmark),
+    list(gap_runs = gap_runs(j$benchmark, c(study_eval(single), study_eval(miso))),
+         horizons = horizons(j$benchmark),
+         provenance = j$provenance))
 })

@@ -181,11 +181,61 @@ study_replay <- function(provenance) {
   study_reproduces(provenance$replay$recipe, provenance$replay$record)
 }
 
+# What a vignette needs of a joined benchmark, small enough for the package
+# (the part files keep everything):
+# * final: the measures of every replication at its problem's budget (the
+#   last point of as.data.frame()'s cost grid, as bo_compare() and
+#   bo_claim() read them), with the replication's status, evaluations,
+#   spend and run time;
+# * curves: per problem, policy and cost on a grid of `n_grid` points, the
+#   mean log10 regret (or best value when the optimum is unknown) with its
+#   95% t-interval, and the median and quartiles.
+study_slim <- function(bm, n_grid = 51L) {
+  df <- as.data.frame(bm)
+  known <- any(!is.na(df$regret))
+  measure <- if (known) "log10_regret" else "best_value"
+  last <- df$cost == stats::ave(df$cost, df$problem, FUN = max)
+  keep <- c("problem", "policy", "rep")
+  final <- merge(df[last, c(keep, "cost", "best_value", "regret", "log10_regret")],
+                 bm$replications[, c(keep, "status", "n_evaluations", "spent",
+                                     "seconds", "stop_reason")],
+                 by = keep, sort = FALSE)
+  final <- final[order(final$problem, final$policy, final$rep), ]
+  rownames(final) <- NULL
+  # a coarser cost grid: every k-th point of the benchmark's grid
+  grid <- sort(unique(df$cost[df$problem == df$problem[1L]]))
+  k <- max(1L, floor((length(grid) - 1L) / (n_grid - 1L)))
+  step <- stats::ave(df$cost, df$problem, FUN = function(g) {
+    match(g, sort(unique(g))) - 1L
+  })
+  df <- df[step %% k == 0L | last, , drop = FALSE]
+  cells <- split(df[[measure]], list(df$problem, df$policy, df$cost),
+                 drop = TRUE)
+  keys <- unique(df[, c("problem", "policy", "cost")])
+  curves <- do.call(rbind, lapply(seq_len(nrow(keys)), function(i) {
+    v <- cells[[paste(keys$problem[i], keys$policy[i], keys$cost[i],
+                      sep = ".")]]
+    v <- v[is.finite(v)]
+    n <- length(v)
+    h <- if (n > 1L) stats::qt(0.975, n - 1L) * stats::sd(v) / sqrt(n) else NA
+    q <- if (n) stats::quantile(v, c(0.25, 0.5, 0.75), names = FALSE) else
+      rep(NA_real_, 3L)
+    data.frame(n = n, mean = if (n) mean(v) else NA_real_,
+               lower = mean(v) - h, upper = mean(v) + h, q25 = q[1L],
+               median = q[2L], q75 = q[3L])
+  }))
+  curves <- cbind(keys, measure = measure, curves)
+  curves <- curves[order(curves$problem, curves$policy, curves$cost), ]
+  rownames(curves) <- NULL
+  list(final = final, curves = curves)
+}
+
 # The command line of a study script: `list`, `run <part> ... [--backend b
 # --workers w]` or `join`. `write(j)` turns the join (study_join()) into the
-# cache: it returns the list to save, written to inst/extdata/<study>.rds.
+# cache: it returns the list to save, written to inst/extdata/<study>.rds
+# (by default study_slim()'s final measures and curves, and the provenance).
 study_main <- function(parts, study, write = function(j) {
-  list(benchmark = j$benchmark, provenance = j$provenance)
+  c(study_slim(j$benchmark), list(provenance = j$provenance))
 }, args = commandArgs(trailingOnly = TRUE)) {
   dir <- file.path("studies", study)
   cmd <- if (length(args)) args[1L] else "list"

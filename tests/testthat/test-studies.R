@@ -71,6 +71,38 @@ test_that("a replication is replayed alone from its own stream", {
   expect_false(s$study_reproduces(recipe, rec))
 })
 
+test_that("the slim cache agrees with the benchmark it summarizes", {
+  s <- study_env()
+  probs <- list(branin = test_problem("branin", budget = 4),
+                camel = test_problem("six_hump_camel", budget = 3))
+  bm <- bo_benchmark(probs, list(EI = policy_ei(), UCB = policy_ucb()),
+                     reps = 4, n_init = 3, progress = FALSE)
+  sl <- s$study_slim(bm, n_grid = 11L)
+  expect_equal(nrow(sl$final), 16L)
+  # the final measures give bo_compare()'s verdicts on the benchmark
+  a <- bo_compare(bm, "EI", "UCB")
+  b <- bo_compare(sl$final, "EI", "UCB", measure = "log10_regret",
+                  higher_is_better = FALSE)
+  b <- b[match(a$problem, b$problem), ]
+  expect_equal(b$difference, a$difference, tolerance = 1e-14)
+  expect_equal(b$upper, a$upper, tolerance = 1e-14)
+  # the curves at the budget are summary()'s, and their quantiles are
+  # quantile()'s of the replications
+  sm <- summary(bm)
+  cv <- sl$curves[sl$curves$cost == ave(sl$curves$cost, sl$curves$problem,
+                                        FUN = max), ]
+  m <- merge(sm, cv, by = c("problem", "policy"))
+  expect_equal(m$mean.y, m$mean_log10_regret, tolerance = 1e-14)
+  expect_equal(m$lower.y, m$log10_lower, tolerance = 1e-14)
+  fin <- sl$final[sl$final$problem == "camel" & sl$final$policy == "EI", ]
+  row <- cv[cv$problem == "camel" & cv$policy == "EI", ]
+  expect_equal(row$median, median(fin$log10_regret))
+  expect_equal(row$q25, unname(quantile(fin$log10_regret, 0.25)))
+  # 11 grid points per cell, starting at cost 0
+  expect_true(all(table(sl$curves$problem, sl$curves$policy) == 11L))
+  expect_equal(min(sl$curves$cost), 0)
+})
+
 test_that("every cached study is reproduced by this build", {
   skip_on_cran()
   s <- study_env()
