@@ -5,10 +5,10 @@
 # Usage, from the package's source directory with costbo installed:
 #   Rscript inst/scripts/budgeted-lookahead.R list
 #   Rscript inst/scripts/budgeted-lookahead.R run <part> [<part> ...] [--backend parallel --workers 2]
-#   Rscript inst/scripts/budgeted-lookahead.R join
+#   Rscript inst/scripts/budgeted-lookahead.R join [--partial <file>]
 # `run` writes each part to studies/budgeted-lookahead/<part>.rds as soon as
 # it is done, with the build of costbo that made it and the command (a part
-# file of another build is never reused); `join` reads all parts and writes
+# of another build is used once this build reproduces it); `join` reads all parts and writes
 # inst/extdata/budgeted-lookahead.rds (see inst/scripts/study.R).
 #
 # Protocol of the paper and its reference code: Dropwave, Alpine1, Shekel5

@@ -5,7 +5,7 @@
 # Usage, from the package's source directory with costbo installed:
 #   Rscript inst/scripts/pandora.R list
 #   Rscript inst/scripts/pandora.R run <part> [<part> ...] [--backend parallel --workers 2]
-#   Rscript inst/scripts/pandora.R join
+#   Rscript inst/scripts/pandora.R join [--partial <file>]
 # `run` writes each part to studies/pandora/<part>.rds as soon as it is done
 # (with the build of costbo that made it and the command); `join` reads all
 # parts and writes inst/extdata/pandora.rds (see inst/scripts/study.R).

@@ -4,10 +4,10 @@
 # Usage, from the package's source directory with costbo installed:
 #   Rscript inst/scripts/rollout.R list
 #   Rscript inst/scripts/rollout.R run <part> [<part> ...] [--backend parallel --workers 2]
-#   Rscript inst/scripts/rollout.R join
+#   Rscript inst/scripts/rollout.R join [--partial <file>]
 # `run` writes each part to studies/rollout/<part>.rds as soon as it is
-# done (with the build of costbo that made it and the command; a part file
-# of another build is never reused); `join` reads all parts and writes
+# done (with the build of costbo that made it and the command; a part of
+# another build is used once this build reproduces it); `join` reads all parts and writes
 # inst/extdata/rollout.rds (see inst/scripts/study.R).
 #
 # Paper 001, Sec. 6.1 / Fig. 4: test_problem("lee2021") (known radial cost,

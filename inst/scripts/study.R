@@ -255,13 +255,23 @@ study_main <- function(parts, study, write = function(j) {
                     backend = opt("backend", "sequential"),
                     workers = if (is.na(workers)) NULL else as.integer(workers))
   } else if (cmd == "join") {
+    # `join --partial <file>`: the parts done so far, for drafting; never the
+    # package's cache
+    partial <- opt("partial", NA)
+    if (!is.na(partial)) {
+      parts <- parts[file.exists(study_file(dir, names(parts)))]
+      if (!length(parts)) stop("no part of ", study, " is done yet")
+    }
     j <- study_join(parts, dir)
-    out <- file.path("inst", "extdata", paste0(study, ".rds"))
+    out <- if (is.na(partial)) {
+      file.path("inst", "extdata", paste0(study, ".rds"))
+    } else partial
     saveRDS(write(j), out, compress = "xz")
     message(sprintf("%s: %d parts, %.1f core-hours", out, length(parts),
                     j$provenance$core_seconds / 3600))
   } else {
-    stop(sprintf("usage: %s.R list | run <part> ... | join", study))
+    stop(sprintf("usage: %s.R list | run <part> ... | join [--partial <file>]",
+                 study))
   }
   invisible(TRUE)
 }
