@@ -21,7 +21,8 @@
 # Policies: EI, EI-PU, EI-PU-CC, and B-MS-EI with 2 and 4 steps, path
 # variant (one fantasy per stage at the posterior mean) and tree ((4) and
 # (4, 4, 2) fantasies). Replications: 100 per problem (the paper: 200, and
-# 100 for Ackley), in parts of 10 replications for the trees.
+# 100 for Ackley), in parts of 10 (2-step tree) and 5 (4-step tree)
+# replications of the four problems, each about an hour or less.
 #
 # Run time, seconds of one core per replication with the optimizer effort of
 # the reference (measured on single replications with the other core busy;
@@ -47,14 +48,17 @@ paths <- paste0('list(`2-B-MS-EI_p` = policy_bmsei(steps = 2, path = TRUE), ',
                 '`4-B-MS-EI_p` = policy_bmsei(steps = 4, path = TRUE))')
 tree2 <- 'list(`2-B-MS-EI` = policy_bmsei(steps = 2, fantasies = 4))'
 tree4 <- 'list(`4-B-MS-EI` = policy_bmsei(steps = 4, fantasies = c(4, 4, 2)))'
-blocks <- split(1:100, rep(1:10, each = 10))
-block_name <- function(b) sprintf("r%03d_%03d", min(b), max(b))
+# parts of `size` replications (of all four problems): <name>_r001_010, ...
+blocks <- function(name, policies, size) {
+  b <- split(1:100, (0:99) %/% size)
+  stats::setNames(lapply(b, function(r) study_recipe(problems, policies, r)),
+                  sprintf("%s_r%03d_%03d", name, vapply(b, min, 0L),
+                          vapply(b, max, 0L)))
+}
 parts <- c(
   list(myopic = study_recipe(problems, myopic, 100L),
        paths = study_recipe(problems, paths, 100L)),
-  stats::setNames(lapply(blocks, function(b) study_recipe(problems, tree2, b)),
-                  paste0("tree2_", vapply(blocks, block_name, ""))),
-  stats::setNames(lapply(blocks, function(b) study_recipe(problems, tree4, b)),
-                  paste0("tree4_", vapply(blocks, block_name, ""))))
+  blocks("tree2", tree2, 10L),
+  blocks("tree4", tree4, 5L))
 
 study_main(parts, "budgeted-lookahead")
