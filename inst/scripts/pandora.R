@@ -23,14 +23,21 @@
 # Policies: PBGI (lambda = 1e-4), PBGI-D (lambda from 0.1, halved whenever
 # the Pandora stopping rule fires), EI-PU (the paper's EIPC) and EI (its
 # EIPC-U); B-MS-EI (paper 000; 2- and 4-step path variants) on the GP
-# samples at d = 4 and 8; PBGI with lambda = 1e-1, 1e-2 and 1e-3 on the GP
-# samples at d = 8 (the paper's study of lambda).
+# samples at d = 4 and 8, and the 4-step tree at d = 4; PBGI with lambda =
+# 1e-1, 1e-2 and 1e-3 on the GP samples at d = 8 (the paper's study of
+# lambda).
 #
 # Run time, seconds of one core per replication, measured on single
 # replications with the other core busy (the cache records the measured
-# total in provenance$core_seconds): see the table at the end of this
-# header, filled in from the parts' own timings.
-# TIMINGS
+# total in provenance$core_seconds): GP samples at d = 4: B-MS-EI paths
+# 2-4 s; d = 8: EI 7 s, PBGI 11 s, PBGI-D 21 s, PBGI with lambda = 0.1 30 s;
+# d = 16: PBGI about 3 min, PBGI-D 2 min, EI and EI-PU 20 s; d = 32: EI 8 s
+# (138 evaluations), PBGI 20 min (517 evaluations: the index buys many
+# cheap evaluations and the GP grows to hundreds of points in 32
+# dimensions). Estimated totals: d = 4 and 8 about 1 core-hour, d = 16
+# about 1.5, the synthetic functions at d = 16 about 4, d = 32 about 11
+# (PBGI and PBGI-D). Parts of one policy and 8 (d = 16) or 4 (d = 32)
+# replications take up to about 1.5 hours each.
 
 script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
                                    value = TRUE))
@@ -56,6 +63,7 @@ ei <- one("EI", "policy_ei()")
 main <- 'list(PBGI = policy_pbgi(lambda = 1e-4), `PBGI-D` = policy_pbgi_d(), `EI-PU` = policy_ei_pu(), EI = policy_ei())'
 bmsei <- paste0('list(`2-B-MS-EI_p` = policy_bmsei(steps = 2, path = TRUE), ',
                 '`4-B-MS-EI_p` = policy_bmsei(steps = 4, path = TRUE))')
+tree <- 'list(`4-B-MS-EI` = policy_bmsei(steps = 4, fantasies = c(4, 4, 2)))'
 lambdas <- paste0('list(`PBGI 1e-1` = policy_pbgi(lambda = 1e-1), ',
                   '`PBGI 1e-2` = policy_pbgi(lambda = 1e-2), ',
                   '`PBGI 1e-3` = policy_pbgi(lambda = 1e-3))')
@@ -74,6 +82,7 @@ split_parts <- function(prefix, problems, blocks, model = list()) {
 parts <- c(
   list(gp4_main = study_recipe(gp(4), main, 16L, model = prior),
        gp4_bmsei = study_recipe(gp(4), bmsei, 16L, model = prior),
+       gp4_tree = study_recipe(gp(4), tree, 16L, model = prior),
        gp8_main = study_recipe(gp(8), main, 16L, model = prior),
        gp8_bmsei = study_recipe(gp(8), bmsei, 16L, model = prior),
        gp8_lambda = study_recipe(gp(8), lambdas, 16L, model = prior)),
