@@ -499,6 +499,10 @@ read_checkpoint <- function(path, call = sys.call(-1L)) {
   }
   nl <- which(bytes == as.raw(10L))
   if (length(nl) < 4L || nl[4L] > 200L) bad("has a damaged header")
+  head <- as.integer(bytes[seq_len(nl[4L])])
+  if (any((head < 32L | head > 126L) & head != 10L)) {
+    bad("has a damaged header")
+  }
   lines <- tryCatch(strsplit(rawToChar(bytes[seq_len(nl[4L] - 1L)]), "\n",
                              fixed = TRUE)[[1L]],
                     error = function(e) bad("has a damaged header"))
@@ -513,6 +517,9 @@ read_checkpoint <- function(path, call = sys.call(-1L)) {
   if (version > checkpoint_version) {
     bad(sprintf("has format version %d, written by a newer costbo (this one reads up to %d)",
                 version, checkpoint_version))
+  }
+  if (version != checkpoint_version) {
+    bad(sprintf("has the unknown format version %d", version))
   }
   md5 <- field(3L, "md5", "^[0-9a-f]{32}$")
   n <- as.double(field(4L, "bytes", "^[0-9]{1,15}$"))
