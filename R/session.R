@@ -267,6 +267,13 @@ state_point <- function(state, x) {
 #' save them with [saveRDS()] between experiments and load them with
 #' [readRDS()].
 #'
+#' A failed experiment (`value = NA` in `bo_tell()`) informs the next
+#' proposals as in [bo_optimize()] (see its section on failures): the
+#' objective's model takes the failed point at the worst value observed, so
+#' `bo_ask()` does not propose it, or points near it, again.
+#' `bo_session()` checks the settings the session will need (`model`, and
+#' whether the policy suits the problem) at once, as [bo_optimize()] does.
+#'
 #' @param problem A [bo_problem()]. Its objective is not called by a session
 #'   (give any function, e.g. `function(x) NA`).
 #' @param policy A policy, e.g. [policy_ei_pu()].
@@ -301,12 +308,6 @@ state_point <- function(state, x) {
 #' other inputs are drawn by the experiment, and `bo_tell()` takes the
 #' realized full query together with what `bo_ask()` returned (`asked`).
 #' The cost is then the control set's cost.
-#' A failed experiment (`value = NA` in `bo_tell()`) informs the next
-#' proposals as in [bo_optimize()] (see its section on failures): the
-#' objective's model takes the failed point at the worst value observed, so
-#' `bo_ask()` does not propose it, or points near it, again.
-#' `bo_session()` checks the settings the session will need (`model`, and
-#' whether the policy suits the problem) at once, as [bo_optimize()] does.
 #' With several information sources (see [bo_problem()]), the point
 #' `bo_ask()` returns carries the source to evaluate (attribute `source`);
 #' `initial` then needs a column `source`.
