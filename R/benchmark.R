@@ -293,7 +293,8 @@ benchmark_task <- function(task, problems, policies, stream, args) {
   rec$optimum <- run$problem$optimum
   rec$budget <- run$budget
   rec$stop_reason <- run$stop_reason
-  failed <- grepl("^the (objective|policy) failed", run$stop_reason)
+  failed <- grepl("^the (objective|policy) failed|^the cost function",
+                  run$stop_reason)
   if (failed) {
     rec$status <- "failed"
     rec$error <- run$stop_reason

@@ -137,3 +137,14 @@ check_vector <- function(x, n = NULL, arg = deparse(substitute(x)),
              show = FALSE)
   x
 }
+
+# Signal that argument `arg` cannot serve: the costbo error `cond` that the
+# code using it raised (e.g. gp_fit() on a `model` setting) is re-signalled
+# as a costbo_error_arg naming `arg`, with the user's call.
+stop_arg_cause <- function(arg, cond, call = sys.call(-1L)) {
+  msg <- sprintf("`%s` cannot be used for this run: %s", arg,
+                 conditionMessage(cond))
+  stop(structure(
+    class = c("costbo_error_arg", "costbo_error", "error", "condition"),
+    list(message = msg, call = call, parent = cond)))
+}

@@ -56,20 +56,66 @@
 #' (`source` in [as.data.frame()]); the best value, the regret and the
 #' progress plot count evaluations of source 0 (the objective) only.
 #'
+#' @section Settings checked before paying:
+#' Before the first evaluation, the run fits its models and evaluates its
+#' policy once on synthetic data of the problem's kind (restoring the
+#' random-number generator, so the run itself is unchanged): a `model`
+#' setting that [gp_fit()] rejects, or a policy that does not suit the
+#' problem (e.g. [policy_kg()] with a cost function written in R), is an
+#' error naming `model`, `model$cost` or `policy` before anything is paid,
+#' raised by the same code that would reject it during the run.
+#'
 #' @section Failures and interruptions:
-#' An error, a missing or infinite value, or a non-positive measured cost
-#' from the objective is recorded with its point and message. With
-#' `on_error = "stop"` the run ends there and returns everything evaluated so
+#' An error, a missing or infinite value from the objective, or a known
+#' cost function that fails or returns anything but one positive number, is
+#' recorded with its point and message (a point whose known cost cannot be
+#' worked out is not evaluated: its cost, and so whether it fits in the
+#' budget, is unknown). A valid value measured with a missing or invalid
+#' cost is kept (status `"ok"`) with the cost `NA`, not charged, and
+#' `cost_valid = FALSE` in [as.data.frame()]; a valid measured cost
+#' reported with an invalid value is kept and charged. With `on_error =
+#' "stop"` the run ends at any of these and returns everything evaluated so
 #' far; with `"skip"` it continues (a policy that proposes a failed point
-#' again ends the run). A failed evaluation is charged its cost when the cost
-#' is known. An interrupt (Ctrl-C), also during long C computations, or an
-#' error inside the policy, ends the run cleanly with all evaluations kept.
+#' again ends the run). A failed evaluation is charged its cost when the
+#' cost is known.
+#'
+#' Failures inform the policy: the objective's model takes every failed
+#' point with the worst successful value observed (of the same source,
+#' with information sources). This is the idea of Forrester, Sóbester and
+#' Keane (2006) for optimization with missing data, imputing a failed
+#' evaluation with a penalised value so that the surrogate steers away
+#' from it, with the simplest penalised value (they penalise the model's
+#' prediction instead); it needs no second model and works through the
+#' model for every policy, finite domains included. The model's
+#' mean near a failure is then at the bottom of the observed range and its
+#' uncertainty there small, so no policy proposes that point, or points
+#' near it, again, and a region where the objective fails stops absorbing
+#' the budget (bench/failures.R measures this on Branin failing on half its
+#' box), in ask/tell sessions too. A run without failures is unchanged.
+#'
+#' An interrupt (Ctrl-C), also during long C computations, or an error
+#' inside the policy, ends the run cleanly with all evaluations kept.
 #'
 #' @section Reproducibility and checkpoints:
 #' All randomness comes from R's generator: with `seed` (or after
 #' [set.seed()]) two runs are identical. With `checkpoint = "file.rds"` the
 #' run, including the generator's state, is saved after every evaluation;
-#' [bo_resume()] continues it exactly as if it had never stopped.
+#' [bo_resume()] continues it exactly as if it had never stopped, also when
+#' it stopped during the initial design (the missing initial points are
+#' evaluated first). A checkpoint that cannot be written (a full disk, a
+#' removed directory) does not end the run: a warning (class
+#' `costbo_warning_checkpoint`) is given at the first failure, the run goes
+#' on, and the failed writes are recorded in the run (`checkpoint_error`,
+#' shown by [print()] and [summary()]).
+#'
+#' The checkpoint file (format version 2) carries an MD5 checksum of its
+#' content, so that a damaged, truncated or wrong file is refused by
+#' [bo_resume()] with an error naming it instead of resuming a corrupted
+#' run.
+#'
+#' @references
+#' Forrester, A. I. J., Sóbester, A. and Keane, A. J. (2006). Optimization
+#' with missing data. *Proceedings of the Royal Society A* 462, 935--945.
 #'
 #' @param problem A [bo_problem()] (see also [test_problem()]).
 #' @param policy A policy, e.g. [policy_ei_pu()] (see [bo_policy]).
@@ -137,6 +183,13 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
     stop_arg("n_init", "such that the initial design has at least 2 points",
              n_init)
   }
+  if (n_init + sum(state_ok(state)) < 1L) {
+    # the explicit prior is conditioned on the evaluated points: gp_finite()
+    # needs one at least
+    stop_arg("n_init", paste("at least 1 with an explicit prior and no",
+                             "`initial` points"), n_init)
+  }
+  check_run_ready(state, call)
   state$memory <- policy_init(policy, state)
   state$started <- Sys.time()
   state <- run_initial(state, n_init, ctl)
@@ -148,7 +201,17 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
 #' Continues a run saved by [bo_optimize()] with `checkpoint = file`, from
 #' where it stopped (for instance after a crash, an interrupt or a time
 #' limit), exactly as if it had never stopped: the random-number generator's
-#' state is restored from the file. It keeps checkpointing to the same file.
+#' state is restored from the file, and a run stopped during its initial
+#' design evaluates the rest of it first. It keeps checkpointing to the same
+#' file.
+#'
+#' The file is checked first: its format version and the MD5 checksum of
+#' its content. A truncated or damaged file, or one that is not a
+#' checkpoint, is an error (class `costbo_error_arg`) naming the file.
+#' Checkpoints written by costbo before checksums were added (format
+#' version 1) cannot be checked: they are read with a warning (class
+#' `costbo_warning_checkpoint`) rather than refused, so that runs saved
+#' then can still be finished.
 #'
 #' @param checkpoint The checkpoint file.
 #' @param problem Optionally the problem again, to re-attach an objective
@@ -171,15 +234,12 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
 #' @export
 bo_resume <- function(checkpoint, problem = NULL, max_evaluations = NULL,
                       progress = interactive()) {
+  call <- sys.call()
   if (!(is.character(checkpoint) && length(checkpoint) == 1L &&
-        file.exists(checkpoint))) {
+        !is.na(checkpoint) && file.exists(checkpoint))) {
     stop_arg("checkpoint", "an existing checkpoint file", checkpoint)
   }
-  saved <- readRDS(checkpoint)
-  if (!(is.list(saved) && identical(saved$format, "costbo checkpoint"))) {
-    stop_arg("checkpoint", "a file written by bo_optimize(checkpoint = )",
-             checkpoint)
-  }
+  saved <- read_checkpoint(checkpoint, call)
   ctl <- saved$ctl
   if (!is.null(max_evaluations)) {
     ctl$max_evaluations <- check_count(max_evaluations)
@@ -202,10 +262,15 @@ bo_resume <- function(checkpoint, problem = NULL, max_evaluations = NULL,
   }
   assign(".Random.seed", saved$random_seed, envir = globalenv())
   state$stop_reason <- NULL
+  # a run interrupted during its initial design completes it first
+  state <- continue_initial(state, ctl)
   run_loop(state, ctl)
 }
 
-# Evaluate the initial design.
+# Evaluate the initial design. The design (points, and sources with
+# information sources) is drawn first and kept in the state with the number
+# of its evaluations done, so that a run interrupted during the design
+# resumes it from its checkpoint where it stopped (continue_initial()).
 run_initial <- function(state, n_init, ctl) {
   pr <- state$problem
   if (n_init == 0L) return(state)
@@ -217,19 +282,30 @@ run_initial <- function(state, n_init, ctl) {
   }
   # a multi-source problem evaluates every initial point at every source
   sources <- if (is_miso(pr)) seq_len(pr$n_sources) - 1L else NA_integer_
+  ns <- length(sources)
+  state$initial_plan <- list(
+    x = pts[rep(seq_len(n_init), each = ns), , drop = FALSE],
+    source = rep(sources, times = n_init), done = 0L)
+  continue_initial(state, ctl)
+}
+
+# Evaluate the points of the initial design not evaluated yet.
+continue_initial <- function(state, ctl) {
+  plan <- state$initial_plan
+  if (is.null(plan) || plan$done >= nrow(plan$x)) return(state)
+  pr <- state$problem
   tryCatch({
-    for (i in seq_len(n_init)) for (s in sources) {
-      ev <- if (is.na(s)) evaluate_objective(pr, pts[i, ]) else
-        evaluate_objective(pr, pts[i, ], miso_cost(pr, pts[i, ], s),
-                           source = s)
-      state <- state_record(state, pts[i, ], ev$value, ev$cost, "initial",
+    for (k in seq.int(plan$done + 1L, nrow(plan$x))) {
+      x <- plan$x[k, ]
+      s <- plan$source[k]
+      ev <- evaluate_point(pr, x, source = s)
+      state <- state_record(state, x, ev$value, ev$cost, "initial",
                             status = ev$status, message = ev$message,
-                            eval_time = ev$time,
-                            source = s)
-      save_checkpoint(state, ctl)
-      if (ev$status != "ok" && ctl$on_error == "stop") {
-        state$stop_reason <- sprintf("the objective failed at an initial point: %s",
-                                     ev$message)
+                            eval_time = ev$time, source = s)
+      state$initial_plan$done <- k
+      state <- save_checkpoint(state, ctl)
+      if (ev$failed && ctl$on_error == "stop") {
+        state$stop_reason <- failure_reason(ev, initial = TRUE)
         return(state)
       }
     }
@@ -240,52 +316,325 @@ run_initial <- function(state, n_init, ctl) {
   })
 }
 
+# The cost of evaluating x (at `source` with information sources), worked
+# out before paying for the evaluation: list(cost, message), the cost NA
+# with a message when the cost function fails or returns anything but one
+# positive number. A measured cost is not known in advance (NA, no message).
+point_cost <- function(problem, x, source = NA_integer_) {
+  if (problem$cost_type == "measured") {
+    return(list(cost = NA_real_, message = ""))
+  }
+  out <- tryCatch(if (is.na(source)) problem$cost(x) else
+    miso_cost(problem, x, source), error = function(e) e)
+  if (inherits(out, "error")) {
+    return(list(cost = NA_real_, message = paste("the cost function failed:",
+                                                 conditionMessage(out))))
+  }
+  if (!(is.numeric(out) && length(out) == 1L && !is.na(out) &&
+        is.finite(out) && out > 0)) {
+    return(list(cost = NA_real_, message = sprintf(
+      "the cost function returned %s, not a positive number",
+      describe_value(unname(out)))))
+  }
+  list(cost = as.double(out), message = "")
+}
+
+# Evaluate x (at `source`): its known cost first (when the cost cannot be
+# worked out nothing is paid: the point is recorded as failed), then the
+# objective. `cost` is the known cost when the caller has worked it out.
+evaluate_point <- function(problem, x, cost = NULL, source = NA_integer_) {
+  if (is.null(cost)) {
+    pc <- point_cost(problem, x, source)
+    if (nzchar(pc$message)) return(cost_failure(pc$message))
+    cost <- pc$cost
+  }
+  evaluate_objective(problem, x, cost, if (is.na(source)) NULL else source)
+}
+
+# The record of a point whose known cost could not be worked out.
+cost_failure <- function(message) {
+  list(value = NA_real_, cost = NA_real_, status = "error",
+       message = message, time = 0, cost_valid = FALSE, failed = TRUE,
+       cost_function = TRUE)
+}
+
+# Why a run stops on the failed evaluation `ev` (at an initial point or not).
+failure_reason <- function(ev, initial = FALSE) {
+  if (isTRUE(ev$cost_function)) {
+    return(if (initial) paste(ev$message, "(at an initial point)") else
+      ev$message)
+  }
+  if (initial) {
+    sprintf("the objective failed at an initial point: %s", ev$message)
+  } else paste("the objective failed:", ev$message)
+}
+
 # Call the objective at x (at `source` for a multi-source problem) under
-# tryCatch; returns list(value, cost, status, message, time).
-evaluate_objective <- function(problem, x, cost = NULL, source = NULL) {
+# tryCatch; `cost` is the known cost (NA for a measured one). Returns
+# list(value, cost, status, message, time, cost_valid, failed): `status` is
+# "ok" when the value is a finite number; with a measured cost, a valid
+# value reported with a missing or invalid cost is kept ("ok", the cost NA
+# and `cost_valid` FALSE) and a valid cost reported with an invalid value
+# is kept (and charged); `failed` says whether anything was wrong.
+evaluate_objective <- function(problem, x, cost = NA_real_, source = NULL) {
   t0 <- proc.time()[["elapsed"]]
   out <- tryCatch(if (is.null(source)) problem$objective(x) else
     problem$objective(x, source), error = function(e) e)
   time <- proc.time()[["elapsed"]] - t0
   known <- problem$cost_type != "measured"
-  price <- function() if (is.null(cost)) problem$cost(x) else cost
-  fail <- function(msg) {
-    list(value = NA_real_, cost = if (known) price() else NA_real_,
-         status = "error", message = msg, time = time)
+  result <- function(value, cost, message) {
+    ok <- !is.na(value)
+    list(value = value, cost = cost, status = if (ok) "ok" else "error",
+         message = message, time = time, cost_valid = !is.na(cost),
+         failed = !ok || is.na(cost))
   }
-  if (inherits(out, "error")) return(fail(conditionMessage(out)))
+  if (inherits(out, "error")) {
+    return(result(NA_real_, if (known) cost else NA_real_,
+                  conditionMessage(out)))
+  }
   if (known) {
     if (!(is.numeric(out) && length(out) == 1L && is.finite(out))) {
-      return(fail(sprintf("the objective returned %s, not a finite number",
-                          describe_value(out))))
+      return(result(NA_real_, cost, sprintf(
+        "the objective returned %s, not a finite number", describe_value(out))))
     }
-    return(list(value = as.double(out), cost = price(), status = "ok",
-                message = "", time = time))
+    return(result(as.double(out), cost, ""))
   }
   v <- if (is.list(out)) out$value else if (is.numeric(out)) out["value"]
   cst <- if (is.list(out)) out$cost else if (is.numeric(out)) out["cost"]
-  if (!(is.numeric(v) && length(v) == 1L && is.finite(v))) {
-    return(fail("the objective did not return a finite `value` (with its `cost`)"))
-  }
-  if (!(is.numeric(cst) && length(cst) == 1L && is.finite(cst) && cst > 0)) {
-    return(fail(sprintf("the objective returned the cost %s, not a positive number",
-                        describe_value(unname(cst)))))
-  }
-  list(value = as.double(v), cost = as.double(cst), status = "ok",
-       message = "", time = time)
+  v_ok <- is.numeric(v) && length(v) == 1L && is.finite(v)
+  c_ok <- is.numeric(cst) && length(cst) == 1L && is.finite(cst) && cst > 0
+  msg <- c(if (!v_ok) "the objective did not return a finite `value`",
+           if (!c_ok) sprintf("the objective returned the cost %s, not a positive number",
+                              describe_value(unname(cst))))
+  if (v_ok && !c_ok) msg <- paste0(msg, " (the value is kept)")
+  if (!v_ok && c_ok) msg <- paste0(msg, " (its cost is kept)")
+  result(if (v_ok) as.double(v) else NA_real_,
+         if (c_ok) as.double(cst) else NA_real_, paste(msg, collapse = "; "))
 }
 
+# Save the run after an evaluation. A checkpoint that cannot be written
+# never ends the run: the failure is recorded in the state
+# (`checkpoint_error`: the number of failed writes, the last message and
+# the number of evaluations then), with a warning at the first failure.
 save_checkpoint <- function(state, ctl) {
-  if (is.null(ctl$checkpoint)) return(invisible())
+  if (is.null(ctl$checkpoint)) return(state)
   if (!exists(".Random.seed", envir = globalenv(), inherits = FALSE)) {
     stats::runif(1)
   }
-  saved <- list(format = "costbo checkpoint", state = state, ctl = ctl,
+  saved <- list(state = state, ctl = ctl,
                 random_seed = get(".Random.seed", envir = globalenv()))
-  tmp <- paste0(ctl$checkpoint, ".tmp")
-  saveRDS(saved, tmp)
-  file.rename(tmp, ctl$checkpoint)
-  invisible()
+  err <- tryCatch({
+    write_checkpoint(saved, ctl$checkpoint)
+    NULL
+  }, error = function(e) conditionMessage(e),
+  warning = function(w) conditionMessage(w))
+  if (!is.null(err)) {
+    first <- is.null(state$checkpoint_error)
+    state$checkpoint_error <- list(
+      n = if (first) 1L else state$checkpoint_error$n + 1L, message = err,
+      evaluations = length(state$value))
+    if (first) {
+      warning(structure(
+        class = c("costbo_warning_checkpoint", "costbo_warning", "warning",
+                  "condition"),
+        list(message = sprintf(paste("the checkpoint \"%s\" could not be",
+                                     "written (%s); the run goes on and",
+                                     "keeps its evaluations"),
+                               ctl$checkpoint, err), call = NULL)))
+    }
+  }
+  state
+}
+
+# Checkpoint files (format version 2): a text header of four lines, the
+# magic line "costbo checkpoint", "version 2", "md5 <32 hex digits>" and
+# "bytes <n>", then the n bytes of the gzip-compressed serialization of
+# list(state, ctl, random_seed); the MD5 sum is that of those n bytes, so
+# that any changed or missing byte (a flipped bit, a truncated or
+# concatenated file) is detected. Written to `path`.tmp and renamed, so a
+# crash while writing leaves the previous checkpoint intact.
+checkpoint_magic <- "costbo checkpoint"
+checkpoint_version <- 2L
+
+write_checkpoint <- function(saved, path) {
+  payload <- memCompress(serialize(saved, NULL), "gzip")
+  header <- sprintf("%s\nversion %d\nmd5 %s\nbytes %.0f\n", checkpoint_magic,
+                    checkpoint_version, md5_raw(payload), length(payload))
+  tmp <- paste0(path, ".tmp")
+  con <- file(tmp, "wb")
+  on.exit(close(con))
+  writeBin(c(charToRaw(header), payload), con)
+  close(con)
+  on.exit()
+  if (!file.rename(tmp, path)) {
+    stop(sprintf("cannot rename \"%s\" to \"%s\"", tmp, path), call. = FALSE)
+  }
+  invisible(path)
+}
+
+# The MD5 sum of a raw vector (tools::md5sum() reads files only).
+md5_raw <- function(bytes) {
+  f <- tempfile("costbo-md5-")
+  on.exit(unlink(f))
+  writeBin(bytes, f)
+  unname(tools::md5sum(f))
+}
+
+# Read and verify a checkpoint: list(state, ctl, random_seed). Any damage
+# is a costbo_error_arg naming `checkpoint` and the file. Files of format
+# version 1 (costbo before checksums: an RDS of list(format = "costbo
+# checkpoint", ...)) cannot be verified; they are read with a warning.
+read_checkpoint <- function(path, call = sys.call(-1L)) {
+  bad <- function(why) {
+    stop_arg("checkpoint", sprintf("an intact costbo checkpoint, but \"%s\" %s",
+                                   path, why), show = FALSE, call = call)
+  }
+  size <- file.size(path)
+  bytes <- tryCatch(readBin(path, "raw", n = size),
+                    error = function(e) bad("cannot be read"))
+  magic <- charToRaw(paste0(checkpoint_magic, "\n"))
+  if (length(bytes) < length(magic) ||
+      !identical(bytes[seq_along(magic)], magic)) {
+    return(read_checkpoint_v1(path, bad))
+  }
+  nl <- which(bytes == as.raw(10L))
+  if (length(nl) < 4L || nl[4L] > 200L) bad("has a damaged header")
+  head <- as.integer(bytes[seq_len(nl[4L])])
+  if (any((head < 32L | head > 126L) & head != 10L)) {
+    bad("has a damaged header")
+  }
+  lines <- tryCatch(strsplit(rawToChar(bytes[seq_len(nl[4L] - 1L)]), "\n",
+                             fixed = TRUE)[[1L]],
+                    error = function(e) bad("has a damaged header"))
+  field <- function(i, key, pattern) {
+    v <- sub(paste0("^", key, " "), "", lines[i])
+    if (!startsWith(lines[i], paste0(key, " ")) || !grepl(pattern, v)) {
+      bad("has a damaged header")
+    }
+    v
+  }
+  version <- as.integer(field(2L, "version", "^[0-9]{1,4}$"))
+  if (version > checkpoint_version) {
+    bad(sprintf("has format version %d, written by a newer costbo (this one reads up to %d)",
+                version, checkpoint_version))
+  }
+  if (version != checkpoint_version) {
+    bad(sprintf("has the unknown format version %d", version))
+  }
+  md5 <- field(3L, "md5", "^[0-9a-f]{32}$")
+  n <- as.double(field(4L, "bytes", "^[0-9]{1,15}$"))
+  payload <- bytes[-seq_len(nl[4L])]
+  if (length(payload) < n) {
+    bad(sprintf("is truncated (%.0f of %.0f bytes)", length(payload), n))
+  }
+  if (length(payload) > n) bad("has bytes after its end")
+  if (!identical(md5_raw(payload), md5)) {
+    bad("is damaged: its checksum does not match its content")
+  }
+  saved <- tryCatch(unserialize(memDecompress(payload, "gzip")),
+                    error = function(e) bad("cannot be decoded"))
+  if (!(is.list(saved) && all(c("state", "ctl", "random_seed") %in%
+                              names(saved)))) {
+    bad("does not hold a run")
+  }
+  saved
+}
+
+read_checkpoint_v1 <- function(path, bad) {
+  saved <- tryCatch(readRDS(path), error = function(e) NULL,
+                    warning = function(w) NULL)
+  if (!(is.list(saved) && identical(saved$format, "costbo checkpoint") &&
+        all(c("state", "ctl", "random_seed") %in% names(saved)))) {
+    bad("is not a file written by bo_optimize(checkpoint = ) (or is damaged)")
+  }
+  warning(structure(
+    class = c("costbo_warning_checkpoint", "costbo_warning", "warning",
+              "condition"),
+    list(message = sprintf(paste("the checkpoint \"%s\" was written by an",
+                                 "earlier costbo, without a checksum: it is",
+                                 "read without checking it for damage"),
+                           path), call = NULL)))
+  saved
+}
+
+# Validate before paying: everything the run will need is checked before
+# its first evaluation, by the code that would reject it later. The models
+# are fitted (as state_fit() does, the objective's GP first, then the
+# log-cost GP of a measured cost) and the policy's acquisition is evaluated
+# at one point, in a state of synthetic data of the problem's kind (a small
+# Kronecker-sequence design, or the first candidates, with distinct values
+# and costs). A costbo error there (a `model` setting gp_fit() rejects, a
+# policy that does not suit the problem) is signalled now, naming `model`,
+# `model$cost` or `policy`; anything else (a numerical accident of the
+# synthetic data) is left for the run to meet. The random-number
+# generator's state is restored, so the run itself is unchanged.
+check_run_ready <- function(state, call) {
+  saved <- save_rng()
+  on.exit(restore_rng(saved))
+  pr <- state$problem
+  syn <- synthetic_state(state)
+  stage <- function(arg, expr) {
+    withCallingHandlers(
+      tryCatch(expr, costbo_error = function(e) {
+        stop_arg_cause(arg, e, call = call)
+      }),
+      warning = function(w) invokeRestart("muffleWarning"))
+  }
+  if (pr$cost_type == "measured" && !is.null(state$model_args$cost)) {
+    # the objective's GP alone, so that an error names the right setting
+    alone <- syn
+    alone$model_args$cost <- NULL
+    stage("model", state_fit(alone))
+    syn <- stage("model$cost", state_fit(syn))
+  } else {
+    syn <- stage("model", state_fit(syn))
+  }
+  X <- if (!is.null(pr$candidates)) {
+    pr$candidates[1L, , drop = FALSE]
+  } else matrix((pr$lower + pr$upper) / 2, 1L)
+  stage("policy", {
+    syn$memory <- policy_init(syn$policy, syn)
+    syn$policy$acquisition(syn, X)
+  })
+  invisible(TRUE)
+}
+
+# A state of the run's problem, policy and settings holding synthetic
+# evaluations (see check_run_ready()).
+synthetic_state <- function(state) {
+  pr <- state$problem
+  d <- pr$d
+  m <- 2L * (d + 1L)
+  X <- if (!is.null(pr$candidates)) {
+    pr$candidates[seq_len(min(m, nrow(pr$candidates))), , drop = FALSE]
+  } else {
+    # a Kronecker sequence: frac(i sqrt(p_j)) for the first d primes
+    p <- first_primes(d)
+    U <- (outer(seq_len(m), sqrt(p)) %% 1) * 0.9 + 0.05
+    sweep(sweep(U, 2L, pr$upper - pr$lower, "*"), 2L, pr$lower, "+")
+  }
+  sources <- if (is_miso(pr)) seq_len(pr$n_sources) - 1L else NA_integer_
+  syn <- new_state(pr, state$policy, state$charge_initial, state$model_args)
+  k <- 0L
+  for (i in seq_len(nrow(X))) for (s in sources) {
+    k <- k + 1L
+    cost <- if (pr$cost_type == "measured") exp(0.5 * cos(2 * k)) else {
+      pc <- point_cost(pr, X[i, ], s)
+      if (is.na(pc$cost)) 1 else pc$cost
+    }
+    syn <- state_record(syn, X[i, ], sin(3 * k), cost, "initial", source = s)
+  }
+  syn
+}
+
+first_primes <- function(n) {
+  p <- integer()
+  k <- 2L
+  while (length(p) < n) {
+    if (all(k %% p[p <= sqrt(k)] != 0L)) p <- c(p, k)
+    k <- k + 1L
+  }
+  p
 }
 
 # The main loop; returns a bo_run.
@@ -293,7 +642,6 @@ run_loop <- function(state, ctl) {
   if (!is.null(state$stop_reason)) return(finish_run(state, ctl))
   pr <- state$problem
   n_bo <- function() sum(state$phase == "bo")
-  failed <- state$X[!state_ok(state), , drop = FALSE]
   result <- tryCatch({
     repeat {
       if (state$spent >= state$budget) {
@@ -325,34 +673,27 @@ run_loop <- function(state, ctl) {
         if (!is.null(state$stop_reason)) break
         next
       }
+      pc <- point_cost(pr, x)
+      if (nzchar(pc$message)) {
+        # a point whose known cost cannot be worked out is not evaluated
+        state <- record_step(state, x, cost_failure(pc$message), p, ctl)
+        if (!is.null(state$stop_reason)) break
+        next
+      }
       if (pr$cost_type == "known" &&
-          state$spent + pr$cost(x) > state$budget * (1 + 1e-12)) {
+          state$spent + pc$cost > state$budget * (1 + 1e-12)) {
         state$stop_reason <- "budget spent: the next point would not fit"
-        state$declined <- list(x = x, cost = pr$cost(x), info = p$info)
+        state$declined <- list(x = x, cost = pc$cost, info = p$info)
         break
       }
+      failed <- state$X[!state_ok(state), , drop = FALSE]
       if (nrow(failed) && any(rowSums(abs(sweep(failed, 2L, x)) <=
                                       1e-10 * (pr$upper - pr$lower)) == pr$d)) {
         state$stop_reason <- "the policy proposed a point that failed before"
         break
       }
-      ev <- evaluate_objective(pr, x)
-      state <- state_record(state, x, ev$value, ev$cost, "bo",
-                            status = ev$status, message = ev$message,
-                            fit_time = p$fit_time,
-                            policy_time = p$policy_time, eval_time = ev$time,
-                            info = p$info)
-      state$memory <- p$memory
-      state$iteration <- state$iteration + 1L
-      save_checkpoint(state, ctl)
-      if (ctl$progress) show_progress(state)
-      if (ev$status != "ok") {
-        failed <- rbind(failed, x)
-        if (ctl$on_error == "stop") {
-          state$stop_reason <- paste("the objective failed:", ev$message)
-          break
-        }
-      }
+      state <- record_step(state, x, evaluate_point(pr, x, pc$cost), p, ctl)
+      if (!is.null(state$stop_reason)) break
     }
     state
   }, interrupt = function(e) {
@@ -375,7 +716,7 @@ run_cvs_step <- function(state, p, ctl) {
     return(state)
   }
   x <- cvs_realize(pr, p$x, i)
-  record_step(state, x, evaluate_objective(pr, x, cost), p, ctl,
+  record_step(state, x, evaluate_point(pr, x, cost), p, ctl,
               control_set = i)
 }
 
@@ -390,10 +731,10 @@ record_step <- function(state, x, ev, p, ctl, control_set = NA_integer_,
                         control_set = control_set, source = source)
   state$memory <- p$memory
   state$iteration <- state$iteration + 1L
-  save_checkpoint(state, ctl)
+  state <- save_checkpoint(state, ctl)
   if (ctl$progress) show_progress(state)
-  if (ev$status != "ok" && ctl$on_error == "stop") {
-    state$stop_reason <- paste("the objective failed:", ev$message)
+  if (ev$failed && ctl$on_error == "stop") {
+    state$stop_reason <- failure_reason(ev)
   }
   state
 }
@@ -403,13 +744,18 @@ record_step <- function(state, x, ev, p, ctl, control_set = NA_integer_,
 run_miso_step <- function(state, p, ctl) {
   pr <- state$problem
   s <- as.integer(p$source)
-  cost <- miso_cost(pr, p$x, s)
+  pc <- point_cost(pr, p$x, s)
+  if (nzchar(pc$message)) {
+    return(record_step(state, p$x, cost_failure(pc$message), p, ctl,
+                       source = s))
+  }
+  cost <- pc$cost
   if (state$spent + cost > state$budget * (1 + 1e-12)) {
     state$stop_reason <- "budget spent: the next point would not fit"
     state$declined <- list(x = p$x, source = s, cost = cost, info = p$info)
     return(state)
   }
-  record_step(state, p$x, evaluate_objective(pr, p$x, cost, source = s), p,
+  record_step(state, p$x, evaluate_point(pr, p$x, cost, source = s), p,
               ctl, source = s)
 }
 
@@ -446,6 +792,7 @@ print.bo_run <- function(x, ...) {
               x$problem$name))
   print_state_summary(x)
   cat(sprintf("  stopped: %s\n", x$stop_reason))
+  print_checkpoint_error(x$checkpoint_error)
   invisible(x)
 }
 
@@ -457,8 +804,10 @@ print.bo_run <- function(x, ...) {
 #'   best value (of the objective, source 0, with information sources), simple regret (when the problem's optimum is known; with
 #'   control sets, the simple regret of Tay et al. 2023 on the expected
 #'   noise-free objective, when the problem records it), the
-#'   spend, the numbers of evaluations (within budget, initial, failed) and
-#'   the reason the run stopped.
+#'   spend, the numbers of evaluations (within budget, initial, failed),
+#'   the reason the run stopped and, when checkpoints could not be written,
+#'   `checkpoint_error` (the number of failed writes, the last message and
+#'   the number of evaluations then).
 #' @family runs
 #' @examples
 #' run <- bo_optimize(test_problem("branin", budget = 4), policy_ei(),
@@ -489,8 +838,17 @@ summary.bo_run <- function(object, ...) {
     spent = object$spent, budget = object$budget,
     n = nrow(df), n_initial = sum(df$phase == "initial"),
     n_within_budget = sum(df$within_budget & df$phase == "bo"),
-    n_failed = n_failed, stop_reason = object$stop_reason
+    n_failed = n_failed, stop_reason = object$stop_reason,
+    checkpoint_error = object$checkpoint_error
   ), class = "summary.bo_run")
+}
+
+# A line on the checkpoint writes that failed, if any.
+print_checkpoint_error <- function(err) {
+  if (is.null(err)) return(invisible())
+  cat(sprintf("  checkpoint:  %d write%s failed (last after evaluation %d: %s)\n",
+              err$n, if (err$n == 1L) "" else "s", err$evaluations,
+              err$message))
 }
 
 #' @export
@@ -516,6 +874,7 @@ print.summary.bo_run <- function(x, digits = max(3L, getOption("digits") - 3L),
   cat(sprintf("  evaluations: %d (%d initial, %d within budget after them, %d failed)\n",
               x$n, x$n_initial, x$n_within_budget, x$n_failed))
   cat(sprintf("  stopped:     %s\n", x$stop_reason))
+  print_checkpoint_error(x$checkpoint_error)
   invisible(x)
 }
 
@@ -527,7 +886,12 @@ print.summary.bo_run <- function(x, digits = max(3L, getOption("digits") - 3L),
 #' @return A data frame with columns `x1`, ..., `xd`, `value`, `cost`,
 #'   `cumulative_cost` (charged costs only), `within_budget`, `phase`
 #'   (`"initial"` or `"bo"`), `status` (`"ok"` or `"error"`), `message`,
-#'   `fit_time`, `policy_time`, `eval_time` (seconds), then the policy's
+#'   `cost_valid` (`FALSE` when no valid cost is known: the known cost
+#'   function failed at the point, which was then not evaluated, or a
+#'   measured cost was missing, not a positive number, or not reported
+#'   because the objective failed; the cost is then `NA` and not charged,
+#'   and a valid value reported with an invalid measured cost is kept with
+#'   status `"ok"`), `fit_time`, `policy_time`, `eval_time` (seconds), then the policy's
 #'   diagnostics (e.g. `acquisition`, `lambda`). With control sets, after
 #'   `eval_time`: `control_set` (the index of the chosen set, `NA` for the
 #'   initial design), `random_x1`, ..., `random_xd` (the realized random
@@ -550,7 +914,7 @@ as.data.frame.bo_run <- function(x, row.names = NULL, optional = FALSE,
   df <- data.frame(X, value = x$value, cost = x$cost, cumulative_cost = cum,
                    within_budget = cum <= x$budget * (1 + 1e-12),
                    phase = x$phase, status = x$status, message = x$message,
-                   fit_time = x$fit_time, policy_time = x$policy_time,
+                   cost_valid = !is.na(x$cost), fit_time = x$fit_time, policy_time = x$policy_time,
                    eval_time = x$eval_time, stringsAsFactors = FALSE)
   if (is_miso(x$problem)) df$source <- x$source
   if (is_cvs(x$problem)) {

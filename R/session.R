@@ -110,13 +110,42 @@ state_objective <- function(state) {
 
 state_remaining <- function(state) state$budget - state$spent
 
-# Fit (warm-started) the objective model and, for measured costs, the GP on
-# log cost, on the successful evaluations.
+# The evaluations that inform the objective's model: the successful ones
+# and the failed ones, each failure with the worst successful value (of its
+# source, with information sources; of any source when its own has none),
+# so that the model, and through it every policy, steers away from points
+# near failures (see "Failures and interruptions" in ?bo_optimize). Without
+# failures, the successful evaluations alone. Returns list(use, y): the
+# rows of the state and their values.
+state_model_data <- function(state) {
+  ok <- state_ok(state)
+  use <- ok
+  y <- state$value
+  if (any(ok) && !all(ok)) {
+    worst <- min(state$value[ok])
+    if (is_miso(state$problem)) {
+      for (i in which(!ok)) {
+        same <- ok & state$source == state$source[i]
+        y[i] <- if (any(same)) min(state$value[same]) else worst
+      }
+    } else {
+      y[!ok] <- worst
+    }
+    use <- rep(TRUE, length(ok))
+  }
+  list(use = use, y = y[use])
+}
+
+# Fit (warm-started) the objective model, on the successful evaluations and
+# the failed ones at the worst successful value (state_model_data()), and,
+# for measured costs, the GP on log cost, on the evaluations whose cost is
+# known (valid).
 state_fit <- function(state) {
   pr <- state$problem
-  ok <- state_ok(state)
+  md <- state_model_data(state)
+  ok <- md$use
   X <- state$X[ok, , drop = FALSE]
-  y <- state$value[ok]
+  y <- md$y
   if (is_miso(pr)) {
     prev <- state$models$f
     state$models$f <- gp_fit_miso(X, state$source[ok], y,
@@ -138,11 +167,13 @@ state_fit <- function(state) {
                       "evaluations with different values"))
   }
   if (pr$cost_type == "measured") {
-    lc <- log(state$cost[ok])
+    known <- !is.na(state$cost)
+    lc <- log(state$cost[known])
     state$models$cost <- if (length(lc) >= 2L && stats::sd(lc) > 0) {
       # on a finite domain too, a GP on the candidates' coordinates
       # a measured cost is exact
-      refit_gp(X, lc, pr, model_noise_default(state$model_args$cost, TRUE),
+      refit_gp(state$X[known, , drop = FALSE], lc, pr,
+               model_noise_default(state$model_args$cost, TRUE),
                state$models$cost)
     } else {
       NULL
@@ -211,13 +242,13 @@ state_cost_args <- function(state) {
   if (!is.null(state$models$cost) && is.null(pr$prior)) {
     return(list(cost = NULL, cost_model = state$models$cost))
   }
-  ok <- state_ok(state)
   if (!is.null(state$models$cost)) {
     # finite domain with measured costs: predicted cost per candidate
     p <- predict(state$models$cost, pr$candidates)
     return(list(cost = exp(p$mean + p$sd^2 / 2), cost_model = NULL))
   }
-  list(cost = exp(mean(log(state$cost[ok]))), cost_model = NULL)
+  list(cost = exp(mean(log(state$cost[!is.na(state$cost)]))),
+       cost_model = NULL)
 }
 
 # Map a point proposed on a finite domain's model scale back to the problem.
@@ -235,6 +266,13 @@ state_point <- function(state, x) {
 #' run; `bo_tell()` records its value and cost. Sessions are plain R objects:
 #' save them with [saveRDS()] between experiments and load them with
 #' [readRDS()].
+#'
+#' A failed experiment (`value = NA` in `bo_tell()`) informs the next
+#' proposals as in [bo_optimize()] (see its section on failures): the
+#' objective's model takes the failed point at the worst value observed, so
+#' `bo_ask()` does not propose it, or points near it, again.
+#' `bo_session()` checks the settings the session will need (`model`, and
+#' whether the policy suits the problem) at once, as [bo_optimize()] does.
 #'
 #' @param problem A [bo_problem()]. Its objective is not called by a session
 #'   (give any function, e.g. `function(x) NA`).
@@ -288,11 +326,13 @@ state_point <- function(state, x) {
 #' @export
 bo_session <- function(problem, policy, initial = NULL,
                        charge_initial = FALSE, model = list()) {
-  check_problem_policy(problem, policy, sys.call())
+  call <- sys.call()
+  check_problem_policy(problem, policy, call)
   charge_initial <- check_flag(charge_initial)
   model <- check_model_args(model)
   state <- new_state(problem, policy, charge_initial, model)
   if (!is.null(initial)) state <- state_initial(state, initial)
+  check_run_ready(state, call)
   state$memory <- policy_init(policy, state)
   structure(state, class = "bo_session")
 }
@@ -425,8 +465,9 @@ state_propose <- function(state) {
 #'   carries the source, attribute `source`).
 #' @param value The observed objective value (`NA` for a failed experiment).
 #' @param cost The cost it incurred; required when the problem's cost is
-#'   measured, computed from the known cost function (or the control set)
-#'   otherwise.
+#'   measured (`NA` when it could not be measured: the value is kept and
+#'   used, and no cost is charged), computed from the known cost function
+#'   (or the control set) otherwise.
 #' @param asked With control sets: the point `bo_ask()` returned (it carries
 #'   the control set), when `x` is the realized full query.
 #' @export
@@ -488,9 +529,18 @@ bo_tell <- function(session, x, value, cost = NULL, asked = NULL) {
       stop_arg("cost", "given: this problem's cost is measured", NULL,
                show = FALSE)
     }
-    cost <- pr$cost(xm[1L, ])
+    pc <- point_cost(pr, xm[1L, ])
+    if (nzchar(pc$message)) {
+      stop_arg("cost", sprintf(paste("given: the problem's cost function",
+                                     "gives no cost at `x` (%s)"),
+                               pc$message), NULL, show = FALSE)
+    }
+    cost <- pc$cost
   }
-  cost <- check_number(cost, min = 0, min_open = TRUE)
+  cost <- if (pr$cost_type == "measured" && is.atomic(cost) &&
+              length(cost) == 1L && is.na(cost)) {
+    NA_real_ # not measured: the value is kept, no cost is charged
+  } else check_number(cost, min = 0, min_open = TRUE)
   info <- attr(src, "info")
   ok <- is.finite(value)
   memory <- session$memory
