@@ -21,6 +21,22 @@
 # the first replication of the study's cheapest cell together with its
 # recipe: re-running that recipe with the installed build must reproduce the
 # cached record bit for bit.
+#
+# Measured costs. A cost that is measured (e.g. a training time) cannot be
+# reproduced, so a problem that measures its costs records them and replays
+# them, through two options set here (inst/scripts/rf-boston-problem.R is
+# such a problem): while study_run() runs a recipe, `costbo.study.costs` is a
+# directory to which each problem built writes the points it evaluated and
+# their costs, and study_run() attaches to each record the costs of its run
+# (`record$costs`, one per row of `record$x`, from the log of the same
+# replication at the same points whose charged costs add up to the record's
+# cumulative costs); the logs are written by the sequential and the fork
+# ("parallel" on unix) back ends, whose workers inherit the option. While
+# study_reproduces() replays a record, `costbo.study.replay` is that record,
+# and such a problem returns at each point the cost recorded for the same
+# point (its objective is still computed). The replay then checks every
+# value and every decision of the code given the observed costs. Problems
+# with computed costs ignore both options.
 
 # A recipe. `problems` and `policies` are R code (strings) evaluated with
 # costbo attached; they must give named lists.
@@ -34,14 +50,47 @@ study_eval <- function(code) {
   eval(parse(text = code, keep.source = FALSE), envir = new.env(parent = globalenv()))
 }
 
-# Run one recipe (reps may be replaced, e.g. by 1 for a replay).
+# Run one recipe (reps may be replaced, e.g. by 1 for a replay), with the
+# measured costs its problems log attached to the records.
 study_run <- function(recipe, reps = recipe$reps, backend = "sequential",
                       workers = NULL, progress = FALSE) {
-  bo_benchmark(study_eval(recipe$problems), study_eval(recipe$policies),
-               reps = reps, backend = backend, workers = workers,
-               seed = recipe$seed, n_init = recipe$n_init,
-               max_evaluations = recipe$max_evaluations, model = recipe$model,
-               progress = progress)
+  log <- tempfile("costbo-costs-")
+  dir.create(log)
+  old <- options(costbo.study.costs = log)
+  on.exit({
+    options(old)
+    unlink(log, recursive = TRUE)
+  })
+  bm <- bo_benchmark(study_eval(recipe$problems), study_eval(recipe$policies),
+                     reps = reps, backend = backend, workers = workers,
+                     seed = recipe$seed, n_init = recipe$n_init,
+                     max_evaluations = recipe$max_evaluations,
+                     model = recipe$model, progress = progress)
+  study_attach_costs(bm, log)
+}
+
+# Attach to each ok record the costs of its run logged in `dir`: the log of
+# the same replication at the same points whose charged costs (after the
+# initial design; as.data.frame.bo_run()) add up to the record's cumulative
+# costs bit for bit.
+study_attach_costs <- function(bm, dir) {
+  logs <- lapply(list.files(dir, full.names = TRUE), readRDS)
+  if (!length(logs)) return(bm)
+  for (i in seq_along(bm$records)) {
+    rec <- bm$records[[i]]
+    if (rec$status != "ok") next
+    for (l in logs) {
+      if (!isTRUE(l$rep == rec$rep) || !identical(dim(l$x), dim(rec$x)) ||
+          any(l$x != rec$x)) next
+      paid <- rec$trace$phase != "initial" & !is.na(l$costs)
+      if (identical(cumsum(ifelse(paid, l$costs, 0)),
+                    rec$trace$cumulative_cost)) {
+        bm$records[[i]]$costs <- l$costs
+        break
+      }
+    }
+  }
+  bm
 }
 
 study_file <- function(dir, name) file.path(dir, paste0(name, ".rds"))
@@ -57,8 +106,11 @@ study_cheapest <- function(bm) {
 
 # Re-run one record's replication (its problem, policy and replication
 # number, from its recipe) with the installed build; TRUE when the trace
-# and the points are reproduced bit for bit.
+# and the points are reproduced bit for bit. Problems with measured costs
+# take the record's costs (option costbo.study.replay, see above).
 study_reproduces <- function(recipe, record) {
+  old <- options(costbo.study.replay = record)
+  on.exit(options(old))
   probs <- study_eval(recipe$problems)[record$problem]
   pols <- study_eval(recipe$policies)[record$policy]
   # replication k alone: its own random stream, as bo_benchmark() gives it

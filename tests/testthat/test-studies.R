@@ -103,12 +103,107 @@ test_that("the slim cache agrees with the benchmark it summarizes", {
   expect_equal(min(sl$curves$cost), 0)
 })
 
+# A recipe whose problem measures its cost (a stand-in for a timing: the
+# microseconds of the clock), recorded and replayed by the mechanism of
+# inst/scripts/rf-boston-problem.R.
+clock_cost_recipe <- function(policy, reps = 1L) {
+  s <- study_env()
+  s$study_recipe(paste0(
+    'local({ source(system.file("scripts", "rf-boston-problem.R", ',
+    'package = "costbo"), local = TRUE); ',
+    'list(clock = function(r) bo_problem(study_recorded_objective(',
+    'function(x, measure) list(value = -sum((x - 0.3)^2), cost = if (measure) ',
+    '1 + x[1] + (as.numeric(Sys.time()) * 1e6) %% 1000 / 1e4), r), ',
+    'lower = c(0, 0), upper = c(1, 1), budget = 4)) })'),
+    policy, reps, n_init = 4L)
+}
+
+test_that("measured costs are recorded and replayed", {
+  s <- study_env()
+  recipe <- clock_cost_recipe('list(`EI-PU` = policy_ei_pu())', 2L)
+  bm <- s$study_run(recipe)
+  expect_null(getOption("costbo.study.costs"))
+  for (rec in bm$records) {
+    # one cost per evaluation, and those after the initial design add up
+    # to the record's cumulative costs
+    expect_length(rec$costs, nrow(rec$x))
+    bo <- rec$trace$phase == "bo"
+    expect_gt(sum(bo), 0L)
+    expect_equal(cumsum(ifelse(bo, rec$costs, 0)), rec$trace$cumulative_cost,
+                 tolerance = 0)
+    # the costs are the clock's: 1 + x1 + up to 0.1
+    expect_true(all(rec$costs >= 1 + rec$x[, 1] &
+                      rec$costs < 1.1 + rec$x[, 1]))
+  }
+  rec <- bm$records[[1L]]
+  expect_true(s$study_reproduces(recipe, rec))
+  expect_null(getOption("costbo.study.replay"))
+  # without its costs the replay measures new ones, and fails
+  bare <- rec
+  bare$costs <- NULL
+  expect_false(s$study_reproduces(recipe, bare))
+  # a changed cost after the initial design changes the cumulative cost
+  changed <- rec
+  k <- which(rec$trace$phase == "bo")[1L]
+  changed$costs[k] <- changed$costs[k] * (1 + 1e-9)
+  expect_false(s$study_reproduces(recipe, changed))
+  # a changed cost of the initial design (not charged) changes the cost
+  # model, hence the points EI-PU chooses
+  changed <- rec
+  changed$costs[1L] <- 2 * changed$costs[1L]
+  expect_false(s$study_reproduces(recipe, changed))
+  # the record of the other replication is not taken for this one
+  other <- bm$records[[2L]]
+  other$rep <- rec$rep
+  expect_false(s$study_reproduces(recipe, other))
+})
+
+test_that("the RF-Boston problem is the forest's CV, and its replays pass", {
+  skip_on_cran()
+  skip_if_not_installed("ranger")
+  skip_if_not_installed("MASS")
+  s <- study_env()
+  recipe <- s$study_recipe(paste0(
+    'local({ source(system.file("scripts", "rf-boston-problem.R", ',
+    'package = "costbo"), local = TRUE); list(`RF-Boston` = rf_boston) })'),
+    'list(`EI-PU` = policy_ei_pu())', 1L, n_init = 3L, max_evaluations = 2L)
+  bm <- s$study_run(recipe)
+  rec <- bm$records[[1L]]
+  expect_identical(rec$status, "ok")
+  expect_length(rec$costs, 5L)
+  expect_true(all(rec$costs > 0))
+  # the objective at the first point, computed directly: minus the 5-fold
+  # CV mean squared error of medv with the folds of replication 1
+  x <- rec$x[1L, ]
+  data <- MASS::Boston
+  set.seed(1L, kind = "Mersenne-Twister")
+  folds <- sample(rep_len(1:5, nrow(data)))
+  pred <- numeric(nrow(data))
+  for (k in 1:5) {
+    fit <- ranger::ranger(medv ~ ., data = data[folds != k, ],
+                          num.trees = round(x[1]), max.depth = round(x[2]),
+                          mtry = max(1, round(10^x[3] * 13)), num.threads = 1,
+                          seed = 1L)
+    pred[folds == k] <- predict(fit, data[folds == k, ], seed = 1L)$predictions
+  }
+  expect_equal(rec$trace$value[1L], -mean((data$medv - pred)^2),
+               tolerance = 1e-12)
+  expect_true(s$study_reproduces(recipe, rec))
+  changed <- rec
+  changed$costs[4L] <- changed$costs[4L] * (1 + 1e-9)
+  expect_false(s$study_reproduces(recipe, changed))
+})
+
+# Caches whose replay needs a suggested package that may be missing (CI).
+study_needs <- list(`rf-boston.rds` = c("ranger", "MASS"))
+
 test_that("every cached study is reproduced by this build", {
   skip_on_cran()
   s <- study_env()
   files <- list.files(system.file("extdata", package = "costbo"),
                       pattern = "[.]rds$", full.names = TRUE)
   expect_gt(length(files), 0L)
+  missing_pkgs <- character()
   for (f in files) {
     cache <- readRDS(f)
     if (is.null(cache$provenance$replay)) {
@@ -116,13 +211,21 @@ test_that("every cached study is reproduced by this build", {
       # scripts in inst/scripts
       next
     }
+    needs <- study_needs[[basename(f)]]
+    if (!all(vapply(needs, requireNamespace, NA, quietly = TRUE))) {
+      missing_pkgs <- c(missing_pkgs, basename(f))
+      next
+    }
     expect_true(s$study_replay(cache$provenance), label = basename(f))
   }
   old <- basename(files)[!vapply(files, function(f) {
     !is.null(readRDS(f)$provenance$replay)
   }, NA)]
-  if (length(old)) {
-    skip(paste("caches without provenance, to regenerate:",
-               paste(old, collapse = ", ")))
-  }
+  why <- c(if (length(old)) paste("caches without provenance, to regenerate:",
+                                   paste(old, collapse = ", ")),
+           if (length(missing_pkgs)) {
+             paste("caches whose replay needs packages not installed:",
+                   paste(missing_pkgs, collapse = ", "))
+           })
+  if (length(why)) skip(paste(why, collapse = "; "))
 })

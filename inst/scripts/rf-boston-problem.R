@@ -1,0 +1,142 @@
+# The RF-Boston problem (Astudillo et al. 2021, Sec. 5.1), in a file of its
+# own so that the recipe of inst/scripts/rf-boston.R can source it where the
+# script's functions do not exist: study_eval() evaluates a recipe in a
+# fresh environment whose parent is the global one, and the provenance test
+# of the package (tests/testthat/test-studies.R) replays the cache's recipe
+# without the script. The recipe's problem code is
+#   local({
+#     source(system.file("scripts", "rf-boston-problem.R", package = "costbo"),
+#            local = TRUE)
+#     list(`RF-Boston` = rf_boston)
+#   })
+# Sourcing defines rf_boston() and study_recorded_objective() and nothing
+# else; it needs ranger and MASS only when a problem is built.
+#
+# The problem of replication `rep`: the number of trees in [1, 256] and the
+# maximum depth in [1, 64] (both rounded), and log10 of the fraction of
+# features tried at each split in [-1, 0]; the forest is grown by ranger
+# (mtry = the fraction times the 13 predictors, rounded, at least 1; one
+# thread) on MASS::Boston. The objective is minus the 5-fold cross-validated
+# mean squared error of medv, with folds and forest seed fixed by the
+# replication. The cost is the CPU time of the five trainings and
+# predictions, in units of the CPU time of the same CV of a default forest
+# (100 trees, unlimited depth, all features; median of three, measured
+# before the first measured evaluation), as the reference implementation
+# scales training times by a default forest's. CPU time rather than elapsed
+# time keeps the costs meaningful on a shared machine.
+#
+# Measured costs and replays. A CPU time cannot be reproduced, so a replay
+# of a recorded replication (study_reproduces() in inst/scripts/study.R)
+# could never be bit-identical. The costs are therefore recorded and
+# replayed, through two options that study.R sets:
+# - `costbo.study.costs`, a directory, set by study_run() while it runs a
+#   recipe: every problem built then writes the points it evaluated and
+#   their costs to a file of its own in that directory after each
+#   evaluation, and study_run() attaches to each record the costs of its run
+#   (`record$costs`, one per row of `record$x`).
+# - `costbo.study.replay`, the record being replayed, set by
+#   study_reproduces() for the duration of the replay: a problem built for
+#   the record's replication, when the record has costs, returns at each
+#   point the cost recorded for exactly the same point (bit for bit; the
+#   next unused occurrence of that point in `record$x`). The objective, a
+#   CV with fixed folds and forest seed, is still computed. The replay thus
+#   checks every value of the objective and every decision of the code
+#   (initial design, model fits, acquisitions, budget accounting) given the
+#   observed costs; only the timings themselves are taken from the record.
+#   At a point the record did not evaluate (the replay has diverged) the
+#   cost is measured, and the replay fails.
+
+# Wrap `objective(x, measure)`, which returns list(value, cost) (the cost
+# only when `measure` is TRUE), into an objective of bo_problem() whose costs
+# are recorded and replayed as described above, for replication `rep`.
+study_recorded_objective <- function(objective, rep) {
+  replay <- getOption("costbo.study.replay")
+  if (!is.null(replay) && !(isTRUE(replay$rep == rep) &&
+                            !is.null(replay$costs) && !is.null(replay$x))) {
+    replay <- NULL
+  }
+  dir <- getOption("costbo.study.costs")
+  # tempfile() names the file without R's random number generator
+  file <- if (is.null(replay) && !is.null(dir)) {
+    tempfile(sprintf("rep%d-", rep), tmpdir = dir, fileext = ".rds")
+  }
+  used <- if (!is.null(replay)) logical(nrow(replay$x))
+  X <- NULL
+  costs <- double()
+  function(x) {
+    if (!is.null(replay)) {
+      same <- !used & colSums(t(replay$x) == x) == length(x)
+      if (any(same)) {
+        k <- which(same)[1L]
+        used[k] <<- TRUE
+        return(list(value = objective(x, FALSE)$value,
+                    cost = replay$costs[k]))
+      }
+    }
+    if (!is.null(file)) {
+      # the point is logged before it is evaluated, so that the log keeps
+      # one row per row of the record (NA for a failed evaluation)
+      X <<- rbind(X, as.double(x), deparse.level = 0L)
+      costs <<- c(costs, NA_real_)
+      on.exit(saveRDS(list(rep = rep, x = X, costs = costs), file))
+    }
+    out <- objective(x, TRUE)
+    if (!is.null(file)) costs[length(costs)] <<- out$cost
+    out
+  }
+}
+
+# The problem of replication `rep`.
+rf_boston <- function(rep, budget = 10) {
+  for (pkg in c("ranger", "MASS")) {
+    if (!requireNamespace(pkg, quietly = TRUE)) {
+      stop("RF-Boston needs the ", pkg, " package", call. = FALSE)
+    }
+  }
+  data <- MASS::Boston
+  p <- ncol(data) - 1L
+  # R's random numbers used here are not drawn from the optimizer's stream:
+  # the stream is saved and restored around them
+  keep_stream <- function(expr) {
+    old <- get0(".Random.seed", globalenv(), inherits = FALSE)
+    on.exit(if (is.null(old)) rm(".Random.seed", envir = globalenv()) else
+      assign(".Random.seed", old, globalenv()))
+    expr
+  }
+  # folds fixed by the replication
+  folds <- keep_stream({
+    set.seed(rep, kind = "Mersenne-Twister")
+    sample(rep_len(1:5, nrow(data)))
+  })
+  # ranger() and predict() draw a seed from R's generator unless given one;
+  # both are given the replication's (predict() uses it only for ties in
+  # classification), and the stream is guarded anyway, so that evaluating
+  # or not (the cost unit is not measured in a replay) never moves it
+  cv <- function(trees, depth, mtry) keep_stream({
+    t0 <- proc.time()
+    pred <- numeric(nrow(data))
+    for (k in 1:5) {
+      fit <- ranger::ranger(medv ~ ., data = data[folds != k, ],
+                            num.trees = trees, max.depth = depth,
+                            mtry = mtry, num.threads = 1, seed = rep)
+      pred[folds == k] <- stats::predict(fit, data[folds == k, ],
+                                         seed = rep)$predictions
+    }
+    t <- proc.time() - t0
+    list(mse = mean((data$medv - pred)^2),
+         seconds = max(t[["user.self"]] + t[["sys.self"]], 1e-3))
+  })
+  # the cost unit: the same CV of a default forest (median of three),
+  # measured once, when the first cost is (not in a replay)
+  unit <- NULL
+  objective <- function(x, measure) {
+    if (measure && is.null(unit)) {
+      unit <<- stats::median(replicate(3, cv(100, 0, p)$seconds))
+    }
+    r <- cv(round(x[1]), round(x[2]), max(1, round(10^x[3] * p)))
+    list(value = -r$mse, cost = if (measure) r$seconds / unit)
+  }
+  costbo::bo_problem(study_recorded_objective(objective, rep),
+                     lower = c(1, 1, -1), upper = c(256, 64, 0),
+                     budget = budget, name = "RF-Boston")
+}
