@@ -152,10 +152,40 @@ horizons <- function(bm) {
   tab[order(tab$problem, tab$h), ]
 }
 
+# --- where the multi-source runs went (paper 004, Sec. 5.4.1) -----------------
+# One row per problem with information sources, policy and source: the
+# evaluations after the initial design and the cost they spent (the steps of
+# the cumulative cost), summed over the `runs` replications.
+sources <- function(bm) {
+  ev <- bm$evaluations
+  ev <- ev[!is.na(ev$source), , drop = FALSE]
+  if (!nrow(ev)) {
+    return(data.frame(problem = character(), policy = character(),
+                      source = integer(), runs = integer(),
+                      evaluations = integer(), cost = numeric()))
+  }
+  key <- interaction(ev$problem, ev$policy, ev$rep, drop = TRUE)
+  ev$cost <- stats::ave(ev$cumulative_cost, key,
+                        FUN = function(v) c(v[1L], diff(v)))
+  ev <- ev[ev$phase == "bo", , drop = FALSE]
+  by <- ev[, c("problem", "policy", "source")]
+  out <- stats::aggregate(data.frame(evaluations = rep(1L, nrow(ev)),
+                                     cost = ev$cost), by = by, FUN = sum)
+  runs <- stats::aggregate(data.frame(runs = ev$rep),
+                           by = ev[, c("problem", "policy")],
+                           FUN = function(r) length(unique(r)))
+  out <- merge(runs, out, by = c("problem", "policy"))
+  out <- out[order(out$problem, out$policy, out$source),
+             c("problem", "policy", "source", "runs", "evaluations", "cost")]
+  rownames(out) <- NULL
+  out
+}
+
 # --- command line ----------------------------------------------------------------
 study_main(parts, "rollout", write = function(j) {
   c(study_slim(j$benchmark),
     list(gap_runs = gap_runs(j$benchmark, c(study_eval(single), study_eval(miso))),
          horizons = horizons(j$benchmark),
+         sources = sources(j$benchmark),
          provenance = j$provenance))
 })
