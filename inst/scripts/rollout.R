@@ -38,6 +38,16 @@
 # costliest cells (fixed h = 4 and 5, CMDP h = 3 and 4 on Dropwave) are
 # split into parts of 10 to 25 replications of about an hour each. The
 # cache records the measured total (provenance$core_seconds).
+#
+# Measured by the first 12 parts (build 31c22faa, mean seconds of one core
+# per replication over all replications, with the other core busy): paper
+# 004 with one source: rolling horizon 2.3-3.2 s (longest 12 s), greedy KG
+# and EI under 0.1 s, fixed h = 2 1.1-4.3 s, h = 3 1.5-3.5 s; three
+# sources: rolling horizon 2.0-5.2 s (longest 14 s), misoKG 0.6-0.7 s,
+# h = 2 4.5-4.6 s, h = 3 5.3-5.5 s; paper 001: CMDP rollout h = 2 on
+# lee2021 20 s (longest 40 s), EI and EI-PU under 0.3 s. These 12 parts
+# took 0.8 core-hours, 30-70% of what the single replications above
+# predicted for them, so the totals above are upper estimates.
 
 script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
                                    value = TRUE))
