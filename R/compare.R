@@ -92,7 +92,7 @@ bo_compare <- function(x, policy, baseline, measure = NULL,
 #' @return `format()`: one sentence per row (a character vector).
 #' @export
 format.bo_compare <- function(x, digits = 2L, ...) {
-  f <- function(v) format(signif(v, digits))
+  f <- function(v) vapply(v, function(e) format(signif(e, digits)), "")
   lvl <- 100 * attr(x, "level")
   what <- paste(if (isTRUE(attr(x, "higher_is_better"))) "higher" else "lower",
                 gsub("_", " ", x$measure))
@@ -218,7 +218,7 @@ bo_claim <- function(x, claim, policy, baseline, problems = NULL,
 #' @param ... Unused.
 #' @export
 format.bo_claim <- function(x, digits = 2L, ...) {
-  f <- function(v) format(signif(v, digits))
+  f <- function(v) vapply(v, function(e) format(signif(e, digits)), "")
   lvl <- 100 * if (is.null(attr(x, "level"))) 0.95 else attr(x, "level")
   more <- ifelse(x$verdict != "inconclusive", "",
                  ifelse(is.finite(x$n_needed),

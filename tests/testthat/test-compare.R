@@ -144,3 +144,19 @@ test_that("bo_claim() checks its arguments", {
                         higher_is_better = TRUE), "`baseline`")
   expect_error(bo_claim(d, "c", "a", "b", measure = "s"), "`higher_is_better`")
 })
+
+test_that("each sentence formats its own numbers", {
+  d <- data.frame(problem = rep(c("p", "q"), each = 8),
+                  policy = rep(rep(c("a", "b"), each = 4), 2),
+                  rep = rep(1:4, 4),
+                  s = c(1, 2, 3, 4, 0, 1, 2, 3, 100, 210, 300, 400, 0, 1, 2, 3))
+  tab <- rbind(bo_claim(d, "p", "a", "b", problems = "p", measure = "s",
+                        higher_is_better = TRUE),
+               bo_claim(d, "q", "a", "b", problems = "q", measure = "s",
+                        higher_is_better = TRUE))
+  s <- format(tab)
+  # no padding or digits borrowed from the other row
+  expect_match(s[1], "mean paired difference 1, ")
+  cmp <- bo_compare(d, "a", "b", measure = "s", higher_is_better = TRUE)
+  expect_match(format(cmp)[1], "paired difference 1, ")
+})
