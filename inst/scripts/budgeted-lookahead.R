@@ -21,8 +21,8 @@
 # Policies: EI, EI-PU, EI-PU-CC, and B-MS-EI with 2 and 4 steps, path
 # variant (one fantasy per stage at the posterior mean) and tree ((4) and
 # (4, 4, 2) fantasies). Replications: 100 per problem (the paper: 200, and
-# 100 for Ackley), in parts of 10 (2-step tree) and 5 (4-step tree)
-# replications of the four problems, each about an hour or less.
+# 100 for Ackley), in parts of 25 (paths), 10 (2-step tree) and 5 (4-step
+# tree) replications of the four problems, each about an hour or less.
 #
 # Run time, seconds of one core per replication with the optimizer effort of
 # the reference (measured on single replications with the other core busy;
@@ -56,8 +56,8 @@ blocks <- function(name, policies, size) {
                           vapply(b, max, 0L)))
 }
 parts <- c(
-  list(myopic = study_recipe(problems, myopic, 100L),
-       paths = study_recipe(problems, paths, 100L)),
+  list(myopic = study_recipe(problems, myopic, 100L)),
+  blocks("paths", paths, 25L),
   blocks("tree2", tree2, 10L),
   blocks("tree4", tree4, 5L))
 
