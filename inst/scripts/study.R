@@ -307,8 +307,8 @@ study_main <- function(parts, study, write = function(j) {
                     backend = opt("backend", "sequential"),
                     workers = if (is.na(workers)) NULL else as.integer(workers))
   } else if (cmd == "join") {
-    # `join --partial <file>`: the parts done so far, for drafting; never the
-    # package's cache
+    # `join --partial <file>`: the parts done so far (the cache lists them in
+    # provenance$parts, and a vignette reads what it holds)
     partial <- opt("partial", NA)
     if (!is.na(partial)) {
       parts <- parts[file.exists(study_file(dir, names(parts)))]
