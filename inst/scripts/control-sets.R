@@ -70,10 +70,36 @@
 # the disagreement of 1024 samples with itself under other raw points of
 # the maximizer). 256 samples cost a quarter of 1024.
 #
-# Run time, core-seconds per replication (CPU time, seed 1, variance 0.02,
-# one process with the other core busy):
+# Run time, CPU seconds of one replication (Hartmann-3, variance 0.02,
+# replication 1, with the other core busy; Rscript
+# inst/scripts/control-sets-time.R, studies/control-sets/timings.csv):
 #
-# TIMING_PLACEHOLDER
+#   policy    cheap   moderate  expensive   (evaluations, cheap)
+#   UCB-PSQ     0.2     (the same runs: only the full set is played)
+#   TS-PSQ      5.9     (the same runs)
+#   ETC-50     34.5       32.9      ~8       149
+#   ETC-100   198.4      183.1       9.9     244
+#   ETC-Ada  ~1244         8.6       0.6    ~490
+#
+# (ETC-Ada under cheap costs: 171 s measured for its first 250 evaluations,
+# the rest extrapolated from its measured step times; ETC-50 under
+# expensive costs not measured, taken as about ETC-100's: 75 against 88
+# exploring steps.) The GP-sample problems make the same number of
+# evaluations. Parts and their estimated core-hours:
+#
+#   psq_v<var>                       3 parts  0.10 h each (both objectives)
+#   etc50_v<var>                     3 parts  0.42 h each (both objectives)
+#   etc100_<obj>_v<var>_r<block>    12 parts  0.54 h each (5 replications)
+#   etcada_<obj>_v<var>_r<block>    30 parts  0.70 h each (2 replications)
+#
+# about 29 core-hours in all, 21 of them ETC-Ada under cheap costs; run
+# the parts one per core (`run <part> ...` in groups that fit a session)
+# and commit each part file. The cache records the measured total
+# (provenance$core_seconds). TS-PSQ and UCB-PSQ play the full control set
+# and so make the same runs at every cost set and variance (checked: the
+# same points and regrets); they are run at each
+# variance anyway (0.2 core-hours) so that every problem has all five
+# policies.
 
 script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
                                    value = TRUE))
