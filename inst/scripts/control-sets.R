@@ -1,112 +1,224 @@
 # Bayesian optimization with cost-varying variable subsets (Tay et al.
-# 2023, Fig. 2 protocol): the cache of vignette("control-sets",
-# package = "costbo").
+# 2023, paper 003, Sec. 5, Fig. 2 and App. C): the cache of
+# vignette("control-sets").
 #
-# Run from the repository root with costbo installed:
-#   Rscript inst/scripts/control-sets.R [reduced|quality|full] [backend] [workers]
-# e.g. `Rscript inst/scripts/control-sets.R full parallel 32`, or backend
-# "future" under a future::plan() set in ~/.Rprofile.  The reduced and full
-# scales write inst/extdata/control-sets.rds, the quality scale
-# inst/extdata/control-sets-quality.rds: a list with the benchmark (`bm`, a
-# bo_benchmark; its `evaluations` record the control set played) and the
-# settings.
+# Usage, from the package's source directory with costbo installed:
+#   Rscript inst/scripts/control-sets.R list
+#   Rscript inst/scripts/control-sets.R run <part> [<part> ...] [--backend parallel --workers 2]
+#   Rscript inst/scripts/control-sets.R join
+# `run` writes each part to studies/control-sets/<part>.rds as soon as it
+# is done (with the build of costbo that made it and the command; a part of
+# another build is used only once this build reproduces it); `join` reads
+# all parts and writes inst/extdata/control-sets.rds (see
+# inst/scripts/study.R): the benchmark, the provenance, and for the
+# vignette's verdicts `final` (one row per replication: objective, cost
+# set, variance, policy, the simple regret at the budget, the cost spent
+# with control sets other than the full one and the cost after which only
+# the full set was played, the paper's diamond) and `sets` (the plays and
+# cost of every control set per replication), with `settings`.
 #
-# Protocol (paper 003, Sec. 5 and App. C): the GP-sample and Hartmann-3
-# objectives on [0, 1]^3 with all seven control sets, the cheap, moderate
-# and expensive cost sets, inputs drawn from truncated normals of variance
-# 0.02, 0.04 and 0.08, observation noise 0.01, budget 50, 5 random initial
-# points, fixed GP hyperparameters (SE kernel, lengthscale 0.1, outputscale
-# 1), beta = 2, and the simple regret of the expected objective against the
-# cost spent.
+# Protocol of the paper and its reference code (github.com/sebtsh/bocvs):
+# the GP-sample (a new sample per replication, test_problem_cvs(seed = r))
+# and Hartmann-3 objectives on [0, 1]^3 with all seven control sets; the
+# cheap, moderate and expensive cost sets; every input drawn, when not
+# controlled, from a normal of mean 0.5 truncated to [0, 1] with variance
+# 0.02, 0.04 or 0.08; observation noise 0.01; budget 50; 5 random initial
+# points (free); the GP of the reference, SE kernel with fixed lengthscale
+# 0.1, outputscale 1 and noise 1e-4; beta = 2; the simple regret of the
+# expected objective of the played (control set, partial query). Policies
+# of Fig. 2: TS-PSQ (1024 random Fourier features), UCB-PSQ, and the
+# explore-then-commit variants of UCB-CVS, ETC-50, ETC-100 and ETC-Ada
+# (floor(4 / c) plays of the cost group of cost c); 10 replications (the
+# paper's 10 seeds). The paper runs UCB-CVS only through these variants
+# (UCB-PSQ is UCB-CVS with epsilon = 0; no other epsilon schedule is
+# tested), so policy_ucb_cvs() with a schedule is not part of the study.
+# The maximizer is costbo's (100 scrambled Sobol raw points and 4 L-BFGS-B
+# starts per controlled input; the reference: 100 random raw points and 5
+# starts), and the expectations use scrambled Sobol samples (the
+# reference: i.i.d. samples).
 #
-# Full scale: 10 seeds of TS-PSQ, UCB-PSQ, ETC-50, ETC-100 and ETC-Ada with
-# 1024 samples per expectation, 100 raw points and 4 starts per controlled
-# input, for the variances 0.02, 0.04 and 0.08.
-# Quality scale (the cache of the vignette's ten-seed table; about 40
-# minutes on 2 cores): 10 seeds of TS-PSQ, UCB-PSQ and ETC-Ada, variance
-# 0.02, all three cost sets, with the reduced scale's expectations and
-# maximizations (32 samples, 8 raw points, 1 start).
-# Reduced scale (the vignette's other cache; 16 minutes on 2 cores):
-# 2 seeds, 32 samples, 8 raw points and 1 start per controlled input,
-# variance 0.02 only, TS-PSQ, UCB-PSQ, ETC-50 and ETC-Ada (ETC-Ada under
-# moderate and expensive costs; the quality scale has it under cheap costs).
+# Monte Carlo sample count. UCB-PSQ, TS-PSQ and ETC's commit phase play the
+# full control set, which needs no expectation: they run with the paper's
+# 1024 samples at no cost. ETC's exploring steps maximize the expected UCB
+# of every set of a cost group, at a cost proportional to the sample count
+# times the square of the number of observations; at 1024 samples ETC-Ada
+# under cheap costs (about 440 exploring steps, up to ~450 observations)
+# takes over an hour per replication, the study about 100 core-hours. The
+# exploring steps use `n_samples_etc` = 256 samples instead, the smallest
+# count that changes no chosen control set in the fixed-state check
+# inst/scripts/control-sets-mc.R (studies/control-sets/mc-check.rds): ETC's
+# two decisions (the best singleton, the best pair) in 48 fixed states (GP
+# posteriors after n = 5, 20, 50 and, under cheap costs, 100 observations of
+# ETC-Ada runs on both objectives, the three cost sets and the three
+# variances, seed 1), with k samples against 1024 (gap: the 1024-sample
+# expected UCB lost by the differing choice; margin: the 1024-sample lead
+# of the 1024-sample choice in those states; CPU seconds of one decision at
+# n = 50):
 #
-# Run time on one core at the reduced settings, per run: UCB-PSQ 2 s,
-# TS-PSQ 35 s, ETC-Ada 30 s (moderate and expensive costs) to about a
-# minute (cheap costs: 440 exploring steps with up to ~500 observations),
-# ETC-50 100 s.  An exploring step of the ETC variants costs about
-# 32 (samples) x 6 (raw points and starts) = 200 times more at full scale:
-# an ETC-Ada run under moderate costs takes about a minute at full scale,
-# under cheap costs (the cost of a step grows with the square of the
-# number of observations) several hours, and an ETC-50 or ETC-100 run up
-# to about 5 hours; UCB-PSQ and TS-PSQ, which play the full control set,
-# stay within minutes.  In all, several hundred core-hours for 10 seeds and
-# three variances: a day on a 64-core node with backend "parallel", or a
-# batch scheduler through backend "future".
+#   samples  differ/96   max gap  max margin  s/decision (n = 50)
+#        16         18     0.095       0.061  0.014
+#        32         16     0.032       0.017  0.027
+#        64          6     0.024       0.011  0.052
+#       128          2     0.014       0.009  0.103
+#       256          0     0           -      0.212
+#      1024          -     -           -      0.823
+#   1024, other samples      0      -   -
+#   1024, other raw points   1      0.009  0.007  (the maximizer's own noise)
+#
+# (Rscript inst/scripts/control-sets-mc.R; 341 core-seconds.) The choices
+# that 128 samples change are near-ties (margins below 0.009, the size of
+# the disagreement of 1024 samples with itself under other raw points of
+# the maximizer). 256 samples cost a quarter of 1024.
+#
+# Run time, CPU seconds of one replication (Hartmann-3, variance 0.02,
+# replication 1, with the other core busy; Rscript
+# inst/scripts/control-sets-time.R, studies/control-sets/timings.csv):
+#
+#   policy    cheap   moderate  expensive   (evaluations, cheap)
+#   UCB-PSQ     0.2     (the same runs: only the full set is played)
+#   TS-PSQ      5.9     (the same runs)
+#   ETC-50     34.5       32.9      ~8       149
+#   ETC-100   198.4      183.1       9.9     244
+#   ETC-Ada  ~1244         8.6       0.6    ~490
+#
+# (ETC-Ada under cheap costs: 171 s measured for its first 250 evaluations,
+# the rest extrapolated from its measured step times; ETC-50 under
+# expensive costs not measured, taken as about ETC-100's: 75 against 88
+# exploring steps.) The GP-sample problems make the same number of
+# evaluations. Parts and their estimated core-hours:
+#
+#   psq_v<var>                       3 parts  0.10 h each (both objectives)
+#   etc50_v<var>                     3 parts  0.42 h each (both objectives)
+#   etc100_<obj>_v<var>_r<block>    12 parts  0.54 h each (5 replications)
+#   etcada_<obj>_v<var>_r<block>    30 parts  0.70 h each (2 replications)
+#
+# about 29 core-hours in all, 21 of them ETC-Ada under cheap costs; run
+# the parts one per core (`run <part> ...` in groups that fit a session)
+# and commit each part file. The cache records the measured total
+# (provenance$core_seconds). TS-PSQ and UCB-PSQ play the full control set
+# and so make the same runs at every cost set and variance (checked: the
+# same points and regrets); they are run at each
+# variance anyway (0.2 core-hours) so that every problem has all five
+# policies.
 
-library(costbo)
-args <- commandArgs(trailingOnly = TRUE)
-scale <- if (length(args) >= 1L) args[[1L]] else "reduced"
-scale <- match.arg(scale, c("reduced", "quality", "full"))
-backend <- if (length(args) >= 2L) args[[2L]] else "parallel"
-workers <- if (length(args) >= 3L) as.integer(args[[3L]]) else 2L
-out_file <- file.path("inst", "extdata",
-                      if (scale == "quality") "control-sets-quality.rds" else
-                        "control-sets.rds")
-full <- scale == "full"
-settings <- list(seeds = if (scale == "reduced") 2L else 10L,
-                 n_samples = if (full) 1024L else 32L,
-                 n_raw = if (full) 100L else 8L,
-                 n_starts = if (full) 4L else 1L,
-                 variances = if (full) c(0.02, 0.04, 0.08) else 0.02,
-                 budget = 50, n_init = 5L)
+script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
+                                   value = TRUE))
+source(file.path(dirname(script), "study.R"))
+suppressMessages(library(costbo))
+
+n_samples_etc <- 256L
+variances <- c(0.02, 0.04, 0.08)
+objectives <- c(gp = "gp_sample", h3 = "hartmann3")
+labels <- c(gp_sample = "GP sample", hartmann3 = "Hartmann-3")
+cost_sets <- c("cheap", "moderate", "expensive")
 model <- list(kernel = "se", estimate = "fixed", lengthscale = 0.1,
               outputscale = 1, noise = 1e-4)
-acq <- settings[c("n_samples", "n_raw", "n_starts")]
-policies <- list(
-  `TS-PSQ` = do.call(policy_ts_psq, acq),
-  `UCB-PSQ` = do.call(policy_ucb_psq, acq),
-  `ETC-50` = do.call(policy_etc, c(list(plays = 50), acq)),
-  `ETC-100` = do.call(policy_etc, c(list(plays = 100), acq)),
-  `ETC-Ada` = do.call(policy_etc, c(list(plays = "adaptive"), acq)))
-if (!full) policies$`ETC-100` <- NULL
-if (scale == "quality") policies <- policies[c("TS-PSQ", "UCB-PSQ", "ETC-Ada")]
-# the replication's GP sample; the closure carries everything it needs, so
-# it runs on PSOCK and future workers too
-problem <- function(name, costs, variance, budget) {
-  force(name)
-  force(costs)
-  force(variance)
-  force(budget)
-  function(r) {
-    test_problem_cvs(name, costs = costs, variance = variance, seed = r,
-                     budget = budget)
+
+# the problems of some objectives at one variance (all three cost sets), as
+# code; the replication's GP sample is drawn from its number
+problems_code <- function(names, variance) {
+  g <- expand.grid(costs = cost_sets, name = names, stringsAsFactors = FALSE)
+  paste0("list(", paste(sprintf(
+    paste0('`%s, %s, variance %g` = function(r) test_problem_cvs("%s", ',
+           'costs = "%s", variance = %g, seed = r, budget = 50)'),
+    labels[g$name], g$costs, variance, g$name, g$costs, variance),
+    collapse = ", "), ")")
+}
+psq <- paste0('list(`TS-PSQ` = policy_ts_psq(n_features = 1024L, ',
+              'n_samples = 1024L), `UCB-PSQ` = policy_ucb_psq(beta = 2, ',
+              'n_samples = 1024L))')
+etc <- function(label, plays) {
+  sprintf('list(`%s` = policy_etc(plays = %s, beta = 2, n_samples = %dL))',
+          label, plays, n_samples_etc)
+}
+recipe <- function(problems, policies, reps = 1:10) {
+  study_recipe(problems, policies, reps = reps, n_init = 5L, model = model)
+}
+vtag <- function(v) sprintf("v%03d", round(100 * v))
+block_name <- function(b) sprintf("r%02d_%02d", min(b), max(b))
+# replication blocks of the ETC parts with many exploring steps, sized to
+# about an hour of one core (see the run times above)
+blocks_etc100 <- split(1:10, rep(1:2, each = 5))
+blocks_etcada <- split(1:10, rep(1:5, each = 2))
+parts <- list()
+for (v in variances) {
+  both <- problems_code(objectives, v)
+  parts[[paste0("psq_", vtag(v))]] <- recipe(both, psq)
+  parts[[paste0("etc50_", vtag(v))]] <- recipe(both, etc("ETC-50", "50"))
+  for (o in names(objectives)) {
+    one <- problems_code(objectives[[o]], v)
+    for (b in blocks_etc100) {
+      parts[[sprintf("etc100_%s_%s_%s", o, vtag(v), block_name(b))]] <-
+        recipe(one, etc("ETC-100", "100"), b)
+    }
+    for (b in blocks_etcada) {
+      parts[[sprintf("etcada_%s_%s_%s", o, vtag(v), block_name(b))]] <-
+        recipe(one, etc("ETC-Ada", '"adaptive"'), b)
+    }
   }
 }
-grid <- expand.grid(costs = c("cheap", "moderate", "expensive"),
-                    name = c("gp_sample", "hartmann3"),
-                    variance = settings$variances,
-                    stringsAsFactors = FALSE)
-problems <- stats::setNames(
-  Map(problem, grid$name, grid$costs, grid$variance, settings$budget),
-  sprintf("%s, %s%s", ifelse(grid$name == "gp_sample", "GP sample",
-                             "Hartmann-3"), grid$costs,
-          if (full) sprintf(", variance %g", grid$variance) else ""))
-bench <- function(problems, policies) {
-  bo_benchmark(problems, policies, reps = settings$seeds, backend = backend,
-               workers = workers, seed = 1L, n_init = settings$n_init,
-               model = model, progress = TRUE)
+
+# --- what the verdicts need ---------------------------------------------------
+# The problem's name "<objective>, <costs>, variance <v>" split into columns.
+problem_columns <- function(problem) {
+  p <- do.call(rbind, strsplit(problem, ", "))
+  data.frame(objective = p[, 1L], costs = p[, 2L],
+             variance = as.numeric(sub("variance ", "", p[, 3L])),
+             stringsAsFactors = FALSE)
 }
-t_start <- proc.time()[["elapsed"]]
-cheap <- grepl("cheap", names(problems))
-bm <- if (scale != "reduced") bench(problems, policies) else {
-  c(bench(problems, policies[names(policies) != "ETC-Ada"]),
-    bench(problems[!cheap], policies["ETC-Ada"]))
+
+# One row per replication: the simple regret at the budget (regret of the
+# best expected objective played within the budget, as in Fig. 2), the cost
+# spent on control sets other than the full one, and the cost after which
+# only the full set is played (0 when it always is; the budget spent when
+# the last play is not the full set).
+final_runs <- function(bm) {
+  rp <- bm$replications
+  ev <- bm$evaluations
+  ev <- ev[ev$phase == "bo" & ev$status == "ok", , drop = FALSE]
+  key <- paste(ev$problem, ev$policy, ev$rep, sep = "\r")
+  full <- 7L # the seven control sets of test_problem_cvs(), {1, 2, 3} last
+  step <- ave(ev$cumulative_cost, key, FUN = function(c) c - c(0, head(c, -1L)))
+  partial <- ev$control_set != full
+  by_run <- split(data.frame(cost = ev$cumulative_cost, step = step,
+                             partial = partial), key)
+  k <- paste(rp$problem, rp$policy, rp$rep, sep = "\r")
+  stats_run <- t(vapply(by_run[k], function(r) {
+    if (is.null(r)) return(c(NA_real_, NA_real_))
+    c(sum(r$step[r$partial]),
+      if (any(r$partial)) r$cost[max(which(r$partial))] else 0)
+  }, c(0, 0)))
+  out <- cbind(problem_columns(rp$problem),
+               rp[, c("problem", "policy", "rep", "status", "n_evaluations",
+                      "spent", "regret", "seconds")])
+  out$cost_partial_sets <- stats_run[, 1L]
+  out$cost_until_commit <- stats_run[, 2L]
+  rownames(out) <- NULL
+  out
 }
-res <- list(bm = bm, settings = settings, model = model, scale = scale,
-            backend = backend, workers = workers,
-            seconds = proc.time()[["elapsed"]] - t_start, date = Sys.Date(),
-            costbo = as.character(utils::packageVersion("costbo")))
-saveRDS(res, out_file, compress = "xz")
-print(summary(bm))
-cat(sprintf("total %.0f s\n", res$seconds))
+
+# Plays and cost of every control set per replication.
+set_plays <- function(bm) {
+  ev <- bm$evaluations
+  ev <- ev[ev$phase == "bo" & ev$status == "ok", , drop = FALSE]
+  key <- paste(ev$problem, ev$policy, ev$rep, sep = "\r")
+  ev$step <- ave(ev$cumulative_cost, key,
+                 FUN = function(c) c - c(0, head(c, -1L)))
+  s <- stats::aggregate(cbind(plays = 1, cost = step) ~ problem + policy +
+                          rep + control_set, data = ev, FUN = sum)
+  s <- s[order(s$problem, s$policy, s$rep, s$control_set), ]
+  out <- cbind(problem_columns(s$problem), s)
+  rownames(out) <- NULL
+  out
+}
+
+study_main(parts, "control-sets", write = function(j) {
+  mc <- file.path("studies", "control-sets", "mc-check.rds")
+  list(benchmark = j$benchmark, final = final_runs(j$benchmark),
+       sets = set_plays(j$benchmark),
+       settings = list(n_samples_etc = n_samples_etc, model = model,
+                       variances = variances, budget = 50, n_init = 5L,
+                       reps = 10L,
+                       mc_check = if (file.exists(mc)) readRDS(mc)$table),
+       provenance = j$provenance)
+})
