@@ -214,7 +214,8 @@ set_plays <- function(bm) {
 
 study_main(parts, "control-sets", write = function(j) {
   mc <- file.path("studies", "control-sets", "mc-check.rds")
-  list(benchmark = j$benchmark, final = final_runs(j$benchmark),
+  list(final = final_runs(j$benchmark),
+       curves = study_slim(j$benchmark)$curves,
        sets = set_plays(j$benchmark),
        settings = list(n_samples_etc = n_samples_etc, model = model,
                        variances = variances, budget = 50, n_init = 5L,
