@@ -10,8 +10,8 @@
 # is done (with the build of costbo that made it and the command; a part of
 # another build is used only once this build reproduces it); `join` reads
 # all parts and writes inst/extdata/control-sets.rds (see
-# inst/scripts/study.R): the benchmark, the provenance, and for the
-# vignette's verdicts `final` (one row per replication: objective, cost
+# inst/scripts/study.R): the provenance, the curves of study_slim(), and
+# for the vignette's verdicts `final` (one row per replication: objective, cost
 # set, variance, policy, the simple regret at the budget, the cost spent
 # with control sets other than the full one and the cost after which only
 # the full set was played, the paper's diamond) and `sets` (the plays and
