@@ -8,7 +8,9 @@
 #   Rscript inst/scripts/pandora.R join [--partial <file>]
 # `run` writes each part to studies/pandora/<part>.rds as soon as it is done
 # (with the build of costbo that made it and the command); `join` reads all
-# parts and writes inst/extdata/pandora.rds (see inst/scripts/study.R).
+# parts and writes inst/extdata/pandora.rds (see inst/scripts/study.R), with
+# each replication's regret at 10%, 25% and 50% of the budget
+# (`at_fraction`) next to the measures at the budget and the curves.
 #
 # Protocol of the paper's code: the known cost c(x) = 20 (0.05 + mean(u))
 # (u: x scaled to the unit cube; costs in [1, 21]), budget 25 d, an initial
@@ -92,4 +94,31 @@ parts <- c(
   split_parts("levy16", synthetic("levy", "Levy"), halves),
   split_parts("rosenbrock16", synthetic("rosenbrock", "Rosenbrock"), halves))
 
-study_main(parts, "pandora")
+# Each replication's regret part-way through its budget: bo_claim() pairs
+# replications, and the cache's curves are aggregated, so the claims about
+# small cost budgets (Fig. 3 right, Levy and Rosenbrock in Fig. 5) need it.
+# One row per problem, policy, replication and fraction of the budget, read
+# at the grid cost at or just below that fraction (as bo_compare() reads a
+# cost).
+at_fractions <- function(bm, fractions = c(0.1, 0.25, 0.5)) {
+  df <- as.data.frame(bm)
+  out <- do.call(rbind, lapply(fractions, function(f) {
+    at <- stats::ave(df$cost, df$problem, FUN = function(g) {
+      max(g[g <= f * max(g) * (1 + 1e-12)])
+    })
+    e <- df[df$cost == at, c("problem", "policy", "rep", "cost", "regret",
+                             "log10_regret")]
+    cbind(e[, c("problem", "policy", "rep")], fraction = f,
+          e[, c("cost", "regret", "log10_regret")])
+  }))
+  out <- out[order(out$problem, out$policy, out$fraction, out$rep), ]
+  rownames(out) <- NULL
+  out
+}
+
+# The cache: study_slim()'s final measures and curves, the regret part-way
+# (at_fractions()) and the provenance.
+study_main(parts, "pandora", write = function(j) {
+  c(study_slim(j$benchmark), list(at_fraction = at_fractions(j$benchmark),
+                                  provenance = j$provenance))
+})
