@@ -13,7 +13,7 @@
 # installed build has reproduced it: the first replication of the part's
 # cheapest cell is re-run and must equal the part's record bit for bit (the
 # test the package applies to its caches). The certificate (the reproducing
-# build and the date) is written into the part file; a part that is not
+# build and the date) is written next to the part file; a part that is not
 # reproduced stops the script, which says so. The join reads all parts
 # (certified or of the installed build), keeps the build that made each, and
 # writes the cache for the vignette in inst/extdata with the recipes and,
@@ -125,9 +125,18 @@ study_reproduces <- function(recipe, record) {
 }
 
 # A part file made by another build is usable when the installed build
-# reproduces its cheapest cell (the certificate is then written into the
-# file, so the replay runs once); stop otherwise.
+# reproduces its cheapest cell; the certificate (the reproducing build, the
+# date, the cell and the MD5 of the part file) is written next to the part, in <part>.reproduced.rds,
+# so that the replay runs once and the large part file is never rewritten.
+# Stop when the part is not reproduced.
 study_certify <- function(part, name, file, build = costbo_build()) {
+  cert_file <- sub("[.]rds$", ".reproduced.rds", file)
+  md5 <- unname(tools::md5sum(file))
+  if (is.null(part$reproduced_by) && file.exists(cert_file)) {
+    cert <- readRDS(cert_file)
+    # a certificate holds for the part file it was made for only
+    if (identical(cert$part_md5, md5)) part$reproduced_by <- cert
+  }
   if (identical(part$build$source_hash, build$source_hash) ||
       identical(part$reproduced_by$source_hash, build$source_hash)) {
     return(part)
@@ -141,8 +150,9 @@ study_certify <- function(part, name, file, build = costbo_build()) {
   }
   part$reproduced_by <- c(build, list(
     date = format(Sys.time(), tz = "UTC", usetz = TRUE),
-    problem = rec$problem, policy = rec$policy, rep = rec$rep))
-  saveRDS(part, file, compress = "xz")
+    problem = rec$problem, policy = rec$policy, rep = rec$rep,
+    part_md5 = md5))
+  saveRDS(part$reproduced_by, cert_file)
   message(sprintf("part %s: made by build %s, reproduced by this build", name,
                   substr(part$build$source_hash, 1L, 8L)))
   part
