@@ -90,7 +90,10 @@
 #   psq_v<var>                       3 parts  0.10 h each (both objectives)
 #   etc50_v<var>                     3 parts  0.42 h each (both objectives)
 #   etc100_<obj>_v<var>_r<block>    12 parts  0.54 h each (5 replications)
-#   etcada_<obj>_v<var>_r<block>    30 parts  0.70 h each (2 replications)
+#   etcada_mx_v<var>                 3 parts  0.05 h each (moderate and
+#                                    expensive costs, both objectives)
+#   etcada_<obj>_v<var>_r<block>    30 parts  0.70 h each (cheap costs,
+#                                    2 replications)
 #
 # about 29 core-hours in all, 21 of them ETC-Ada under cheap costs; run
 # the parts one per core (`run <part> ...` in groups that fit a session)
@@ -116,8 +119,8 @@ model <- list(kernel = "se", estimate = "fixed", lengthscale = 0.1,
 
 # the problems of some objectives at one variance (all three cost sets), as
 # code; the replication's GP sample is drawn from its number
-problems_code <- function(names, variance) {
-  g <- expand.grid(costs = cost_sets, name = names, stringsAsFactors = FALSE)
+problems_code <- function(names, variance, costs = cost_sets) {
+  g <- expand.grid(costs = costs, name = names, stringsAsFactors = FALSE)
   paste0("list(", paste(sprintf(
     paste0('`%s, %s, variance %g` = function(r) test_problem_cvs("%s", ',
            'costs = "%s", variance = %g, seed = r, budget = 50)'),
@@ -145,15 +148,20 @@ for (v in variances) {
   both <- problems_code(objectives, v)
   parts[[paste0("psq_", vtag(v))]] <- recipe(both, psq)
   parts[[paste0("etc50_", vtag(v))]] <- recipe(both, etc("ETC-50", "50"))
+  parts[[paste0("etcada_mx_", vtag(v))]] <- recipe(
+    problems_code(objectives, v, c("moderate", "expensive")),
+    etc("ETC-Ada", '"adaptive"'))
   for (o in names(objectives)) {
     one <- problems_code(objectives[[o]], v)
     for (b in blocks_etc100) {
       parts[[sprintf("etc100_%s_%s_%s", o, vtag(v), block_name(b))]] <-
         recipe(one, etc("ETC-100", "100"), b)
     }
+    # ETC-Ada explores long only under cheap costs
+    cheap <- problems_code(objectives[[o]], v, "cheap")
     for (b in blocks_etcada) {
       parts[[sprintf("etcada_%s_%s_%s", o, vtag(v), block_name(b))]] <-
-        recipe(one, etc("ETC-Ada", '"adaptive"'), b)
+        recipe(cheap, etc("ETC-Ada", '"adaptive"'), b)
     }
   }
 }
