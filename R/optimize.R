@@ -434,13 +434,10 @@ save_checkpoint <- function(state, ctl) {
       n = if (first) 1L else state$checkpoint_error$n + 1L, message = err,
       evaluations = length(state$value))
     if (first) {
-      warning(structure(
-        class = c("costbo_warning_checkpoint", "costbo_warning", "warning",
-                  "condition"),
-        list(message = sprintf(paste("the checkpoint \"%s\" could not be",
-                                     "written (%s); the run goes on and",
-                                     "keeps its evaluations"),
-                               ctl$checkpoint, err), call = NULL)))
+      warn_checkpoint(sprintf(paste("the checkpoint \"%s\" could not be",
+                                    "written (%s); the run goes on and",
+                                    "keeps its evaluations"),
+                              ctl$checkpoint, err))
     }
   }
   state
@@ -547,14 +544,19 @@ read_checkpoint_v1 <- function(path, bad) {
         all(c("state", "ctl", "random_seed") %in% names(saved)))) {
     bad("is not a file written by bo_optimize(checkpoint = ) (or is damaged)")
   }
+  warn_checkpoint(sprintf(paste("the checkpoint \"%s\" was written by an",
+                                "earlier costbo, without a checksum: it is",
+                                "read without checking it for damage"),
+                          path))
+  saved
+}
+
+# A warning about a checkpoint (class costbo_warning_checkpoint).
+warn_checkpoint <- function(message) {
   warning(structure(
     class = c("costbo_warning_checkpoint", "costbo_warning", "warning",
               "condition"),
-    list(message = sprintf(paste("the checkpoint \"%s\" was written by an",
-                                 "earlier costbo, without a checksum: it is",
-                                 "read without checking it for damage"),
-                           path), call = NULL)))
-  saved
+    list(message = message, call = NULL)))
 }
 
 # Validate before paying: everything the run will need is checked before
