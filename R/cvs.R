@@ -188,9 +188,15 @@ cvs_expected_value <- function(problem, partial, i) {
 #' @export
 acq_expected_ucb <- function(model, x, controlled, samples, beta = 2,
                              grad = FALSE) {
-  if (!inherits(model, "costbo_gp") || identical(model$kernel, "finite")) {
-    stop_arg("model", "a costbo_gp with a continuous kernel (see gp_fit())",
-             model)
+  check_gp_object(model, arg = "model")
+  if (model$kernel %in% c("finite", "miso")) {
+    # the expected UCB averages over random inputs of one objective: a GP
+    # over candidates has no inputs to draw, and the bias sources of a
+    # multi-source GP are not part of the BOCVS model
+    stop_arg("model", sprintf(paste("a costbo_gp with a continuous kernel",
+                                    "(see gp_fit()), not a %s GP"),
+                              if (model$kernel == "finite") "finite-domain"
+                              else "multi-source"), show = FALSE)
   }
   d <- model$d
   if (!(is.numeric(controlled) && length(controlled) >= 1L &&
@@ -210,7 +216,7 @@ acq_expected_ucb <- function(model, x, controlled, samples, beta = 2,
   Zs <- sweep(sweep(samples, 2L, model$lower), 2L, range, "/")
   check_in_box(Zs, "samples", sys.call())
   if (length(ctrl) == d) Zs <- Zs[1L, , drop = FALSE]
-  r <- .Call(C_cvs_eucb, gp_pack(model), xs, ctrl - 1L, Zs, beta, grad)
+  r <- .Call(C_cvs_eucb, gp_pack(model, "model"), xs, ctrl - 1L, Zs, beta, grad)
   value <- model$ymean + model$ysd * r$value
   if (!grad) return(value)
   g <- sweep(t(r$grad), 2L, model$ysd / range[ctrl], "*")

@@ -35,17 +35,30 @@ static int pivots_ok(const double *L, int n, int ld, double scale) {
 
 /* Unit-outputscale kernel as a function of the scaled squared distance r2,
  * with its derivative in r2 (all three are smooth in r2 at 0). */
+/* Where exp(-sqrt(2 nu) r) underflows to 0 (r > 333, the distance between
+ * inputs of huge magnitude may even overflow to r = Inf), the Matern kernels
+ * and their derivatives are 0: returned directly, since the polynomial factor
+ * times 0 is Inf * 0 = NaN once r2 overflows.  The values are those the
+ * formulas give for any finite r2 in that range (+0 and -0). */
 static double kern_r2(int kernel, double r2, double *dk) {
   double r, e;
   switch (kernel) {
     case CB_MATERN52:
       r = sqrt(r2);
       e = exp(-CB_SQRT5 * r);
+      if (e == 0.0) {
+        if (dk) *dk = -0.0;
+        return 0.0;
+      }
       if (dk) *dk = -(5.0 / 6.0) * (1.0 + CB_SQRT5 * r) * e;
       return (1.0 + CB_SQRT5 * r + (5.0 / 3.0) * r2) * e;
     case CB_MATERN32:
       r = sqrt(r2);
       e = exp(-CB_SQRT3 * r);
+      if (e == 0.0) {
+        if (dk) *dk = -0.0;
+        return 0.0;
+      }
       if (dk) *dk = -1.5 * e;
       return (1.0 + CB_SQRT3 * r) * e;
     default:
@@ -304,7 +317,7 @@ void gp_predict1u(const cb_gp *gp, const double *x, int ldx,
                   const double *alpha, const double *U, double *mean,
                   double *var, double *dmean, double *dvar, double *work) {
   const int n = gp->n, ld = gp->cap, d = gp->d, one = 1;
-  if (gp->kernel == CB_FINITE || n == 0) {
+  if (gp->kernel == CB_FINITE || gp->kernel == CB_MISO || n == 0) {
     gp_predict1(gp, x, ldx, alpha, mean, var, dmean, dvar, work);
     return;
   }
@@ -351,6 +364,18 @@ void gp_predict1u(const cb_gp *gp, const double *x, int ldx,
 void gp_unpack(cb_gp *gp, SEXP packed, int extra) {
   SEXP X = VECTOR_ELT(packed, 0), fmean = VECTOR_ELT(packed, 6);
   const int n = Rf_nrows(X), d = Rf_ncols(X);
+  /* R checked the whole object (check_gp_object()); these are the sizes
+   * every later index relies on, checked once more in O(1). */
+  const int kern = Rf_asInteger(VECTOR_ELT(packed, 4));
+  const R_xlen_t nn = (R_xlen_t)n * n, nf = Rf_xlength(fmean);
+  if (Rf_xlength(VECTOR_ELT(packed, 1)) != n ||
+      Rf_xlength(VECTOR_ELT(packed, 2)) != nn ||
+      Rf_xlength(VECTOR_ELT(packed, 3)) != n ||
+      Rf_xlength(VECTOR_ELT(packed, 5)) < d + 4 || kern < 0 ||
+      kern > CB_MISO || (kern == CB_FINITE &&
+                         (d != 1 || nf < 1 ||
+                          Rf_xlength(VECTOR_ELT(packed, 7)) != nf * nf)))
+    Rf_error("internal error: an inconsistent GP reached C");
   gp_init(gp, Rf_asInteger(VECTOR_ELT(packed, 4)), d, n, n + extra, REAL(X),
           REAL(VECTOR_ELT(packed, 1)), REAL(VECTOR_ELT(packed, 2)),
           REAL(VECTOR_ELT(packed, 3)), REAL(VECTOR_ELT(packed, 5)),
@@ -730,10 +755,14 @@ SEXP C_gp_factor(SEXP X, SEXP y, SEXP kernel, SEXP hyp, SEXP fmean,
 }
 
 SEXP C_gp_predict(SEXP gpk, SEXP Xnew, SEXP grad) {
-  const int m = Rf_nrows(Xnew), d = Rf_ncols(Xnew), g = Rf_asLogical(grad);
+  const int m = Rf_nrows(Xnew), g = Rf_asLogical(grad);
   int np = 0;
   cb_gp gp;
   gp_unpack(&gp, gpk, 0);
+  const int d = gp.d; /* outputs sized by the GP's own dimension */
+  if (Rf_ncols(Xnew) != d)
+    Rf_error("internal error: points with %d columns for a GP on %d",
+             Rf_ncols(Xnew), d);
   const char *nms[] = {"mean", "var", "dmean", "dvar", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
   np++;
@@ -943,6 +972,9 @@ SEXP C_gp_condition(SEXP gpk, SEXP Xadd, SEXP yadd) {
   const int k = Rf_nrows(Xadd);
   cb_gp gp;
   gp_unpack(&gp, gpk, k);
+  if (Rf_ncols(Xadd) != gp.d || Rf_xlength(yadd) != k)
+    Rf_error("internal error: points with %d columns for a GP on %d",
+             Rf_ncols(Xadd), gp.d);
   for (int i = 0; i < k; i++)
     if (gp_fantasy_add(&gp, REAL(Xadd) + i, k, REAL(yadd)[i]) != 0)
       Rf_error("conditioning on point %d failed: its posterior variance plus "
@@ -978,6 +1010,9 @@ SEXP C_gp_sample(SEXP gpk, SEXP Xnew, SEXP nsim) {
   int np = 0;
   cb_gp gp;
   gp_unpack(&gp, gpk, 0);
+  if (Rf_ncols(Xnew) != gp.d)
+    Rf_error("internal error: points with %d columns for a GP on %d",
+             Rf_ncols(Xnew), gp.d);
   double *z = (double *)R_alloc((size_t)m * ns, sizeof(double));
   GetRNGstate();
   for (size_t i = 0; i < (size_t)m * ns; i++) z[i] = norm_rand();
