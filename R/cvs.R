@@ -292,11 +292,11 @@ new_cvs_policy <- function(name, label, propose, acquisition, init, params) {
 check_cvs_common <- function(beta, n_samples, n_raw, n_starts,
                              call = sys.call(-1L)) {
   list(beta = check_number(beta, min = 0, arg = "beta", call = call),
-       n_samples = check_count(n_samples, min = 1L, arg = "n_samples",
-                               call = call),
-       n_raw = check_count(n_raw, min = 1L, arg = "n_raw", call = call),
-       n_starts = check_count(n_starts, min = 0L, arg = "n_starts",
-                              call = call))
+       n_samples = check_count_max(n_samples, 1L, 1e5, arg = "n_samples",
+                                   call = call),
+       n_raw = check_count_max(n_raw, 1L, 1e5, arg = "n_raw", call = call),
+       n_starts = check_count_max(n_starts, 0L, 1000L, arg = "n_starts",
+                                  call = call))
 }
 
 #' Policies for control sets with costs (BOCVS)
@@ -488,7 +488,7 @@ policy_ucb_psq <- function(beta = 2, n_samples = 1024L, n_raw = 100L,
 #' @export
 policy_ts_psq <- function(n_features = 1024L, n_samples = 1024L,
                           n_raw = 100L, n_starts = 4L) {
-  n_features <- check_count(n_features, min = 1L)
+  n_features <- check_count_max(n_features, 1L, 1e5, arg = "n_features")
   cc <- check_cvs_common(0, n_samples, n_raw, n_starts)
   propose <- function(state) {
     pr <- state$problem

@@ -156,7 +156,7 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
                               kernel, d), start)
   }
   if (is.null(n_starts)) n_starts <- if (is.null(start)) 2L else 1L
-  n_starts <- check_count(n_starts, min = 1L)
+  n_starts <- check_count_max(n_starts, 1L, 1000L, arg = "n_starts")
 
   range <- bounds$upper - bounds$lower
   Xs <- sweep(sweep(X, 2L, bounds$lower), 2L, range, "/")
@@ -285,6 +285,11 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
     convergence = opt$convergence, fmean = double(), fcov = double()
   ))
 }
+
+# Largest number of points of simulate(): their joint covariance is factored
+# by one LAPACK call, which cannot be interrupted (about 0.15 s at 1000
+# points with R's reference LAPACK).
+gp_max_sample_points <- 1000L
 
 # Points in the random subset on which large cold fits are screened.
 gp_subset_size <- 150L
@@ -534,10 +539,11 @@ check_gp_object <- function(object, arg = "object", call = sys.call(-1L)) {
     bad("hyp", "non-negative variances and jitter")
   }
   if (!finite) {
-    if (!(is_real(as.double(object$lower), d) &&
+    ok_lo <- is.numeric(object$lower) && is_real(as.double(object$lower), d)
+    if (!(ok_lo && is.numeric(object$upper) &&
           is_real(as.double(object$upper), d) &&
           all(object$upper > object$lower))) {
-      bad(if (is_real(as.double(object$lower), d)) "upper" else "lower",
+      bad(if (ok_lo) "upper" else "lower",
           sprintf("%d finite numbers with `upper` > `lower`", d))
     }
   }
@@ -830,11 +836,14 @@ gp_finite <- function(mean, cov, x = NULL, y = NULL, noise = 0) {
 #' generator, so `set.seed()` or `seed` reproduces the draws exactly.
 #'
 #' @param object A `costbo_gp`.
-#' @param nsim Number of samples.
+#' @param nsim Number of samples (at most 1e8 values in all, `nsim` times
+#'   the number of points).
 #' @param seed `NULL`, or an integer passed to [set.seed()] before drawing
 #'   (the previous random-number state is restored afterwards), as in
 #'   [stats::simulate()].
-#' @param newdata Points (as in [predict.costbo_gp()]).
+#' @param newdata Points (as in [predict.costbo_gp()]), at most 1000: their
+#'   joint posterior covariance is factored by one LAPACK call, which cannot
+#'   be interrupted.
 #' @param ... Unused.
 #' @return A matrix with one row per point and one column per sample, with
 #'   attribute `"seed"` as in [stats::simulate()].
@@ -848,6 +857,16 @@ simulate.costbo_gp <- function(object, nsim = 1, seed = NULL, newdata, ...) {
   nsim <- check_count(nsim, min = 1L)
   if (missing(newdata)) stop_arg("newdata", "given", NULL)
   Xn <- gp_newdata(object, newdata)
+  if (as.double(nsim) * nrow(Xn) > 1e8) {
+    stop_arg("nsim", sprintf("at most %d for %d points (1e8 values)",
+                             floor(1e8 / nrow(Xn)), nrow(Xn)), nsim)
+  }
+  if (nrow(Xn) > gp_max_sample_points) {
+    stop_arg("newdata", sprintf(paste("at most %d points (their joint",
+                                      "covariance is factored)"),
+                                gp_max_sample_points), newdata,
+             show = FALSE)
+  }
   if (!exists(".Random.seed", envir = globalenv(), inherits = FALSE)) {
     stats::runif(1)
   }
@@ -881,7 +900,7 @@ simulate.costbo_gp <- function(object, nsim = 1, seed = NULL, newdata, ...) {
 #' @param kernel `"matern52"`, `"matern32"` or `"se"`.
 #' @param lengthscale Lengthscale(s), one number or one per input.
 #' @param outputscale Signal variance.
-#' @param n_features Number of random features `M`.
+#' @param n_features Number of random features `M` (at most 1e6).
 #' @return A function of `x` (a matrix with `d` columns, or a vector of length
 #'   `d` for one point) returning the sampled values; its attributes hold the
 #'   features.
@@ -898,7 +917,7 @@ gp_prior_sample <- function(d, kernel = "matern52", lengthscale = 0.1,
   kernel <- check_choice(kernel, gp_kernels)
   lengthscale <- check_positive_vector(lengthscale, d)
   outputscale <- check_number(outputscale, min = 0, min_open = TRUE)
-  n_features <- check_count(n_features, min = 1L)
+  n_features <- check_count_max(n_features, 1L, 1e6, arg = "n_features")
   M <- n_features
   z <- matrix(stats::rnorm(M * d), M, d)
   if (kernel != "se") {

@@ -463,11 +463,17 @@ double gp_sample(const cb_gp *gp, int m, const double *Xn, int ldn, int nsim,
   scale = scale > 0.0 ? scale / m : 1.0;
   if (n > 0) {
     V = (double *)R_alloc((size_t)n * m, sizeof(double));
-    for (int j = 0; j < m; j++)
-      for (int i = 0; i < n; i++)
-        V[i + (size_t)j * n] = gp_kernel(gp, gp->X + i, ld, Xn + j, ldn);
-    F77_CALL(dtrsm)("L", "L", "N", "N", &n, &m, &done, gp->L, &ld, V, &n
-                    FCONE FCONE FCONE FCONE);
+    /* V = L^{-1} k(X, Xn) in blocks of 64 columns, with an interrupt check
+     * between blocks (the columns of a triangular solve are independent) */
+    for (int j0 = 0; j0 < m; j0 += 64) {
+      int cs = m - j0 < 64 ? m - j0 : 64;
+      R_CheckUserInterrupt();
+      for (int j = j0; j < j0 + cs; j++)
+        for (int i = 0; i < n; i++)
+          V[i + (size_t)j * n] = gp_kernel(gp, gp->X + i, ld, Xn + j, ldn);
+      F77_CALL(dtrsm)("L", "L", "N", "N", &n, &cs, &done, gp->L, &ld,
+                      V + (size_t)j0 * n, &n FCONE FCONE FCONE FCONE);
+    }
     F77_CALL(dgemv)("T", &n, &m, &done, V, &n, gp->beta, &one, &done, mu,
                     &one FCONE);
     /* S <- S - V'V (lower triangle) */
@@ -477,6 +483,7 @@ double gp_sample(const cb_gp *gp, int m, const double *Xn, int ldn, int nsim,
   }
   double *C = (double *)R_alloc((size_t)m * m, sizeof(double));
   for (int rung = 0; rung < CB_RUNGS && info != 0; rung++) {
+    R_CheckUserInterrupt();
     jit = rung_jitter(rung, scale);
     for (int j = 0; j < m; j++) {
       for (int i = j; i < m; i++) C[i + (size_t)j * m] = S[i + (size_t)j * m];
@@ -489,8 +496,18 @@ double gp_sample(const cb_gp *gp, int m, const double *Xn, int ldn, int nsim,
   if (info != 0) return -1.0;
   for (int s = 0; s < nsim; s++)
     for (int i = 0; i < m; i++) out[i + (size_t)s * m] = mu[i];
-  F77_CALL(dgemm)("N", "N", &m, &nsim, &m, &done, C, &m, z, &m, &done, out,
-                  &m FCONE FCONE);
+  /* out += C z in blocks of samples (about 2^24 multiply-adds each), with
+   * an interrupt check between blocks: every column of a dgemm product is
+   * computed on its own, so the blocks give the product of one call. */
+  const double per = (double)m * m;
+  int bs = per >= 16777216.0 ? 1 : (int)(16777216.0 / per);
+  if (bs > nsim) bs = nsim;
+  for (int s0 = 0; s0 < nsim; s0 += bs) {
+    int cs = nsim - s0 < bs ? nsim - s0 : bs;
+    R_CheckUserInterrupt();
+    F77_CALL(dgemm)("N", "N", &m, &cs, &m, &done, C, &m, z + (size_t)s0 * m,
+                    &m, &done, out + (size_t)s0 * m, &m FCONE FCONE);
+  }
   return jit;
 }
 
@@ -1030,7 +1047,10 @@ SEXP C_gp_rff_eval(SEXP X, SEXP omega, SEXP phase, SEXP weight,
                    SEXP scale) {
   const int m = Rf_nrows(X), d = Rf_ncols(X), M = Rf_nrows(omega);
   const double sc = Rf_asReal(scale), dzero = 0.0, done = 1.0;
-  const int blk = 512;
+  /* rows per block: 512, fewer with many features, so that a block (and
+   * the time between interrupt checks) holds about 2^20 cosines; every row
+   * is computed on its own, so the blocking does not change the values */
+  const int blk = M > 2048 ? (M >= 1048576 ? 1 : 1048576 / M) : 512;
   int np = 0;
   SEXP out = PROTECT(Rf_allocVector(REALSXP, m));
   np++;
