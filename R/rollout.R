@@ -178,7 +178,9 @@
 #'   rolling-horizon rollout.
 #' @param n_nodes Gauss-Hermite nodes of the knowledge gradient and of the
 #'   first transition, at most 1000 (the range of [gauss_hermite()]).
-#' @param n_cand Candidate points of the knowledge gradient (at most 1e5).
+#' @param n_cand Candidate points of the knowledge gradient, at most 2000
+#'   (the rolling horizon keeps their joint covariances at every stage:
+#'   memory grows like `n_cand`\eqn{^2} times the horizon).
 #' @param control A list of tuning settings, all optional: `n_raw` (100) and
 #'   `inner_starts` (2), `inner_maxit` (50): raw points, L-BFGS-B starts
 #'   and iterations of the inner maximizations (and the L-BFGS-B
@@ -235,7 +237,7 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
                                  arg = "max_horizon")
   discount <- check_number(discount, min = 0, max = 1, min_open = TRUE)
   n_nodes <- check_count_max(n_nodes, 1L, 1000L, arg = "n_nodes")
-  n_cand <- check_count_max(n_cand, 1L, 1e5, arg = "n_cand")
+  n_cand <- check_count_max(n_cand, 1L, 2000L, arg = "n_cand")
   control <- check_rollout_control(control)
   if (!adaptive && base == "kg" && horizon > max_horizon) {
     max_horizon <- horizon
@@ -308,7 +310,7 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
 #' @export
 policy_kg <- function(n_nodes = 10, n_cand = 100) {
   n_nodes <- check_count_max(n_nodes, 1L, 1000L, arg = "n_nodes")
-  n_cand <- check_count_max(n_cand, 1L, 1e5, arg = "n_cand")
+  n_cand <- check_count_max(n_cand, 1L, 2000L, arg = "n_cand")
   kg_policy("kg", "knowledge gradient", 1L, 1L, 1, n_nodes, n_cand,
             check_rollout_control(list()),
             params = list(n_nodes = n_nodes, n_cand = n_cand))

@@ -23,7 +23,7 @@ scenarios <- list(
     run = "acq_expected_ucb(fit, xq, controlled = c(1, 3), samples = Z, grad = TRUE)"),
   kg_1000_nodes = list(
     setup = "prob <- test_problem('branin', budget = 50)",
-    run = "bo_optimize(prob, policy_kg(n_nodes = 1000, n_cand = 5000), seed = 1, progress = FALSE)"),
+    run = "bo_optimize(prob, policy_kg(n_nodes = 1000, n_cand = 2000), seed = 1, progress = FALSE)"),
   rolling_horizon_h5 = list(
     setup = "prob <- test_problem('branin', budget = 50)",
     run = "bo_optimize(prob, policy_rollout('adaptive', max_horizon = 5, n_cand = 300, control = list(error_const = 0)), seed = 1, progress = FALSE)"),
@@ -38,7 +38,7 @@ scenarios <- list(
     run = "bo_optimize(prob, policy_ucb_cvs(n_samples = 1e5, n_raw = 2000), seed = 1, progress = FALSE)"),
   miso_kg = list(
     setup = "prob <- test_problem_miso('goldstein_price', budget = 400)",
-    run = "bo_optimize(prob, policy_kg(n_nodes = 1000, n_cand = 3000), seed = 1, progress = FALSE)"),
+    run = "bo_optimize(prob, policy_kg(n_nodes = 1000, n_cand = 2000), seed = 1, progress = FALSE)"),
   prior_sample_1e6_features = list(
     setup = "set.seed(1); f <- gp_prior_sample(2, n_features = 1e6); X <- matrix(runif(4e4), ncol = 2)",
     run = "f(X)"),
@@ -50,7 +50,9 @@ writeLines(c(
   "suppressPackageStartupMessages(library(costbo))",
   "eval(parse(text = a[1]))",
   "writeLines('go', a[3])",
-  "r <- tryCatch({ eval(parse(text = a[2])); 'finished' },",
+  "r <- tryCatch({ eval(parse(text = a[2]))",
+  "  # bo_optimize() catches the interrupt itself and returns the run",
+  "  writeLines(format(as.numeric(Sys.time()), digits = 17), a[4]); 'returned' },",
   "  interrupt = function(e) {",
   "    writeLines(format(as.numeric(Sys.time()), digits = 17), a[4]); 'interrupted' })"),
   child)

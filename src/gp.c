@@ -1032,7 +1032,10 @@ SEXP C_gp_sample(SEXP gpk, SEXP Xnew, SEXP nsim) {
              Rf_ncols(Xnew), gp.d);
   double *z = (double *)R_alloc((size_t)m * ns, sizeof(double));
   GetRNGstate();
-  for (size_t i = 0; i < (size_t)m * ns; i++) z[i] = norm_rand();
+  for (size_t i = 0; i < (size_t)m * ns; i++) {
+    if ((i & 0xfffff) == 0xfffff) R_CheckUserInterrupt();
+    z[i] = norm_rand();
+  }
   PutRNGstate();
   SEXP out = PROTECT(Rf_allocMatrix(REALSXP, m, ns));
   np++;
