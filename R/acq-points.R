@@ -10,19 +10,23 @@ cost_kinds <- c(const = 0L, gp = 1L, table = 2L, linear = 3L, cosine = 4L,
 # the R path) or a number / vector (the C path).
 acq_spec <- function(model, type, cost_model, cost, best, remaining, nu,
                      lambda, beta, call) {
-  if (!inherits(model, "costbo_gp")) {
-    stop_arg("model", "a costbo_gp fit (see gp_fit() and gp_finite())",
-             model, call = call)
-  }
+  check_gp_object(model, arg = "model", call = call)
   type <- check_choice(type, acq_types, call = call)
   finite <- identical(model$kernel, "finite")
+  miso <- identical(model$kernel, "miso")
+  if (miso && !is.null(cost_model)) {
+    # a GP of the log cost on (x, source) pairs is not a model costbo fits
+    stop_arg("cost_model", paste("NULL for a multi-source model (give the",
+                                 "cost as `cost`)"), cost_model, call = call)
+  }
+  if (miso && inherits(cost, "costbo_cost")) {
+    stop_arg("cost", paste("a number or a function of the (x, source) rows",
+                           "for a multi-source model"), cost, call = call)
+  }
   cost_aware <- type %in% c("q1", "log_q1", "ei_pu", "log_ei_pu", "ei_pu_cc",
                             "log_ei_pu_cc", "pbgi")
   if (!is.null(cost_model)) {
-    if (!inherits(cost_model, "costbo_gp")) {
-      stop_arg("cost_model", "a costbo_gp fit of the log cost", cost_model,
-               call = call)
-    }
+    check_gp_object(cost_model, arg = "cost_model", call = call)
     same <- if (finite) {
       identical(cost_model$kernel, "finite") &&
         length(cost_model$fmean) == length(model$fmean)
@@ -58,11 +62,15 @@ acq_spec <- function(model, type, cost_model, cost, best, remaining, nu,
     cost <- as.double(cost)
   }
   if (is.null(best) && !(type %in% c("ucb", "pbgi"))) {
-    if (model$n == 0L) {
-      stop_arg("best", "given when the model has no observations",
+    # of a multi-source model, the objective's (source 0) observations
+    obs <- if (miso) model$y[model$Xs[, model$d + 1L] == 0] else model$y
+    if (length(obs) == 0L) {
+      stop_arg("best", sprintf("given when the model has no observations%s",
+                               if (miso) " of the objective (source 0)"
+                               else ""),
                show = FALSE, call = call)
     }
-    best <- max(model$y)
+    best <- max(obs)
   }
   if (!is.null(best)) best <- check_number(best, arg = "best", call = call)
   if (type %in% c("q1", "log_q1")) {
@@ -91,7 +99,8 @@ acq_spec <- function(model, type, cost_model, cost, best, remaining, nu,
     beta <- check_number(if (is.null(beta)) 2 else beta, min = 0,
                          arg = "beta", call = call)
   }
-  list(model = model, type = type, finite = finite, cost_aware = cost_aware,
+  list(model = model, type = type, finite = finite, miso = miso,
+       cost_aware = cost_aware,
        cost_model = cost_model, cost = cost,
        state = c(best = if (is.null(best)) 0 else best,
                  remaining = if (is.null(remaining)) 0 else remaining,
@@ -114,8 +123,19 @@ acq_pack <- function(spec) {
   kind <- if (!is.null(spec$cost_model)) "gp" else if (!is.null(cc)) cc$kind
     else if (spec$finite && length(spec$cost) > 1L) "table" else "const"
   cm <- spec$cost_model
-  list(acq_codes[[spec$type]], gp_pack(m), c(m$ymean, m$ysd),
-       cost_kinds[[kind]], if (is.null(cm)) NULL else gp_pack(cm),
+  # the parameters C reads for each kind of cost (see known_cost_at() in
+  # src/acq.c); a cost object's attribute may have been altered
+  d <- m$d
+  n_par <- switch(kind, const = 1L, gp = 1L, table = length(m$fmean),
+                  linear = 2L, cosine = 4L + d, radial = 2L + d, -1L)
+  if (!(is.numeric(par) && length(par) == n_par && all(is.finite(par)))) {
+    stop_arg("cost", sprintf(paste("a cost whose parameters (attribute",
+                                   "\"costbo_cost\") are %d finite numbers"),
+                             n_par), par, call = NULL)
+  }
+  list(acq_codes[[spec$type]], gp_pack(m, "model", NULL), c(m$ymean, m$ysd),
+       cost_kinds[[kind]],
+       if (is.null(cm)) NULL else gp_pack(cm, "cost_model", NULL),
        if (is.null(cm)) c(0, 1) else c(cm$ymean, cm$ysd), as.double(par),
        as.double(xrange), as.double(spec$state))
 }
@@ -128,7 +148,14 @@ acq_values <- function(spec, Xs, grad) {
     return(list(value = r$value, grad = if (grad) t(r$grad)))
   }
   m <- spec$model
-  X <- sweep(sweep(Xs, 2L, m$upper - m$lower, "*"), 2L, m$lower, "+")
+  if (isTRUE(spec$miso)) {
+    # rows (x, source): the source column stays as it is
+    X <- cbind(sweep(sweep(Xs[, seq_len(m$d), drop = FALSE], 2L,
+                           m$upper - m$lower, "*"), 2L, m$lower, "+"),
+               Xs[, m$d + 1L], deparse.level = 0L)
+  } else {
+    X <- sweep(sweep(Xs, 2L, m$upper - m$lower, "*"), 2L, m$lower, "+")
+  }
   p <- predict(m, X, grad = grad)
   cv <- eval_cost(spec$cost, X, grad)
   st <- spec$state
@@ -233,8 +260,11 @@ acq_evaluate <- function(model, x, type = "ei", cost_model = NULL, cost = NULL,
     stop_arg("grad", "FALSE for a GP over a finite set of candidates", grad,
              call = call)
   }
-  Xs <- gp_newdata(model, x, arg = "x", call = call)
-  if (!spec$finite) check_in_box(Xs, "x", call)
+  if (grad && spec$miso) {
+    stop_arg("grad", "FALSE for a multi-source GP", grad, call = call)
+  }
+  Xs <- gp_newdata(model, x, arg = "x", call = call, object_arg = "model")
+  if (!spec$finite) check_in_box(Xs[, seq_len(model$d), drop = FALSE], "x", call)
   r <- acq_values(spec, Xs, grad)
   if (grad) r else r$value
 }
@@ -279,10 +309,18 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
   spec <- acq_spec(model, type, cost_model, cost, best, remaining, nu, lambda,
                    beta, call)
   select <- check_choice(select, c("boltzmann", "best"), call = call)
+  if (spec$miso && is.null(candidates)) {
+    stop_arg("candidates", paste("given for a multi-source GP (a matrix of",
+                                 "rows (x, source))"), show = FALSE,
+             call = call)
+  }
   if (spec$finite || !is.null(candidates)) {
     if (spec$finite && is.null(candidates)) candidates <- seq_along(model$fmean)
-    Xs <- gp_newdata(model, candidates, arg = "candidates", call = call)
-    if (!spec$finite) check_in_box(Xs, "candidates", call)
+    Xs <- gp_newdata(model, candidates, arg = "candidates", call = call,
+                     object_arg = "model")
+    if (!spec$finite) {
+      check_in_box(Xs[, seq_len(model$d), drop = FALSE], "candidates", call)
+    }
     if (r_cost(spec)) {
       v <- acq_values(spec, Xs, FALSE)$value
       i <- which.max(replace(v, !is.finite(v), -Inf))
@@ -292,7 +330,7 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
       v <- r$values
     }
     x <- if (spec$finite) as.integer(Xs[i, 1L] + 1) else
-      check_matrix(candidates, d = model$d)[i, ]
+      check_matrix(candidates, d = model$d + spec$miso)[i, ]
     return(list(x = x, value = v[i]))
   }
   d <- model$d

@@ -148,3 +148,17 @@ stop_arg_cause <- function(arg, cond, call = sys.call(-1L)) {
     class = c("costbo_error_arg", "costbo_error", "error", "condition"),
     list(message = msg, call = call, parent = cond)))
 }
+
+# A whole number in [min, max]: the size arguments of the exported API,
+# each with a documented cap (issue 16, bounded work). `arg` is given by
+# every caller.
+check_count_max <- function(x, min = 0L, max, arg, call = sys.call(-1L)) {
+  ok <- is.numeric(x) && length(x) == 1L && !is.na(x) && is.finite(x) &&
+    x == round(x) && x >= min && x <= max
+  if (!ok) {
+    stop_arg(arg, sprintf("a single whole number in [%d, %s]", min,
+                          format(max, scientific = FALSE, big.mark = "")),
+             x, call)
+  }
+  as.integer(x)
+}

@@ -188,9 +188,15 @@ cvs_expected_value <- function(problem, partial, i) {
 #' @export
 acq_expected_ucb <- function(model, x, controlled, samples, beta = 2,
                              grad = FALSE) {
-  if (!inherits(model, "costbo_gp") || identical(model$kernel, "finite")) {
-    stop_arg("model", "a costbo_gp with a continuous kernel (see gp_fit())",
-             model)
+  check_gp_object(model, arg = "model")
+  if (model$kernel %in% c("finite", "miso")) {
+    # the expected UCB averages over random inputs of one objective: a GP
+    # over candidates has no inputs to draw, and the bias sources of a
+    # multi-source GP are not part of the BOCVS model
+    stop_arg("model", sprintf(paste("a costbo_gp with a continuous kernel",
+                                    "(see gp_fit()), not a %s GP"),
+                              if (model$kernel == "finite") "finite-domain"
+                              else "multi-source"), show = FALSE)
   }
   d <- model$d
   if (!(is.numeric(controlled) && length(controlled) >= 1L &&
@@ -210,7 +216,7 @@ acq_expected_ucb <- function(model, x, controlled, samples, beta = 2,
   Zs <- sweep(sweep(samples, 2L, model$lower), 2L, range, "/")
   check_in_box(Zs, "samples", sys.call())
   if (length(ctrl) == d) Zs <- Zs[1L, , drop = FALSE]
-  r <- .Call(C_cvs_eucb, gp_pack(model), xs, ctrl - 1L, Zs, beta, grad)
+  r <- .Call(C_cvs_eucb, gp_pack(model, "model"), xs, ctrl - 1L, Zs, beta, grad)
   value <- model$ymean + model$ysd * r$value
   if (!grad) return(value)
   g <- sweep(t(r$grad), 2L, model$ysd / range[ctrl], "*")
@@ -286,11 +292,11 @@ new_cvs_policy <- function(name, label, propose, acquisition, init, params) {
 check_cvs_common <- function(beta, n_samples, n_raw, n_starts,
                              call = sys.call(-1L)) {
   list(beta = check_number(beta, min = 0, arg = "beta", call = call),
-       n_samples = check_count(n_samples, min = 1L, arg = "n_samples",
-                               call = call),
-       n_raw = check_count(n_raw, min = 1L, arg = "n_raw", call = call),
-       n_starts = check_count(n_starts, min = 0L, arg = "n_starts",
-                              call = call))
+       n_samples = check_count_max(n_samples, 1L, 1e5, arg = "n_samples",
+                                   call = call),
+       n_raw = check_count_max(n_raw, 1L, 1e5, arg = "n_raw", call = call),
+       n_starts = check_count_max(n_starts, 0L, 1000L, arg = "n_starts",
+                                  call = call))
 }
 
 #' Policies for control sets with costs (BOCVS)
@@ -482,7 +488,7 @@ policy_ucb_psq <- function(beta = 2, n_samples = 1024L, n_raw = 100L,
 #' @export
 policy_ts_psq <- function(n_features = 1024L, n_samples = 1024L,
                           n_raw = 100L, n_starts = 4L) {
-  n_features <- check_count(n_features, min = 1L)
+  n_features <- check_count_max(n_features, 1L, 1e5, arg = "n_features")
   cc <- check_cvs_common(0, n_samples, n_raw, n_starts)
   propose <- function(state) {
     pr <- state$problem

@@ -149,14 +149,14 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   noise_ceiling <- check_number(noise_ceiling, min = noise_floor,
                                 min_open = TRUE)
   priors <- check_priors(priors)
-  if (!is.null(start) && !(inherits(start, "costbo_gp") &&
-                           identical(start$kernel, kernel) &&
+  if (!is.null(start)) check_gp_object(start, arg = "start")
+  if (!is.null(start) && !(identical(start$kernel, kernel) &&
                            start$d == d)) {
     stop_arg("start", sprintf("a costbo_gp fit with kernel \"%s\" on %d inputs",
                               kernel, d), start)
   }
   if (is.null(n_starts)) n_starts <- if (is.null(start)) 2L else 1L
-  n_starts <- check_count(n_starts, min = 1L)
+  n_starts <- check_count_max(n_starts, 1L, 1000L, arg = "n_starts")
 
   range <- bounds$upper - bounds$lower
   Xs <- sweep(sweep(X, 2L, bounds$lower), 2L, range, "/")
@@ -286,6 +286,11 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   ))
 }
 
+# Largest number of points of simulate(): their joint covariance is factored
+# by one LAPACK call, which cannot be interrupted (about 0.15 s at 1000
+# points with R's reference LAPACK).
+gp_max_sample_points <- 1000L
+
 # Points in the random subset on which large cold fits are screened.
 gp_subset_size <- 150L
 
@@ -411,15 +416,152 @@ warm_theta <- function(start, theta0, fixed, range, ymean, ysd) {
 # The GP in the fixed positional layout the C entry points read (see
 # gp_unpack() in src/gp.c): list(X, y, L, beta, kernel, hyp, fmean, fcov),
 # all on the internal scale and of the storage types C expects.
-gp_pack <- function(object) {
+#
+# Every element C indexes by is checked first (check_gp_object()), so that a
+# fit restored from an edited file or altered by hand gives an error naming
+# the argument and the field instead of a crash; `arg` and `call` name the
+# argument of the user's function the fit came in.
+gp_pack <- function(object, arg = "object", call = sys.call(-1L)) {
+  check_gp_object(object, arg = arg, call = call)
   list(object$Xs, object$ys, object$L, object$beta, as.integer(object$kcode),
        as.double(object$hyp), as.double(object$fmean),
        as.double(object$fcov))
 }
 
+# Kernel names in the order of the C kernel codes (enum in src/gp.h).
+gp_kernel_codes <- c(gp_kernels, "finite", "miso")
+
+# Largest number of information sources of a multi-source GP.
+miso_max_sources <- 100L
+
+# The consistency of a costbo_gp: class, kernel and its code, dimensions,
+# the data on the internal scale, the Cholesky factor and its weights, the
+# hyperparameters (their number fixed by the kernel, the dimension and, for
+# multi-source fits, the number of sources), the candidate indices and the
+# prior of a finite-domain GP, and the source labels of a multi-source GP.
+# Cost: one pass over the factor (O(n^2)), less than one prediction.
+check_gp_object <- function(object, arg = "object", call = sys.call(-1L)) {
+  if (!(inherits(object, "costbo_gp") && is.list(object))) {
+    stop_arg(arg, "a costbo_gp fit (see gp_fit(), gp_finite() and gp_fit_miso())",
+             object, call = call)
+  }
+  bad <- function(field, must) {
+    stop_arg(sprintf("%s$%s", arg, field),
+             paste(must, "(the fit was altered after fitting; refit it)"),
+             object[[field]], call = call)
+  }
+  is_count <- function(x, min = 0) {
+    is.numeric(x) && length(x) == 1L && is.finite(x) && x == round(x) &&
+      x >= min && x <= .Machine$integer.max
+  }
+  is_real <- function(x, len) {
+    is.double(x) && length(x) == len && all(is.finite(x))
+  }
+  kernel <- object$kernel
+  if (!(is.character(kernel) && length(kernel) == 1L &&
+        kernel %in% gp_kernel_codes)) {
+    bad("kernel", sprintf("one of %s", paste0("\"", gp_kernel_codes, "\"",
+                                               collapse = ", ")))
+  }
+  code <- match(kernel, gp_kernel_codes) - 1L
+  if (!(is_count(object$kcode) && object$kcode == code)) {
+    bad("kcode", sprintf("%d, the code of kernel \"%s\"", code, kernel))
+  }
+  finite <- kernel == "finite"
+  miso <- kernel == "miso"
+  if (!is_count(object$d, min = 1) || (finite && object$d != 1)) {
+    bad("d", if (finite) "1 for a GP over candidates" else
+      "a whole number >= 1 (the input dimension)")
+  }
+  d <- as.integer(object$d)
+  if (!is_count(object$n)) bad("n", "a whole number >= 0")
+  n <- as.integer(object$n)
+  S <- 1L
+  if (miso) {
+    if (!is_count(object$n_sources, min = 1) ||
+        object$n_sources > miso_max_sources) {
+      bad("n_sources", sprintf("a whole number in 1..%d", miso_max_sources))
+    }
+    S <- as.integer(object$n_sources)
+  }
+  nfin <- 0L
+  if (finite) {
+    nfin <- length(object$fmean)
+    if (!(nfin >= 1L && is_real(object$fmean, nfin))) {
+      bad("fmean", "a finite double vector of length >= 1 (the prior mean)")
+    }
+    fc <- object$fcov
+    if (!(is.matrix(fc) && all(dim(fc) == nfin) && is_real(fc, nfin^2))) {
+      bad("fcov", sprintf("a finite %d x %d double matrix (the prior covariance)",
+                          nfin, nfin))
+    }
+  }
+  dc <- d + miso # columns of Xs
+  Xs <- object$Xs
+  if (!(is.matrix(Xs) && nrow(Xs) == n && ncol(Xs) == dc &&
+        is_real(Xs, n * dc))) {
+    bad("Xs", sprintf("a finite %d x %d double matrix (`n` x %s)", n, dc,
+                      if (miso) "(`d` + 1)" else "`d`"))
+  }
+  if (finite && any(Xs != round(Xs) | Xs < 0 | Xs > nfin - 1)) {
+    bad("Xs", sprintf("candidate indices in 0..%d", nfin - 1L))
+  }
+  if (miso && n > 0L) {
+    s <- Xs[, dc]
+    if (any(s != round(s) | s < 0 | s > S - 1)) {
+      bad("Xs", sprintf("source labels in 0..%d in its last column", S - 1L))
+    }
+  }
+  if (!is_real(object$ys, n)) bad("ys", sprintf("a finite double vector of length %d", n))
+  if (!(is.numeric(object$y) && length(object$y) == n && all(is.finite(object$y)))) {
+    bad("y", sprintf("a finite numeric vector of length %d", n))
+  }
+  L <- object$L
+  if (!(is.matrix(L) && nrow(L) == n && ncol(L) == n && is_real(L, n * n) &&
+        all(diag(L) > 0))) {
+    bad("L", sprintf("a finite %d x %d double matrix with a positive diagonal (the Cholesky factor)",
+                     n, n))
+  }
+  if (!is_real(object$beta, n)) {
+    bad("beta", sprintf("a finite double vector of length %d", n))
+  }
+  nh <- dc + 4L + if (miso) dc * (S - 1L) else 0L
+  h <- object$hyp
+  if (!(is.numeric(h) && length(h) == nh && all(is.finite(h)))) {
+    bad("hyp", sprintf("%d finite numbers", nh))
+  }
+  # bias blocks of a multi-source fit: (lengthscales, outputscale) per source
+  bias <- matrix(h[dc + 4L + seq_len(dc * (S - 1L))], dc, S - 1L)
+  if (!finite && (any(h[seq_len(dc)] <= 0) || any(bias[-dc, ] <= 0))) {
+    bad("hyp", "positive lengthscales")
+  }
+  if (any(h[c(dc + 1:2, dc + 4L)] < 0) || any(bias[dc, ] < 0)) {
+    bad("hyp", "non-negative variances and jitter")
+  }
+  if (!finite) {
+    ok_lo <- is.numeric(object$lower) && is_real(as.double(object$lower), d)
+    if (!(ok_lo && is.numeric(object$upper) &&
+          is_real(as.double(object$upper), d) &&
+          all(object$upper > object$lower))) {
+      bad(if (ok_lo) "upper" else "lower",
+          sprintf("%d finite numbers with `upper` > `lower`", d))
+    }
+  }
+  if (!(is.numeric(object$ymean) && length(object$ymean) == 1L &&
+        is.finite(object$ymean))) {
+    bad("ymean", "a single finite number")
+  }
+  if (!(is.numeric(object$ysd) && length(object$ysd) == 1L &&
+        is.finite(object$ysd) && object$ysd > 0)) {
+    bad("ysd", "a single positive finite number")
+  }
+  invisible(object)
+}
+
 #' @export
 print.costbo_gp <- function(x, digits = max(3L, getOption("digits") - 3L),
                             ...) {
+  check_gp_object(x, arg = "x")
   if (identical(x$kernel, "finite")) {
     cat(sprintf("Gaussian process on %d candidates (explicit prior), %d observation%s\n",
                 length(x$fmean), x$n, if (x$n == 1L) "" else "s"))
@@ -459,6 +601,7 @@ print.costbo_gp <- function(x, digits = max(3L, getOption("digits") - 3L),
 #' coef(fit)
 #' @export
 coef.costbo_gp <- function(object, ...) {
+  check_gp_object(object)
   if (identical(object$kernel, "finite")) {
     return(list(mean = object$fmean, cov = object$fcov,
                 noise = object$hyp[3L]))
@@ -488,6 +631,7 @@ coef.costbo_gp <- function(object, ...) {
 #' AIC(fit)
 #' @export
 logLik.costbo_gp <- function(object, ...) {
+  check_gp_object(object)
   val <- object$loglik_std - object$n * log(object$ysd)
   structure(val, df = sum(!object$fixed), nobs = object$n, class = "logLik")
 }
@@ -547,7 +691,8 @@ predict.costbo_gp <- function(object, newdata, sd = TRUE, grad = FALSE,
 
 # newdata on the internal scale (unit cube, or 0-based candidate indices)
 gp_newdata <- function(object, newdata, arg = "newdata",
-                       call = sys.call(-1L)) {
+                       call = sys.call(-1L), object_arg = "object") {
+  check_gp_object(object, arg = object_arg, call = call)
   if (identical(object$kernel, "finite")) {
     return(matrix(check_index(newdata, length(object$fmean), arg = arg,
                               call = call) - 1, ncol = 1L))
@@ -590,7 +735,9 @@ check_index <- function(x, n, arg = deparse(substitute(x)),
 #' rollouts, where it is undone just as cheaply).
 #'
 #' @param object A `costbo_gp` from [gp_fit()] or [gp_finite()].
-#' @param x New inputs (as `newdata` in [predict.costbo_gp()]).
+#' @param x New inputs (as `newdata` in [predict.costbo_gp()]: candidate
+#'   indices for [gp_finite()] models, rows (x, source) for [gp_fit_miso()]
+#'   models).
 #' @param y New observations, one per point of `x`.
 #' @return A `costbo_gp` with the observations added and the same
 #'   hyperparameters and scaling. Its [logLik()] is the log marginal likelihood
@@ -603,15 +750,18 @@ check_index <- function(x, n, arg = deparse(substitute(x)),
 #' predict(fit2, 0.6)
 #' @export
 gp_condition <- function(object, x, y) {
-  if (!inherits(object, "costbo_gp")) {
-    stop_arg("object", "a costbo_gp fit", object)
-  }
   Xa <- gp_newdata(object, x, arg = "x")
   y <- check_vector(y, nrow(Xa))
   ya <- (y - object$ymean) / object$ysd
   r <- .Call(C_gp_condition, gp_pack(object), Xa, ya)
   if (identical(object$kernel, "finite")) {
     object$X <- rbind(object$X, Xa + 1)
+  } else if (identical(object$kernel, "miso")) {
+    # rows (x, source), as for predict(): inputs and sources kept apart
+    d <- object$d
+    xm <- check_matrix(x, d = d + 1L)
+    object$X <- rbind(object$X, xm[, seq_len(d), drop = FALSE])
+    object$source <- c(object$source, as.integer(Xa[, d + 1L]))
   } else {
     object$X <- rbind(object$X, check_matrix(x, d = object$d))
   }
@@ -686,11 +836,14 @@ gp_finite <- function(mean, cov, x = NULL, y = NULL, noise = 0) {
 #' generator, so `set.seed()` or `seed` reproduces the draws exactly.
 #'
 #' @param object A `costbo_gp`.
-#' @param nsim Number of samples.
+#' @param nsim Number of samples (at most 1e8 values in all, `nsim` times
+#'   the number of points).
 #' @param seed `NULL`, or an integer passed to [set.seed()] before drawing
 #'   (the previous random-number state is restored afterwards), as in
 #'   [stats::simulate()].
-#' @param newdata Points (as in [predict.costbo_gp()]).
+#' @param newdata Points (as in [predict.costbo_gp()]), at most 1000: their
+#'   joint posterior covariance is factored by one LAPACK call, which cannot
+#'   be interrupted.
 #' @param ... Unused.
 #' @return A matrix with one row per point and one column per sample, with
 #'   attribute `"seed"` as in [stats::simulate()].
@@ -704,6 +857,16 @@ simulate.costbo_gp <- function(object, nsim = 1, seed = NULL, newdata, ...) {
   nsim <- check_count(nsim, min = 1L)
   if (missing(newdata)) stop_arg("newdata", "given", NULL)
   Xn <- gp_newdata(object, newdata)
+  if (as.double(nsim) * nrow(Xn) > 1e8) {
+    stop_arg("nsim", sprintf("at most %d for %d points (1e8 values)",
+                             floor(1e8 / nrow(Xn)), nrow(Xn)), nsim)
+  }
+  if (nrow(Xn) > gp_max_sample_points) {
+    stop_arg("newdata", sprintf(paste("at most %d points (their joint",
+                                      "covariance is factored)"),
+                                gp_max_sample_points), newdata,
+             show = FALSE)
+  }
   if (!exists(".Random.seed", envir = globalenv(), inherits = FALSE)) {
     stats::runif(1)
   }
@@ -737,7 +900,7 @@ simulate.costbo_gp <- function(object, nsim = 1, seed = NULL, newdata, ...) {
 #' @param kernel `"matern52"`, `"matern32"` or `"se"`.
 #' @param lengthscale Lengthscale(s), one number or one per input.
 #' @param outputscale Signal variance.
-#' @param n_features Number of random features `M`.
+#' @param n_features Number of random features `M` (at most 1e6).
 #' @return A function of `x` (a matrix with `d` columns, or a vector of length
 #'   `d` for one point) returning the sampled values; its attributes hold the
 #'   features.
@@ -754,7 +917,7 @@ gp_prior_sample <- function(d, kernel = "matern52", lengthscale = 0.1,
   kernel <- check_choice(kernel, gp_kernels)
   lengthscale <- check_positive_vector(lengthscale, d)
   outputscale <- check_number(outputscale, min = 0, min_open = TRUE)
-  n_features <- check_count(n_features, min = 1L)
+  n_features <- check_count_max(n_features, 1L, 1e6, arg = "n_features")
   M <- n_features
   z <- matrix(stats::rnorm(M * d), M, d)
   if (kernel != "se") {

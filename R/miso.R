@@ -32,7 +32,7 @@ is_miso <- function(problem) isTRUE(problem$miso)
 #'   (the objective) to `n_sources - 1`.
 #' @param y Observations.
 #' @param n_sources Number of sources (default: the largest `source` plus
-#'   one).
+#'   one), at most 100.
 #' @param lower,upper The box of the inputs (default: the range of `X`).
 #' @param estimate `"map"` or `"ml"`.
 #' @param start Optional previous `gp_fit_miso()` fit with the same inputs
@@ -66,16 +66,22 @@ gp_fit_miso <- function(X, source, y, n_sources = NULL, lower = NULL,
   y <- check_vector(y, n)
   if (stats::sd(y) == 0) stop_arg("y", "non-constant", y, show = FALSE)
   source <- check_sources(source, n)
+  # the hyperparameters number (d + 1) n_sources + 1: bounded
+  if (any(source >= miso_max_sources)) {
+    stop_arg("source", sprintf("labels in 0..%d (at most %d sources)",
+                               miso_max_sources - 1L, miso_max_sources),
+             source)
+  }
   n_sources <- if (is.null(n_sources)) max(source) + 1L else
-    check_count(n_sources, min = 1L)
+    check_count_max(n_sources, 1L, miso_max_sources, arg = "n_sources")
   if (any(source >= n_sources)) {
     stop_arg("source", sprintf("below `n_sources` = %d", n_sources), source)
   }
   bounds <- check_bounds(lower, upper, X)
   noise_floor <- check_number(noise_floor, min = 0, min_open = TRUE)
   priors <- check_priors(priors)
-  if (!is.null(start) && !(inherits(start, "costbo_gp") &&
-                           identical(start$kernel, "miso") &&
+  if (!is.null(start)) check_gp_object(start, arg = "start")
+  if (!is.null(start) && !(identical(start$kernel, "miso") &&
                            start$d == d && start$n_sources == n_sources)) {
     stop_arg("start", sprintf("a gp_fit_miso() fit with %d sources on %d inputs",
                               n_sources, d), start)

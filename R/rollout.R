@@ -163,17 +163,24 @@
 #' `set.seed()` repeats a run.
 #'
 #' @param horizon The horizon \eqn{h}: a whole number \eqn{\ge 1}, or
-#'   `"adaptive"` (rolling horizon by Theorem 3; needs `base = "kg"`).
+#'   `"adaptive"` (rolling horizon by Theorem 3; needs `base = "kg"`). At
+#'   most 100 for the CMDP and EI rollouts (their work grows like
+#'   \eqn{h}) and 10 for `base = "kg"` (its work grows like `n_nodes`
+#'   \eqn{\times} `n_deep`\eqn{^{h-2}}).
 #' @param base The base policy: `"eipu_then_ei"` (CMDP rollout, the
 #'   default for a numeric horizon), `"ei"` (EI rollout) or `"kg"`
 #'   (rolling-horizon rollout, the default for `horizon = "adaptive"`).
-#' @param n_samples Quasi-Monte Carlo samples of the CMDP rollout.
-#' @param max_horizon Largest horizon considered by `"adaptive"`.
+#' @param n_samples Quasi-Monte Carlo samples of the CMDP rollout (at most
+#'   1e5).
+#' @param max_horizon Largest horizon considered by `"adaptive"` (at most
+#'   10).
 #' @param discount The discount factor \eqn{\alpha} in (0, 1] of the
 #'   rolling-horizon rollout.
 #' @param n_nodes Gauss-Hermite nodes of the knowledge gradient and of the
-#'   first transition.
-#' @param n_cand Candidate points of the knowledge gradient.
+#'   first transition, at most 1000 (the range of [gauss_hermite()]).
+#' @param n_cand Candidate points of the knowledge gradient, at most 2000
+#'   (the rolling horizon keeps their joint covariances at every stage:
+#'   memory grows like `n_cand`\eqn{^2} times the horizon).
 #' @param control A list of tuning settings, all optional: `n_raw` (100) and
 #'   `inner_starts` (2), `inner_maxit` (50): raw points, L-BFGS-B starts
 #'   and iterations of the inner maximizations (and the L-BFGS-B
@@ -182,7 +189,9 @@
 #'   (starts, polls); `n_deep` (10): Gauss-Hermite nodes of later
 #'   transitions; `n_top` (5): the points of largest reward from which the
 #'   decision is refined; `error_const` (0.01) and `error_offset` (0):
-#'   \eqn{K} and \eqn{u} of the error bound.
+#'   \eqn{K} and \eqn{u} of the error bound. Caps: `n_raw` 1e5, `n_deep`
+#'   1000, `inner_starts`, `starts` and `n_top` 1000, `inner_maxit` and
+#'   `maxit` 10000.
 #' @return A `bo_policy`.
 #' @references
 #' Lee, E. H., Eriksson, D., Perrone, V. and Seeger, M. (2021). A
@@ -211,18 +220,24 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
                            max_horizon = 5, discount = 0.9, n_nodes = 10,
                            n_cand = 100, control = list()) {
   adaptive <- identical(horizon, "adaptive")
-  if (!adaptive) horizon <- check_count(horizon, min = 1L)
   base <- if (is.null(base)) {
     if (adaptive) "kg" else "eipu_then_ei"
   } else check_choice(base, c("eipu_then_ei", "ei", "kg"))
+  # the rolling-horizon work grows like n_nodes * n_deep^(h - 2), the CMDP
+  # work like h
+  h_max <- if (base == "kg") rollout_max_kg_horizon else 100L
+  if (!adaptive) {
+    horizon <- check_count_max(horizon, 1L, h_max, arg = "horizon")
+  }
   if (adaptive && base != "kg") {
     stop_arg("base", "\"kg\" when `horizon` is \"adaptive\"", base)
   }
-  n_samples <- check_count(n_samples, min = 1L)
-  max_horizon <- check_count(max_horizon, min = 1L)
+  n_samples <- check_count_max(n_samples, 1L, 1e5, arg = "n_samples")
+  max_horizon <- check_count_max(max_horizon, 1L, rollout_max_kg_horizon,
+                                 arg = "max_horizon")
   discount <- check_number(discount, min = 0, max = 1, min_open = TRUE)
-  n_nodes <- check_count(n_nodes, min = 1L)
-  n_cand <- check_count(n_cand, min = 1L)
+  n_nodes <- check_count_max(n_nodes, 1L, 1000L, arg = "n_nodes")
+  n_cand <- check_count_max(n_cand, 1L, 2000L, arg = "n_cand")
   control <- check_rollout_control(control)
   if (!adaptive && base == "kg" && horizon > max_horizon) {
     max_horizon <- horizon
@@ -294,12 +309,15 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
 #' summary(run)
 #' @export
 policy_kg <- function(n_nodes = 10, n_cand = 100) {
-  n_nodes <- check_count(n_nodes, min = 1L)
-  n_cand <- check_count(n_cand, min = 1L)
+  n_nodes <- check_count_max(n_nodes, 1L, 1000L, arg = "n_nodes")
+  n_cand <- check_count_max(n_cand, 1L, 2000L, arg = "n_cand")
   kg_policy("kg", "knowledge gradient", 1L, 1L, 1, n_nodes, n_cand,
             check_rollout_control(list()),
             params = list(n_nodes = n_nodes, n_cand = n_cand))
 }
+
+# Largest horizon of the KG-based rollouts (exponential work in h).
+rollout_max_kg_horizon <- 10L
 
 # The KG-based policies: h = 0 chooses the horizon by Theorem 3. On a
 # problem with information sources they choose pairs (x, source) by
@@ -450,12 +468,14 @@ check_rollout_control <- function(control, call = sys.call(-1L)) {
              control, call = call)
   }
   out <- utils::modifyList(def, control)
-  for (nm in c("n_raw", "inner_starts", "inner_maxit", "starts", "n_deep",
-               "n_top")) {
-    out[[nm]] <- check_count(out[[nm]], min = 1L, arg = paste0("control$", nm),
-                             call = call)
+  caps <- c(n_raw = 1e5, inner_starts = 1000, inner_maxit = 10000,
+            starts = 1000, n_deep = 1000, n_top = 1000)
+  for (nm in names(caps)) {
+    out[[nm]] <- check_count_max(out[[nm]], 1L, caps[[nm]],
+                                 arg = paste0("control$", nm), call = call)
   }
-  out$maxit <- check_count(out$maxit, arg = "control$maxit", call = call)
+  out$maxit <- check_count_max(out$maxit, 0L, 10000L, arg = "control$maxit",
+                               call = call)
   out$error_const <- check_number(out$error_const, min = 0,
                                   arg = "control$error_const", call = call)
   out$error_offset <- check_number(out$error_offset, min = 0,

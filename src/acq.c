@@ -677,6 +677,9 @@ SEXP C_acq_evaluate(SEXP acq, SEXP X, SEXP grad) {
   cb_acq a;
   cb_gp f, lc;
   acq_unpack(&a, &f, &lc, acq, 0);
+  if (Rf_ncols(X) != f.d)
+    Rf_error("internal error: points with %d columns for a GP on %d",
+             Rf_ncols(X), f.d);
   return max_eval_rows(acq_at, &a, X, Rf_asLogical(grad));
 }
 
@@ -686,6 +689,8 @@ SEXP C_acq_maximize(SEXP acq, SEXP lower, SEXP upper, SEXP raw, SEXP unif,
   cb_acq a;
   cb_gp f, lc;
   acq_unpack(&a, &f, &lc, acq, 0);
+  if (d != f.d || Rf_length(upper) != d || Rf_ncols(raw) != d)
+    Rf_error("internal error: a box of dimension %d for a GP on %d", d, f.d);
   /* optimize on the unit cube of the GPs; gradients there */
   a.grad_unit = 1;
   cb_max_control mc;
@@ -702,6 +707,8 @@ SEXP C_acq_argmax(SEXP acq, SEXP cand) {
   cb_acq a;
   cb_gp f, lc;
   acq_unpack(&a, &f, &lc, acq, 0);
+  if (d != f.d)
+    Rf_error("internal error: points with %d columns for a GP on %d", d, f.d);
   const char *nms[] = {"index", "values", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
   np++;

@@ -28,6 +28,8 @@ double cvs_eucb(int nc, const double *xc, double *grad, void *ctx) {
   if (grad)
     for (int k = 0; k < nc; k++) grad[k] = 0.0;
   for (int s = 0; s < S; s++) {
+    /* S (n_samples) may be large: one check per 256 predictions */
+    if ((s & 255) == 255) R_CheckUserInterrupt();
     for (int j = 0; j < d; j++) c->x[j] = c->Z[s + (size_t)j * S];
     for (int k = 0; k < nc; k++) c->x[c->ctrl[k]] = xc[k];
     double m, v;

@@ -35,17 +35,30 @@ static int pivots_ok(const double *L, int n, int ld, double scale) {
 
 /* Unit-outputscale kernel as a function of the scaled squared distance r2,
  * with its derivative in r2 (all three are smooth in r2 at 0). */
+/* Where exp(-sqrt(2 nu) r) underflows to 0 (r > 333, the distance between
+ * inputs of huge magnitude may even overflow to r = Inf), the Matern kernels
+ * and their derivatives are 0: returned directly, since the polynomial factor
+ * times 0 is Inf * 0 = NaN once r2 overflows.  The values are those the
+ * formulas give for any finite r2 in that range (+0 and -0). */
 static double kern_r2(int kernel, double r2, double *dk) {
   double r, e;
   switch (kernel) {
     case CB_MATERN52:
       r = sqrt(r2);
       e = exp(-CB_SQRT5 * r);
+      if (e == 0.0) {
+        if (dk) *dk = -0.0;
+        return 0.0;
+      }
       if (dk) *dk = -(5.0 / 6.0) * (1.0 + CB_SQRT5 * r) * e;
       return (1.0 + CB_SQRT5 * r + (5.0 / 3.0) * r2) * e;
     case CB_MATERN32:
       r = sqrt(r2);
       e = exp(-CB_SQRT3 * r);
+      if (e == 0.0) {
+        if (dk) *dk = -0.0;
+        return 0.0;
+      }
       if (dk) *dk = -1.5 * e;
       return (1.0 + CB_SQRT3 * r) * e;
     default:
@@ -304,7 +317,7 @@ void gp_predict1u(const cb_gp *gp, const double *x, int ldx,
                   const double *alpha, const double *U, double *mean,
                   double *var, double *dmean, double *dvar, double *work) {
   const int n = gp->n, ld = gp->cap, d = gp->d, one = 1;
-  if (gp->kernel == CB_FINITE || n == 0) {
+  if (gp->kernel == CB_FINITE || gp->kernel == CB_MISO || n == 0) {
     gp_predict1(gp, x, ldx, alpha, mean, var, dmean, dvar, work);
     return;
   }
@@ -351,6 +364,18 @@ void gp_predict1u(const cb_gp *gp, const double *x, int ldx,
 void gp_unpack(cb_gp *gp, SEXP packed, int extra) {
   SEXP X = VECTOR_ELT(packed, 0), fmean = VECTOR_ELT(packed, 6);
   const int n = Rf_nrows(X), d = Rf_ncols(X);
+  /* R checked the whole object (check_gp_object()); these are the sizes
+   * every later index relies on, checked once more in O(1). */
+  const int kern = Rf_asInteger(VECTOR_ELT(packed, 4));
+  const R_xlen_t nn = (R_xlen_t)n * n, nf = Rf_xlength(fmean);
+  if (Rf_xlength(VECTOR_ELT(packed, 1)) != n ||
+      Rf_xlength(VECTOR_ELT(packed, 2)) != nn ||
+      Rf_xlength(VECTOR_ELT(packed, 3)) != n ||
+      Rf_xlength(VECTOR_ELT(packed, 5)) < d + 4 || kern < 0 ||
+      kern > CB_MISO || (kern == CB_FINITE &&
+                         (d != 1 || nf < 1 ||
+                          Rf_xlength(VECTOR_ELT(packed, 7)) != nf * nf)))
+    Rf_error("internal error: an inconsistent GP reached C");
   gp_init(gp, Rf_asInteger(VECTOR_ELT(packed, 4)), d, n, n + extra, REAL(X),
           REAL(VECTOR_ELT(packed, 1)), REAL(VECTOR_ELT(packed, 2)),
           REAL(VECTOR_ELT(packed, 3)), REAL(VECTOR_ELT(packed, 5)),
@@ -438,11 +463,17 @@ double gp_sample(const cb_gp *gp, int m, const double *Xn, int ldn, int nsim,
   scale = scale > 0.0 ? scale / m : 1.0;
   if (n > 0) {
     V = (double *)R_alloc((size_t)n * m, sizeof(double));
-    for (int j = 0; j < m; j++)
-      for (int i = 0; i < n; i++)
-        V[i + (size_t)j * n] = gp_kernel(gp, gp->X + i, ld, Xn + j, ldn);
-    F77_CALL(dtrsm)("L", "L", "N", "N", &n, &m, &done, gp->L, &ld, V, &n
-                    FCONE FCONE FCONE FCONE);
+    /* V = L^{-1} k(X, Xn) in blocks of 64 columns, with an interrupt check
+     * between blocks (the columns of a triangular solve are independent) */
+    for (int j0 = 0; j0 < m; j0 += 64) {
+      int cs = m - j0 < 64 ? m - j0 : 64;
+      R_CheckUserInterrupt();
+      for (int j = j0; j < j0 + cs; j++)
+        for (int i = 0; i < n; i++)
+          V[i + (size_t)j * n] = gp_kernel(gp, gp->X + i, ld, Xn + j, ldn);
+      F77_CALL(dtrsm)("L", "L", "N", "N", &n, &cs, &done, gp->L, &ld,
+                      V + (size_t)j0 * n, &n FCONE FCONE FCONE FCONE);
+    }
     F77_CALL(dgemv)("T", &n, &m, &done, V, &n, gp->beta, &one, &done, mu,
                     &one FCONE);
     /* S <- S - V'V (lower triangle) */
@@ -452,6 +483,7 @@ double gp_sample(const cb_gp *gp, int m, const double *Xn, int ldn, int nsim,
   }
   double *C = (double *)R_alloc((size_t)m * m, sizeof(double));
   for (int rung = 0; rung < CB_RUNGS && info != 0; rung++) {
+    R_CheckUserInterrupt();
     jit = rung_jitter(rung, scale);
     for (int j = 0; j < m; j++) {
       for (int i = j; i < m; i++) C[i + (size_t)j * m] = S[i + (size_t)j * m];
@@ -464,8 +496,18 @@ double gp_sample(const cb_gp *gp, int m, const double *Xn, int ldn, int nsim,
   if (info != 0) return -1.0;
   for (int s = 0; s < nsim; s++)
     for (int i = 0; i < m; i++) out[i + (size_t)s * m] = mu[i];
-  F77_CALL(dgemm)("N", "N", &m, &nsim, &m, &done, C, &m, z, &m, &done, out,
-                  &m FCONE FCONE);
+  /* out += C z in blocks of samples (about 2^24 multiply-adds each), with
+   * an interrupt check between blocks: every column of a dgemm product is
+   * computed on its own, so the blocks give the product of one call. */
+  const double per = (double)m * m;
+  int bs = per >= 16777216.0 ? 1 : (int)(16777216.0 / per);
+  if (bs > nsim) bs = nsim;
+  for (int s0 = 0; s0 < nsim; s0 += bs) {
+    int cs = nsim - s0 < bs ? nsim - s0 : bs;
+    R_CheckUserInterrupt();
+    F77_CALL(dgemm)("N", "N", &m, &cs, &m, &done, C, &m, z + (size_t)s0 * m,
+                    &m, &done, out + (size_t)s0 * m, &m FCONE FCONE);
+  }
   return jit;
 }
 
@@ -730,10 +772,14 @@ SEXP C_gp_factor(SEXP X, SEXP y, SEXP kernel, SEXP hyp, SEXP fmean,
 }
 
 SEXP C_gp_predict(SEXP gpk, SEXP Xnew, SEXP grad) {
-  const int m = Rf_nrows(Xnew), d = Rf_ncols(Xnew), g = Rf_asLogical(grad);
+  const int m = Rf_nrows(Xnew), g = Rf_asLogical(grad);
   int np = 0;
   cb_gp gp;
   gp_unpack(&gp, gpk, 0);
+  const int d = gp.d; /* outputs sized by the GP's own dimension */
+  if (Rf_ncols(Xnew) != d)
+    Rf_error("internal error: points with %d columns for a GP on %d",
+             Rf_ncols(Xnew), d);
   const char *nms[] = {"mean", "var", "dmean", "dvar", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
   np++;
@@ -943,6 +989,9 @@ SEXP C_gp_condition(SEXP gpk, SEXP Xadd, SEXP yadd) {
   const int k = Rf_nrows(Xadd);
   cb_gp gp;
   gp_unpack(&gp, gpk, k);
+  if (Rf_ncols(Xadd) != gp.d || Rf_xlength(yadd) != k)
+    Rf_error("internal error: points with %d columns for a GP on %d",
+             Rf_ncols(Xadd), gp.d);
   for (int i = 0; i < k; i++)
     if (gp_fantasy_add(&gp, REAL(Xadd) + i, k, REAL(yadd)[i]) != 0)
       Rf_error("conditioning on point %d failed: its posterior variance plus "
@@ -978,9 +1027,15 @@ SEXP C_gp_sample(SEXP gpk, SEXP Xnew, SEXP nsim) {
   int np = 0;
   cb_gp gp;
   gp_unpack(&gp, gpk, 0);
+  if (Rf_ncols(Xnew) != gp.d)
+    Rf_error("internal error: points with %d columns for a GP on %d",
+             Rf_ncols(Xnew), gp.d);
   double *z = (double *)R_alloc((size_t)m * ns, sizeof(double));
   GetRNGstate();
-  for (size_t i = 0; i < (size_t)m * ns; i++) z[i] = norm_rand();
+  for (size_t i = 0; i < (size_t)m * ns; i++) {
+    if ((i & 0xfffff) == 0xfffff) R_CheckUserInterrupt();
+    z[i] = norm_rand();
+  }
   PutRNGstate();
   SEXP out = PROTECT(Rf_allocMatrix(REALSXP, m, ns));
   np++;
@@ -995,7 +1050,10 @@ SEXP C_gp_rff_eval(SEXP X, SEXP omega, SEXP phase, SEXP weight,
                    SEXP scale) {
   const int m = Rf_nrows(X), d = Rf_ncols(X), M = Rf_nrows(omega);
   const double sc = Rf_asReal(scale), dzero = 0.0, done = 1.0;
-  const int blk = 512;
+  /* rows per block: 512, fewer with many features, so that a block (and
+   * the time between interrupt checks) holds about 2^20 cosines; every row
+   * is computed on its own, so the blocking does not change the values */
+  const int blk = M > 2048 ? (M >= 1048576 ? 1 : 1048576 / M) : 512;
   int np = 0;
   SEXP out = PROTECT(Rf_allocVector(REALSXP, m));
   np++;

@@ -206,10 +206,12 @@ void rollout_kg_setup(cb_kg *k) {
       }
   }
   for (int r = 0; r < nr; r++) {
+    if ((r & 63) == 63) R_CheckUserInterrupt();
     if (r == k->nb - 1 || r == nr - 1) continue;
     rh_row_posterior(k, r);
   }
   for (int c = 0; c < nd - 1; c++) {
+    if ((c & 15) == 15) R_CheckUserInterrupt();
     const int rc = k->col[c];
     const double *vc = k->V + (size_t)rc * n;
     double *Cc = k->C + (size_t)c * nr;
@@ -831,6 +833,8 @@ static SEXP rh_choose(cb_kg *k, const double *design, int nd,
   double *cst = (double *)R_alloc((size_t)nt, sizeof(double));
   int ib = -1, nfeas = 0;
   for (int i = 0; i < nt; i++) {
+    /* one KG evaluation costs O(n_nodes (n + n_cand)) */
+    R_CheckUserInterrupt();
     for (int c = 0; c < d; c++) xi[c] = U[i + (size_t)c * nt];
     if (!k->miso) {
       cst[i] = acq_cost(k->acq, d, xi);

@@ -353,3 +353,11 @@ test_that("plot() shows the regret of runs with control sets", {
                                 seed = 1, progress = FALSE),
                     type = "regret"), class = "costbo_error_arg")
 })
+
+test_that("the size arguments of the BOCVS policies are capped", {
+  expect_error(policy_ucb_cvs(n_samples = 1e6), class = "costbo_error_arg")
+  expect_error(policy_ucb_psq(n_raw = 1e6), class = "costbo_error_arg")
+  expect_error(policy_etc(n_starts = 1001), class = "costbo_error_arg")
+  expect_error(policy_ts_psq(n_features = 1e6), class = "costbo_error_arg")
+  expect_s3_class(policy_ts_psq(n_features = 1e5), "bo_policy")
+})

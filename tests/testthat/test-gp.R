@@ -416,3 +416,43 @@ test_that("noise_ceiling bounds the estimated noise from above", {
   nv <- band$noise / var(yd)
   expect_true(nv >= 1e-5 * (1 - 1e-8) && nv <= 1e-4 * (1 + 1e-8))
 })
+
+test_that("the kernels vanish, without NaN, at huge but finite distances", {
+  set.seed(3)
+  X <- matrix(runif(16), ncol = 2)
+  y <- sin(5 * X[, 1]) + X[, 2]
+  far <- rbind(c(1e154, 0.5), c(-1e300, 1e300), c(0.5, 1e200))
+  for (k in c("matern52", "matern32", "se")) {
+    fit <- gp_fit(X, y, kernel = k, lower = c(0, 0), upper = c(1, 1))
+    cf <- coef(fit)
+    p <- predict(fit, far, grad = TRUE)
+    # the limit: no correlation with the data, so the prior
+    expect_equal(p$mean, rep(cf$mean, 3), tolerance = 1e-12)
+    expect_equal(p$sd, rep(sqrt(cf$outputscale), 3), tolerance = 1e-12)
+    expect_true(all(is.finite(p$mean_grad)) && all(p$mean_grad == 0))
+    expect_true(all(is.finite(p$sd_grad)) && all(p$sd_grad == 0))
+    # continuous on the way there: at 1e3 lengthscales the kernel is
+    # below 1e-300 of its value at 0 already
+    mid <- predict(fit, c(1e3 * max(cf$lengthscale), 0.5))
+    expect_equal(mid$mean, cf$mean, tolerance = 1e-12)
+    ei <- acq_evaluate(fit, far[1, , drop = FALSE] * 0 + c(1, 0.5), "ei")
+    expect_true(is.finite(ei))
+    s <- simulate(fit, 3, seed = 1, newdata = far)
+    expect_true(all(is.finite(s)))
+  }
+})
+
+test_that("size arguments are capped", {
+  set.seed(4)
+  X <- matrix(runif(8), ncol = 2)
+  fit <- gp_fit(X, X[, 1] - X[, 2], lower = 0, upper = 1)
+  expect_error(gp_fit(X, X[, 1] - X[, 2], n_starts = 1001),
+               class = "costbo_error_arg")
+  expect_error(simulate(fit, nsim = 1e8, newdata = rbind(c(0, 0), c(1, 1))),
+               class = "costbo_error_arg")
+  expect_error(simulate(fit, nsim = 1, newdata = matrix(0.5, 1001, 2)),
+               class = "costbo_error_arg")
+  expect_error(gp_prior_sample(2, n_features = 2e6), class = "costbo_error_arg")
+  expect_equal(dim(simulate(fit, nsim = 2, seed = 1,
+                            newdata = rbind(c(0, 0), c(1, 1)))), c(2L, 2L))
+})

@@ -197,3 +197,81 @@ test_that("bad multi-source arguments are rejected, naming the argument", {
   expect_snapshot(bo_problem(f, 0, 1, budget = 1, sources = 2,
                              source_costs = "a"), error = TRUE)
 })
+
+test_that("acquisitions of a multi-source fit match the closed forms of its posterior", {
+  dd <- miso_data(5, 12)
+  fit <- gp_fit_miso(dd$X, dd$s, dd$y, lower = c(0, 0), upper = c(1, 1))
+  nd <- rbind(c(0.2, 0.9, 0), c(0.8, 0.9, 0), c(0.5, 0.5, 1), c(0.1, 0.3, 0))
+  ref <- ref_miso_posterior(fit, nd[, 1:2], nd[, 3])
+  m <- ref$mean
+  s <- sqrt(pmax(ref$var, 0))
+  # the incumbent of a multi-source model: its best objective observation
+  best <- max(dd$y[dd$s == 0])
+  u <- (m - best) / s
+  ei <- s * (u * pnorm(u) + dnorm(u))
+  v <- acq_evaluate(fit, nd, "ei")
+  expect_equal(v, ei, tolerance = 1e-6)
+  expect_true(all(v > 0))
+  expect_equal(acq_evaluate(fit, nd, "ucb", beta = 1.5), m + 1.5 * s,
+               tolerance = 1e-8)
+  expect_equal(acq_evaluate(fit, nd, "ei_pu", cost = 4), ei / 4,
+               tolerance = 1e-6)
+  # a cost function of the (x, source) rows, evaluated in R
+  cf <- function(x) 1 + 9 * (x[, 3] == 0)
+  expect_equal(acq_evaluate(fit, nd, "ei_pu", cost = cf), ei / cf(nd),
+               tolerance = 1e-6)
+  a <- acq_maximize(fit, "ei", candidates = nd)
+  expect_equal(a$x, nd[which.max(ei), ])
+  expect_equal(a$value, max(ei), tolerance = 1e-6)
+  # what a multi-source fit cannot give, named
+  expect_error(acq_evaluate(fit, nd, "ei", grad = TRUE),
+               class = "costbo_error_arg")
+  expect_error(acq_maximize(fit, "ei"), class = "costbo_error_arg")
+  expect_error(acq_evaluate(fit, nd, "ei_pu", cost_model = fit),
+               class = "costbo_error_arg")
+  expect_error(acq_expected_ucb(fit, 0.3, controlled = 1,
+                                samples = matrix(0.5, 4, 2)),
+               class = "costbo_error_arg")
+})
+
+test_that("gp_condition() takes the rows (x, source) of a multi-source fit", {
+  dd <- miso_data(6, 10)
+  fit <- gp_fit_miso(dd$X, dd$s, dd$y, lower = c(0, 0), upper = c(1, 1))
+  xa <- rbind(c(0.3, 0.4), c(0.7, 0.2))
+  sa <- c(1, 0)
+  ya <- c(0.5, -0.2)
+  fit2 <- gp_condition(fit, cbind(xa, sa), ya)
+  expect_equal(fit2$n, 12L)
+  expect_equal(fit2$source, c(dd$s, sa))
+  expect_equal(unname(fit2$X), unname(rbind(dd$X, xa)))
+  Xn <- rbind(c(0.31, 0.41), c(0.9, 0.9))
+  sn <- c(0, 1)
+  p <- predict(fit2, cbind(Xn, sn))
+  ref <- ref_miso_posterior(fit, Xn, sn, xa = xa, sa = sa, y = ya)
+  expect_equal(p$mean, ref$mean, tolerance = 1e-8)
+  expect_equal(p$sd, sqrt(pmax(ref$var, 0)), tolerance = 1e-6)
+  expect_error(gp_condition(fit, xa, ya), class = "costbo_error_arg")
+})
+
+test_that("joint samples of a multi-source fit have its posterior moments", {
+  dd <- miso_data(7, 10)
+  fit <- gp_fit_miso(dd$X, dd$s, dd$y, lower = c(0, 0), upper = c(1, 1))
+  nd <- rbind(c(0.25, 0.5, 0), c(0.25, 0.5, 1))
+  sm <- simulate(fit, nsim = 20000, seed = 3, newdata = nd)
+  ref <- ref_miso_posterior(fit, nd[, 1:2], nd[, 3])
+  # Monte Carlo: 20000 draws, standard error sd / 141
+  expect_lt(max(abs(rowMeans(sm) - ref$mean)), 5 * max(sqrt(ref$var)) / 141)
+  expect_equal(apply(sm, 1L, var), ref$var, tolerance = 0.05)
+})
+
+test_that("the number of sources is bounded, so a stray label cannot hang the fit", {
+  dd <- miso_data(8, 8)
+  s <- dd$s
+  s[3] <- 1e6
+  expect_error(gp_fit_miso(dd$X, s, dd$y), class = "costbo_error_arg")
+  expect_error(gp_fit_miso(dd$X, dd$s, dd$y, n_sources = 101),
+               class = "costbo_error_arg")
+  s[3] <- 99
+  expect_error(gp_fit_miso(dd$X, s, dd$y, n_sources = 99),
+               class = "costbo_error_arg")
+})

@@ -412,3 +412,22 @@ test_that("with a measured cost CMDP rollout prices steps at the GP's mean cost"
     expect_lt(abs(v - ref[["mean"]]), 4 * ref[["se"]] + 2e-3)
   }
 })
+
+test_that("the size arguments of the rollout policies are capped", {
+  expect_error(policy_kg(n_nodes = 1e6), class = "costbo_error_arg")
+  expect_error(policy_kg(n_cand = 1e6), class = "costbo_error_arg")
+  expect_s3_class(policy_kg(n_nodes = 1000), "bo_policy")
+  expect_error(policy_rollout("adaptive", max_horizon = 11),
+               class = "costbo_error_arg")
+  expect_error(policy_rollout(horizon = 11, base = "kg"),
+               class = "costbo_error_arg")
+  expect_s3_class(policy_rollout(horizon = 11), "bo_policy")
+  expect_error(policy_rollout(horizon = 101), class = "costbo_error_arg")
+  expect_error(policy_rollout(n_samples = 1e6), class = "costbo_error_arg")
+  expect_error(policy_rollout("adaptive", control = list(n_deep = 1001)),
+               class = "costbo_error_arg")
+  e <- expect_error(policy_rollout("adaptive", n_nodes = 2000),
+                    class = "costbo_error_arg")
+  expect_match(conditionMessage(e), "`n_nodes` must be a single whole number in [1, 1000]",
+               fixed = TRUE)
+})
