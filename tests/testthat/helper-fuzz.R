@@ -157,9 +157,10 @@ fuzz_call <- function(f, args, limit = 20) {
   setTimeLimit(elapsed = limit, transient = TRUE)
   on.exit(setTimeLimit(elapsed = Inf))
   res <- NULL
-  utils::capture.output(res <- tryCatch(
+  # progress lines go to stderr, printed results to stdout: drop both
+  utils::capture.output(invisible(utils::capture.output(res <- tryCatch(
     suppressWarnings(suppressMessages(do.call(f, args, quote = TRUE))),
-    error = function(e) e))
+    error = function(e) e))), type = "message")
   res
 }
 
