@@ -325,7 +325,8 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
   range <- model$upper - model$lower
   lo <- (lower - model$lower) / range
   up <- (upper - model$lower) / range
-  check_in_box(rbind(lo, up), "lower", call)
+  check_in_box(rbind(lo), "lower", call)
+  check_in_box(rbind(up), "upper", call)
   raw <- sobol_points(n_raw, d)
   unif <- stats::runif(n_raw)
   sel <- match(select, c("boltzmann", "best")) - 1L

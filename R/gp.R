@@ -146,8 +146,11 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   if (stats::sd(y) == 0) stop_arg("y", "non-constant", y, show = FALSE)
   bounds <- check_bounds(lower, upper, X)
   noise_floor <- check_number(noise_floor, min = 0, min_open = TRUE)
-  noise_ceiling <- check_number(noise_ceiling, min = noise_floor,
-                                min_open = TRUE)
+  noise_ceiling <- check_number(noise_ceiling, min = 0, min_open = TRUE)
+  if (noise_ceiling <= noise_floor) {
+    stop_arg("noise_floor", sprintf("below `noise_ceiling` (%g)",
+                                    noise_ceiling), noise_floor)
+  }
   priors <- check_priors(priors)
   if (!is.null(start) && !(inherits(start, "costbo_gp") &&
                            identical(start$kernel, kernel) &&

@@ -303,7 +303,8 @@ miso_cost_matrix <- function(problem, X) {
 #'
 #' @param name `"rosenbrock"`, `"goldstein_price"` or `"bohachevsky"`.
 #' @param budget The total budget; `NULL` takes the default.
-#' @param costs Optional costs of the sources (one positive number each).
+#' @param costs Optional costs of the sources: one positive number each, or
+#'   a function(x, source) as `source_costs` of [bo_problem()].
 #' @param seed Seed of the bias GP sample of source 2 (the caller's random
 #'   stream is left untouched).
 #' @param noise Standard deviation of Gaussian noise added to every source.
@@ -358,10 +359,11 @@ test_problem_miso <- function(name = c("rosenbrock", "goldstein_price",
     maximizer <- spec$maximizer(2L)
   }
   S <- length(def_costs)
-  if (!is.null(costs) && !(is.numeric(costs) && length(costs) == S &&
-                           all(is.finite(costs)) && all(costs > 0))) {
-    stop_arg("costs", sprintf("%d positive finite numbers (one per source)",
-                              S), costs)
+  if (!is.null(costs) && !is.function(costs) &&
+      !(is.numeric(costs) && length(costs) == S && all(is.finite(costs)) &&
+        all(costs > 0))) {
+    stop_arg("costs", paste(sprintf("%d positive finite numbers (one per", S),
+                            "source) or a function(x, source)"), costs)
   }
   costs <- if (is.null(costs)) def_costs else costs
   budget <- if (is.null(budget)) def_budget else budget

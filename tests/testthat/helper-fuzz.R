@@ -178,6 +178,15 @@ fuzz_methods <- c(
 fuzz_run <- function(seed = 16L, funs = NULL) {
   base <- fuzz_baselines()
   if (!is.null(funs)) base <- base[funs]
+  # files the calls write (a checkpoint named "foo") go to a directory of
+  # their own
+  dir <- tempfile("fuzz")
+  dir.create(dir)
+  old <- setwd(dir)
+  on.exit({
+    setwd(old)
+    unlink(dir, recursive = TRUE)
+  })
   set.seed(seed)
   vals <- fuzz_values()
   rows <- list()
