@@ -259,8 +259,8 @@ benchmark_task <- function(task, problems, policies, stream, args) {
     if (!inherits(pr, "bo_problem")) {
       pr <- pr(task$rep)
       if (!inherits(pr, "bo_problem")) {
-        stop("the problem function returned ", describe_value(pr),
-             ", not a bo_problem")
+        stop_costbo(paste0("the problem function returned ",
+                           describe_value(pr), ", not a bo_problem"))
       }
     }
     bo_optimize(pr, policies[[task$policy]], n_init = args$n_init,

@@ -491,7 +491,7 @@ write_checkpoint <- function(saved, path) {
   close(con)
   on.exit()
   if (!file.rename(tmp, path)) {
-    stop(sprintf("cannot rename \"%s\" to \"%s\"", tmp, path), call. = FALSE)
+    stop_costbo(sprintf("cannot rename \"%s\" to \"%s\"", tmp, path))
   }
   invisible(path)
 }
