@@ -53,7 +53,8 @@ api_functions <- local({
 # The user's call: that of the innermost exported function (or S3 method) on
 # the stack that was called from outside the package (from the user's code,
 # or an objective or cost function the user wrote), so that a costbo
-# function the package calls internally is not reported; `fallback` when
+# function the package calls internally (also through do.call() or
+# lapply()) is not reported; `fallback` when
 # there is none (an internal function called directly).
 user_call <- function(fallback = NULL) {
   api <- api_functions()
@@ -63,7 +64,12 @@ user_call <- function(fallback = NULL) {
     f <- sys.function(i)
     if (!identical(environment(f), ns)) next
     if (!any(vapply(api, identical, logical(1), f))) next
+    # the caller, seen through base functions such as do.call() and lapply()
     p <- parents[i]
+    while (p > 0L &&
+           identical(environment(sys.function(p)), .BaseNamespaceEnv)) {
+      p <- parents[p]
+    }
     if (p == 0L || !identical(topenv(environment(sys.function(p))), ns)) {
       return(sys.call(i))
     }
