@@ -99,6 +99,18 @@ acq_spec <- function(model, type, cost_model, cost, best, remaining, nu,
     beta <- check_number(if (is.null(beta)) 2 else beta, min = 0,
                          arg = "beta", call = call)
   }
+  # settings the type does not use are ignored, but must be NULL or numbers
+  uses <- c(remaining = type %in% c("q1", "log_q1"),
+            nu = type %in% c("ei_pu_cc", "log_ei_pu_cc", "ei_pu", "log_ei_pu"),
+            lambda = type == "pbgi", beta = type == "ucb")
+  given <- list(remaining = remaining, nu = nu, lambda = lambda, beta = beta)
+  for (a in names(uses)) {
+    v <- given[[a]]
+    if (!uses[[a]] && !is.null(v) && !(is.numeric(v) && length(v) == 1L)) {
+      stop_arg(a, sprintf("NULL or a number (type \"%s\" does not use it)",
+                          type), v, call = call)
+    }
+  }
   list(model = model, type = type, finite = finite, miso = miso,
        cost_aware = cost_aware,
        cost_model = cost_model, cost = cost,
@@ -144,7 +156,7 @@ acq_pack <- function(spec) {
 # points Xs: in C, or in R when the cost is an R function.
 acq_values <- function(spec, Xs, grad) {
   if (!r_cost(spec)) {
-    r <- .Call(C_acq_evaluate, acq_pack(spec), Xs, grad)
+    r <- call_c(C_acq_evaluate, acq_pack(spec), Xs, grad)
     return(list(value = r$value, grad = if (grad) t(r$grad)))
   }
   m <- spec$model
@@ -195,9 +207,9 @@ cost_rows <- function(cost, X) {
   v <- cost(X)
   if (!(is.numeric(v) && length(v) == nrow(X) && all(is.finite(v)) &&
         all(v > 0))) {
-    stop_costbo(sprintf(paste("the cost function must return %d positive",
-                              "finite values (one per row of its matrix",
-                              "argument)"), nrow(X)))
+    stop_arg("cost", sprintf(paste("a function returning %d positive",
+                                   "finite values (one per row of its",
+                                   "matrix argument)"), nrow(X)), v)
   }
   v
 }
@@ -325,7 +337,7 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
       v <- acq_values(spec, Xs, FALSE)$value
       i <- which.max(replace(v, !is.finite(v), -Inf))
     } else {
-      r <- .Call(C_acq_argmax, acq_pack(spec), Xs)
+      r <- call_c(C_acq_argmax, acq_pack(spec), Xs)
       i <- r$index
       v <- r$values
     }
@@ -336,8 +348,10 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
   d <- model$d
   if (is.null(lower)) lower <- model$lower
   if (is.null(upper)) upper <- model$upper
-  lower <- check_vector(rep_len(lower, d), d, arg = "lower", call = call)
-  upper <- check_vector(rep_len(upper, d), d, arg = "upper", call = call)
+  if (is.numeric(lower)) lower <- rep_len(lower, d)
+  if (is.numeric(upper)) upper <- rep_len(upper, d)
+  lower <- check_vector(lower, d, arg = "lower", call = call)
+  upper <- check_vector(upper, d, arg = "upper", call = call)
   if (any(upper <= lower)) {
     stop_arg("upper", "greater than `lower` in every coordinate", upper,
              call = call)
@@ -349,12 +363,13 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
   range <- model$upper - model$lower
   lo <- (lower - model$lower) / range
   up <- (upper - model$lower) / range
-  check_in_box(rbind(lo, up), "lower", call)
+  check_in_box(rbind(lo), "lower", call)
+  check_in_box(rbind(up), "upper", call)
   raw <- sobol_points(n_raw, d)
   unif <- stats::runif(n_raw)
   sel <- match(select, c("boltzmann", "best")) - 1L
   if (!r_cost(spec)) {
-    r <- .Call(C_acq_maximize, acq_pack(spec), lo, up, raw, unif,
+    r <- call_c(C_acq_maximize, acq_pack(spec), lo, up, raw, unif,
                c(n_starts, sel, 1, 200))
     xs <- r$x
     value <- r$value
@@ -367,7 +382,7 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
     raw_best <- vals[ib]
     xs <- pts[ib, ]
     value <- raw_best
-    starts <- .Call(C_max_select, vals, min(n_starts, n_raw), sel, 1, unif)
+    starts <- call_c(C_max_select, vals, min(n_starts, n_raw), sel, 1, unif)
     fn <- function(z) {
       v <- acq_values(spec, matrix(z, 1L), FALSE)$value
       if (is.finite(v)) -v else 1e300

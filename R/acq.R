@@ -173,13 +173,20 @@ acq_closed_form <- function(type, mean, sd, best, cost = NULL,
     }
   }
 
+  for (a in c("mean", "sd")) {
+    if (is.null(get(a))) {
+      stop_arg(a, "a numeric vector with finite values", NULL, call = call)
+    }
+  }
   args <- list(mean = mean, sd = sd, best = best, cost = cost,
                log_cost_mean = log_cost_mean, log_cost_sd = log_cost_sd,
                remaining = remaining, nu = nu, lambda = lambda, beta = beta)
   args <- args[!vapply(args, is.null, logical(1))]
   lens <- vapply(args, function(x) if (is.numeric(x)) length(x) else 1L,
                  integer(1))
-  n <- max(lens)
+  # the vectors' common length: that of `mean` when longer than 1, so that a
+  # setting of another length is the one blamed
+  n <- if (lens[["mean"]] > 1L) lens[["mean"]] else max(lens)
   # lower bound, whether it is open, upper bound
   bounds <- list(
     mean = c(-Inf, 0, Inf), best = c(-Inf, 0, Inf),
@@ -196,7 +203,7 @@ acq_closed_form <- function(type, mean, sd, best, cost = NULL,
   pick <- function(a) if (is.null(args[[a]])) filler else args[[a]]
   if (type %in% c("ei_pu", "log_ei_pu")) args$nu <- rep(1, n)
 
-  res <- .Call(C_acq_closed_form, acq_codes[[type]], pick("mean"),
+  res <- call_c(C_acq_closed_form, acq_codes[[type]], pick("mean"),
                pick("sd"), pick("best"), pick("cost"), pick("log_cost_mean"),
                pick("log_cost_sd"), pick("remaining"), pick("nu"),
                pick("lambda"), pick("beta"), known, grad)
@@ -214,6 +221,7 @@ acq_closed_form <- function(type, mean, sd, best, cost = NULL,
 check_acq_vector <- function(x, n, min = -Inf, max = Inf, min_open = FALSE,
                              arg = deparse(substitute(x)),
                              call = sys.call(-1L)) {
+  force(arg)
   rng <- if (is.finite(min) && is.finite(max)) {
     sprintf(" in [%g, %g]", min, max)
   } else if (is.finite(min)) {
@@ -261,6 +269,6 @@ acq_pandora_stop <- function(best, g) {
 
 # Internal: t solving log h(t) = y with the number of Newton steps, and
 # log h(u) itself (for tests of the C core).
-acq_h_inv <- function(y) .Call(C_acq_h_inv, as.double(y))
+acq_h_inv <- function(y) call_c(C_acq_h_inv, as.double(y))
 
-acq_log_h <- function(u) .Call(C_acq_log_h, as.double(u))
+acq_log_h <- function(u) call_c(C_acq_log_h, as.double(u))

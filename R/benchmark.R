@@ -82,7 +82,10 @@
 #'   [summary()], [plot()] and [c()] on it. Its element `replications` is a
 #'   data frame with one row per replication (`status`, `error`, number of
 #'   evaluations, cost spent, final best value and regret, `seconds`, the
-#'   reason the run stopped) and `evaluations` one row per evaluation
+#'   reason the run stopped: `stop_reason` for people, `stop_code` for
+#'   programs, the run's code (see [bo_optimize()]), `"error"` when the run
+#'   raised an error and `""` for a replication not run) and `evaluations`
+#'   one row per evaluation
 #'   (`problem`, `policy`, `rep`, `cumulative_cost`, `value`, `status`,
 #'   `phase`, the information source `source` of a multi-source problem,
 #'   the policy's recorded horizon `h` and control set `control_set`, and
@@ -250,14 +253,14 @@ benchmark_task <- function(task, problems, policies, stream, args) {
   t0 <- proc.time()[["elapsed"]]
   rec <- list(problem = task$problem, policy = task$policy, rep = task$rep,
               status = "ok", error = "", trace = NULL, optimum = NULL,
-              budget = NA_real_, stop_reason = "")
+              budget = NA_real_, stop_reason = "", stop_code = "")
   pr <- problems[[task$problem]]
   run <- tryCatch({
     if (!inherits(pr, "bo_problem")) {
       pr <- pr(task$rep)
       if (!inherits(pr, "bo_problem")) {
-        stop("the problem function returned ", describe_value(pr),
-             ", not a bo_problem")
+        stop_costbo(paste0("the problem function returned ",
+                           describe_value(pr), ", not a bo_problem"))
       }
     }
     bo_optimize(pr, policies[[task$policy]], n_init = args$n_init,
@@ -270,6 +273,7 @@ benchmark_task <- function(task, problems, policies, stream, args) {
     rec$status <- "failed"
     rec$error <- conditionMessage(run)
     rec$stop_reason <- "error"
+    rec$stop_code <- "error"
     return(rec)
   }
   df <- as.data.frame(run)
@@ -293,12 +297,12 @@ benchmark_task <- function(task, problems, policies, stream, args) {
   rec$optimum <- run$problem$optimum
   rec$budget <- run$budget
   rec$stop_reason <- run$stop_reason
-  failed <- grepl("^the (objective|policy) failed|^the cost function",
-                  run$stop_reason)
-  if (failed) {
+  rec$stop_code <- run$stop_code
+  if (isTRUE(run$stop_code %in% c("objective_failed", "cost_failed",
+                                  "policy_failed"))) {
     rec$status <- "failed"
     rec$error <- run$stop_reason
-  } else if (identical(run$stop_reason, "interrupted")) {
+  } else if (identical(run$stop_code, "interrupted")) {
     rec$status <- "interrupted"
     rec$error <- "interrupted"
   }
@@ -313,7 +317,8 @@ run_tasks <- function(job, n, backend, workers, cluster, progress, seeds,
   not_run <- function(i) {
     list(problem = tasks$problem[i], policy = tasks$policy[i],
          rep = tasks$rep[i], status = "not run", error = "", trace = NULL,
-         optimum = NULL, budget = NA_real_, stop_reason = "", seconds = NA_real_)
+         optimum = NULL, budget = NA_real_, stop_reason = "", stop_code = "",
+         seconds = NA_real_)
   }
   size <- 1L
   apply_round <- function(idx) lapply(idx, job)
@@ -422,7 +427,7 @@ as.data.frame.bo_benchmark <- function(x, row.names = NULL, optional = FALSE,
   df <- df[order(match(df$problem, unique(x$tasks$problem)),
                  match(df$policy, unique(x$tasks$policy)), df$rep, df$cost), ,
            drop = FALSE]
-  rownames(df) <- row.names
+  rownames(df) <- check_row_names(row.names, nrow(df))
   df
 }
 
@@ -441,6 +446,8 @@ benchmark_replications <- function(x) {
                  max(c(0, tr$cumulative_cost)),
                best_value = best, regret = reg,
                seconds = r$seconds, stop_reason = r$stop_reason,
+               stop_code = if (is.null(r$stop_code)) NA_character_ else
+                 r$stop_code,
                stringsAsFactors = FALSE)
   })
   do.call(rbind, rows)

@@ -162,19 +162,19 @@ policy_bmsei <- function(steps = 4, fantasies = c(4, 4, 2), path = FALSE,
   }
   if (path) fantasies <- rep(1L, steps - 1L)
   ok <- is.numeric(fantasies) && length(fantasies) == steps - 1L &&
-    !anyNA(fantasies) && all(fantasies == round(fantasies)) &&
-    all(fantasies >= 1)
+    !anyNA(fantasies) && all(is.finite(fantasies)) &&
+    all(fantasies == round(fantasies)) && all(fantasies >= 1)
   if (!ok) {
     stop_arg("fantasies", sprintf("%d whole number%s >= 1 (steps - 1)",
                                   steps - 1L, if (steps == 2L) "" else "s"),
              fantasies)
   }
-  fantasies <- as.integer(fantasies)
   n_nodes <- sum(cumprod(c(1, fantasies)))
   if (n_nodes > 1e5) {
     stop_arg("fantasies", sprintf("a tree of at most 1e5 nodes, not %g",
                                   n_nodes), show = FALSE)
   }
+  fantasies <- as.integer(fantasies)
   if (!(inherits(base, "bo_policy") &&
         base$name %in% c("ei", "ei_pu", "ei_pu_cc"))) {
     stop_arg("base", "policy_ei_pu_cc(), policy_ei_pu() or policy_ei()",
@@ -255,7 +255,7 @@ bmsei_budget <- function(state, steps, base, rule) {
     m <- p$spec$model
     lo <- if (p$spec$finite) 0 else rep(0, m$d)
     up <- if (p$spec$finite) 1 else rep(1, m$d)
-    costs <- .Call(C_tree_schedule, p$pack, zf, zc, as.double(lo),
+    costs <- call_c(C_tree_schedule, p$pack, zf, zc, as.double(lo),
                    as.double(up), 100L * m$d, c(5 * m$d, 0, 1, 100),
                    if (base == "ei_pu_cc") as.double(state$budget_start)
                    else 0)
@@ -282,13 +282,13 @@ bmsei_optimize <- function(state, fantasies, path, budget, ctl, warm = NULL) {
   z <- bmsei_base(fantasies, path)
   m <- p$spec$model
   if (p$spec$finite) {
-    r <- .Call(C_tree_argmax, p$pack, fantasies, z$zf, z$zc, budget)
+    r <- call_c(C_tree_argmax, p$pack, fantasies, z$zf, z$zc, budget)
     return(list(x = r$index, value = r$values[r$index], tree = NULL))
   }
   d <- m$d
   ctl <- bmsei_control(ctl, d)
   w <- bmsei_warm(state, warm, fantasies)
-  r <- .Call(C_tree_maximize, p$pack, fantasies, z$zf, z$zc, budget,
+  r <- call_c(C_tree_maximize, p$pack, fantasies, z$zf, z$zc, budget,
              rep(0, d), rep(1, d), ctl$n_raw,
              bmsei_max_control(ctl), w)
   tree <- list(decisions = r$decisions, fantasy_y = r$fantasy_y,
@@ -338,18 +338,18 @@ bmsei_values <- function(state, X, fantasies, path, budget, ctl) {
   z <- bmsei_base(fantasies, path)
   m <- p$spec$model
   if (p$spec$finite) {
-    r <- .Call(C_tree_argmax, p$pack, fantasies, z$zf, z$zc, budget)
+    r <- call_c(C_tree_argmax, p$pack, fantasies, z$zf, z$zc, budget)
     return(r$values[match_candidates(state$problem$candidates, X)])
   }
   ctl <- bmsei_control(ctl, m$d)
-  r <- .Call(C_tree_maximize, p$pack, fantasies, z$zf, z$zc, budget,
+  r <- call_c(C_tree_maximize, p$pack, fantasies, z$zf, z$zc, budget,
              rep(0, m$d), rep(1, m$d), ctl$n_raw,
              bmsei_max_control(ctl), double())
   Xs <- gp_newdata(m, X, arg = "X")
   dec <- r$decisions
   vapply(seq_len(nrow(Xs)), function(i) {
     dec[, 1L] <- Xs[i, ]
-    .Call(C_tree_value, p$pack, fantasies, z$zf, z$zc, budget, dec,
+    call_c(C_tree_value, p$pack, fantasies, z$zf, z$zc, budget, dec,
           FALSE)$value
   }, numeric(1))
 }

@@ -1,13 +1,26 @@
-# Argument checks shared by every exported function. Each helper names the
-# argument, says what was expected and shows what was given, and signals an
-# error of class "costbo_error_arg" carrying the user's call.
+# The package's conditions. Every error costbo signals is a "costbo_error":
+#   costbo_error_arg  an argument cannot be used; fields `arg` (its name)
+#                     and `value` (what was given);
+#   costbo_error_c    an error raised in the C code (a numerical failure such
+#                     as a covariance that stays singular), re-signalled by
+#                     call_c(); field `routine` (the C entry point);
+#   costbo_error      anything else (stop_costbo()).
+# Each carries the user's call, found by user_call(): that of the exported
+# function (or S3 method) the user called; the `call` the helpers are given
+# is used only when there is none on the stack (an internal function called
+# directly).
+#
+# The check_*() helpers take the argument's name before they evaluate or
+# reassign anything (force(arg) first): a default `deparse(substitute(x))`
+# worked out after `x` was reassigned would deparse the value instead.
 
 stop_arg <- function(arg, must, x = NULL, call = sys.call(-1L), show = TRUE) {
+  arg <- paste(arg, collapse = " ")
   got <- if (show) sprintf(", not %s", describe_value(x)) else ""
   msg <- sprintf("`%s` must be %s%s.", arg, must, got)
   cond <- structure(
     class = c("costbo_error_arg", "costbo_error", "error", "condition"),
-    list(message = msg, call = call)
+    list(message = msg, call = user_call(call), arg = arg, value = x)
   )
   stop(cond)
 }
@@ -15,9 +28,88 @@ stop_arg <- function(arg, must, x = NULL, call = sys.call(-1L), show = TRUE) {
 stop_costbo <- function(msg, call = sys.call(-1L)) {
   cond <- structure(
     class = c("costbo_error", "error", "condition"),
-    list(message = msg, call = call)
+    list(message = paste(msg, collapse = " "), call = user_call(call))
   )
   stop(cond)
+}
+
+# The functions whose calls are the user's: the exports and the registered
+# S3 methods of the namespace (computed once).
+api_functions <- local({
+  cache <- NULL
+  function() {
+    if (is.null(cache)) {
+      ns <- asNamespace("costbo")
+      nms <- c(getNamespaceExports(ns),
+               ls(ns[[".__S3MethodsTable__."]], all.names = TRUE))
+      funs <- mget(unique(nms), envir = ns, inherits = FALSE,
+                   ifnotfound = list(NULL))
+      cache <<- Filter(is.function, funs)
+    }
+    cache
+  }
+})
+
+# The user's call: that of the innermost exported function (or S3 method) on
+# the stack that was called from outside the package (from the user's code,
+# or an objective or cost function the user wrote), so that a costbo
+# function the package calls internally (also through do.call() or
+# lapply()) is not reported; `fallback` when
+# there is none (an internal function called directly).
+user_call <- function(fallback = NULL) {
+  api <- api_functions()
+  ns <- asNamespace("costbo")
+  parents <- sys.parents()
+  for (i in rev(seq_len(sys.nframe() - 1L))) {
+    f <- sys.function(i)
+    if (!identical(environment(f), ns)) next
+    if (!any(vapply(api, identical, logical(1), f))) next
+    # the caller, seen through base functions such as do.call() and lapply()
+    p <- parents[i]
+    while (p > 0L &&
+           identical(environment(sys.function(p)), .BaseNamespaceEnv)) {
+      p <- parents[p]
+    }
+    if (p == 0L || !identical(topenv(environment(sys.function(p))), ns)) {
+      return(sys.call(i))
+    }
+  }
+  fallback
+}
+
+# .Call() for every call site: an error raised in C (by Rf_error) arrives in
+# R as a plain simpleError whose call is that of the innermost R function,
+# here c_run(); it is re-signalled as a costbo_error_c naming the C routine,
+# with the user's call. Errors raised by R code that C evaluates (a known
+# cost written in R) carry their own calls and pass unchanged. The routine
+# and its arguments are passed on as `...` (so that R CMD check's
+# registration check of .Call() accepts the wrapper).
+call_c <- function(...) {
+  withCallingHandlers(c_run(...), error = function(e) {
+    cl <- conditionCall(e)
+    if (!inherits(e, "costbo_error") && is.call(cl) &&
+        identical(cl[[1L]], quote(c_run))) {
+      sym <- ..1
+      routine <- if (is.list(sym) && is.character(sym$name)) sym$name else
+        "(unnamed)"
+      stop(structure(
+        class = c("costbo_error_c", "costbo_error", "error", "condition"),
+        list(message = sprintf("%s (in the C routine %s)",
+                               conditionMessage(e), routine),
+             call = user_call(), routine = routine, parent = e)))
+    }
+  })
+}
+c_run <- function(...) .Call(...)
+
+# `row.names` of the as.data.frame() methods: NULL or n distinct names.
+check_row_names <- function(x, n, call = sys.call(-1L)) {
+  ok <- is.null(x) || (is.atomic(x) && is.null(dim(x)) && length(x) == n &&
+                         !anyNA(x) && !anyDuplicated(x))
+  if (!ok) {
+    stop_arg("row.names", sprintf("NULL or %d distinct names", n), x, call)
+  }
+  x
 }
 
 describe_value <- function(x) {
@@ -35,6 +127,7 @@ describe_value <- function(x) {
 
 check_number <- function(x, min = -Inf, max = Inf, arg = deparse(substitute(x)),
                          call = sys.call(-1L), min_open = FALSE) {
+  force(arg)
   ok <- is.numeric(x) && length(x) == 1L && !is.na(x) && is.finite(x) &&
     (if (min_open) x > min else x >= min) && x <= max
   if (!ok) {
@@ -50,6 +143,7 @@ check_number <- function(x, min = -Inf, max = Inf, arg = deparse(substitute(x)),
 
 check_count <- function(x, min = 0L, arg = deparse(substitute(x)),
                         call = sys.call(-1L)) {
+  force(arg)
   ok <- is.numeric(x) && length(x) == 1L && !is.na(x) && is.finite(x) &&
     x == round(x) && x >= min && x <= .Machine$integer.max
   if (!ok) stop_arg(arg, sprintf("a single whole number >= %d", min), x, call)
@@ -57,6 +151,7 @@ check_count <- function(x, min = 0L, arg = deparse(substitute(x)),
 }
 
 check_flag <- function(x, arg = deparse(substitute(x)), call = sys.call(-1L)) {
+  force(arg)
   if (!(is.logical(x) && length(x) == 1L && !is.na(x)))
     stop_arg(arg, "TRUE or FALSE", x, call)
   x
@@ -64,6 +159,7 @@ check_flag <- function(x, arg = deparse(substitute(x)), call = sys.call(-1L)) {
 
 check_string <- function(x, arg = deparse(substitute(x)),
                          call = sys.call(-1L)) {
+  force(arg)
   if (!(is.character(x) && length(x) == 1L && !is.na(x) && nzchar(x)))
     stop_arg(arg, "a single non-empty string", x, call)
   x
@@ -71,6 +167,7 @@ check_string <- function(x, arg = deparse(substitute(x)),
 
 check_choice <- function(x, choices, arg = deparse(substitute(x)),
                          call = sys.call(-1L)) {
+  force(arg)
   if (!(is.character(x) && length(x) >= 1L)) {
     stop_arg(arg, sprintf("one of %s", paste0("\"", choices, "\"",
                                                collapse = ", ")), x, call)
@@ -85,6 +182,7 @@ check_choice <- function(x, choices, arg = deparse(substitute(x)),
 
 check_positive_vector <- function(x, len, arg = deparse(substitute(x)),
                                   call = sys.call(-1L)) {
+  force(arg)
   ok <- is.numeric(x) && length(x) %in% c(1L, len) && !anyNA(x) &&
     all(is.finite(x)) && all(x > 0)
   if (!ok) {
@@ -98,6 +196,7 @@ check_positive_vector <- function(x, len, arg = deparse(substitute(x)),
 # `d` is known, else a one-column matrix.
 check_matrix <- function(x, d = NULL, arg = deparse(substitute(x)),
                          call = sys.call(-1L), min_rows = 1L) {
+  force(arg)
   if (is.data.frame(x)) x <- as.matrix(x)
   if (is.numeric(x) && is.null(dim(x))) {
     if (!is.null(d) && length(x) %% d != 0L) {
@@ -126,6 +225,7 @@ check_matrix <- function(x, d = NULL, arg = deparse(substitute(x)),
 
 check_vector <- function(x, n = NULL, arg = deparse(substitute(x)),
                          call = sys.call(-1L)) {
+  force(arg)
   if (!(is.numeric(x) && is.null(dim(x)) || is.numeric(x) &&
         length(dim(x)) == 2L && min(dim(x)) == 1L))
     stop_arg(arg, "a numeric vector", x, call)
@@ -146,7 +246,8 @@ stop_arg_cause <- function(arg, cond, call = sys.call(-1L)) {
                  conditionMessage(cond))
   stop(structure(
     class = c("costbo_error_arg", "costbo_error", "error", "condition"),
-    list(message = msg, call = call, parent = cond)))
+    list(message = msg, call = user_call(call), arg = arg, value = NULL,
+         parent = cond)))
 }
 
 # A whole number in [min, max]: the size arguments of the exported API,

@@ -136,8 +136,9 @@ cvs_realize <- function(problem, partial, i) {
 # Sobol points through the quantile functions.
 cvs_samples <- function(problem, n) {
   U <- sobol_points(n, problem$d)
-  vapply(seq_len(problem$d), function(j) problem$quantiles[[j]](U[, j]),
-         numeric(n))
+  # a matrix also for n = 1 (vapply() then returns a vector)
+  matrix(vapply(seq_len(problem$d), function(j) problem$quantiles[[j]](U[, j]),
+                numeric(n)), n)
 }
 
 # Expected noise-free objective of (i, partial) over the problem's fixed
@@ -216,7 +217,7 @@ acq_expected_ucb <- function(model, x, controlled, samples, beta = 2,
   Zs <- sweep(sweep(samples, 2L, model$lower), 2L, range, "/")
   check_in_box(Zs, "samples", sys.call())
   if (length(ctrl) == d) Zs <- Zs[1L, , drop = FALSE]
-  r <- .Call(C_cvs_eucb, gp_pack(model, "model"), xs, ctrl - 1L, Zs, beta, grad)
+  r <- call_c(C_cvs_eucb, gp_pack(model, "model"), xs, ctrl - 1L, Zs, beta, grad)
   value <- model$ymean + model$ysd * r$value
   if (!grad) return(value)
   g <- sweep(t(r$grad), 2L, model$ysd / range[ctrl], "*")
@@ -237,7 +238,7 @@ cvs_maximize_set <- function(state, i, Zs, beta, n_raw, n_starts) {
     n_raw <- max(n_raw, 200L)
     n_starts <- max(n_starts, 10L)
   }
-  r <- .Call(C_cvs_maximize, gp_pack(model), ctrl - 1L, Zs, beta,
+  r <- call_c(C_cvs_maximize, gp_pack(model), ctrl - 1L, Zs, beta,
              as.integer(n_raw * nc), c(n_starts * nc, 0, 1, 200))
   range <- model$upper - model$lower
   list(x = model$lower[ctrl] + range[ctrl] * r$x,
@@ -411,7 +412,8 @@ policy_etc <- function(plays = "adaptive", beta = 2, n_samples = 1024L,
                        n_raw = 100L, n_starts = 4L) {
   adaptive <- identical(plays, "adaptive")
   if (!adaptive && !(is.numeric(plays) && length(plays) >= 1L &&
-                     !anyNA(plays) && all(plays >= 0) &&
+                     !anyNA(plays) && all(is.finite(plays)) &&
+                     all(plays >= 0) &&
                      all(plays == round(plays)))) {
     stop_arg("plays", "\"adaptive\" or whole numbers >= 0", plays)
   }
@@ -547,7 +549,7 @@ rff_posterior_sample <- function(model, n_features) {
 }
 
 rff_value <- function(g, X) {
-  g$mean + .Call(C_gp_rff_eval, X, g$omega, g$phase, g$theta, g$scale)
+  g$mean + call_c(C_gp_rff_eval, X, g$omega, g$phase, g$theta, g$scale)
 }
 
 rff_grad <- function(g, x) {

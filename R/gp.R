@@ -146,8 +146,11 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   if (stats::sd(y) == 0) stop_arg("y", "non-constant", y, show = FALSE)
   bounds <- check_bounds(lower, upper, X)
   noise_floor <- check_number(noise_floor, min = 0, min_open = TRUE)
-  noise_ceiling <- check_number(noise_ceiling, min = noise_floor,
-                                min_open = TRUE)
+  noise_ceiling <- check_number(noise_ceiling, min = 0, min_open = TRUE)
+  if (noise_ceiling <= noise_floor) {
+    stop_arg("noise_floor", sprintf("below `noise_ceiling` (%g)",
+                                    noise_ceiling), noise_floor)
+  }
   priors <- check_priors(priors)
   if (!is.null(start)) check_gp_object(start, arg = "start")
   if (!is.null(start) && !(identical(start$kernel, kernel) &&
@@ -196,9 +199,12 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   } else if (!identical(mean, "constant")) {
     stop_arg("mean", "\"constant\" or a single finite number", mean)
   }
-  if (estimate == "fixed" && (is.null(lengthscale) || is.null(outputscale))) {
-    stop_arg("lengthscale", "given (with `outputscale`) when estimate = \"fixed\"",
-             lengthscale)
+  # estimate = "fixed" needs both scales (the noise defaults to noise_floor)
+  if (estimate == "fixed" && is.null(lengthscale)) {
+    stop_arg("lengthscale", "given when estimate = \"fixed\"", show = FALSE)
+  }
+  if (estimate == "fixed" && is.null(outputscale)) {
+    stop_arg("outputscale", "given when estimate = \"fixed\"", show = FALSE)
   }
 
   # The constant mean is profiled out (its optimum given the rest is closed
@@ -258,10 +264,10 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   ctl <- c(n_starts, 200, if (is.null(start)) 1e8 else 1e9, 0, 5, split, 10)
   fit_c <- function(idx, starts, ctl) {
     if (is.null(idx)) {
-      .Call(C_gp_fit, Xs, ys, kcode, starts, lo, up, slot, use_prior, shape,
+      call_c(C_gp_fit, Xs, ys, kcode, starts, lo, up, slot, use_prior, shape,
             rate, profile, ctl)
     } else {
-      .Call(C_gp_fit, Xs[idx, , drop = FALSE], ys[idx], kcode, starts, lo,
+      call_c(C_gp_fit, Xs[idx, , drop = FALSE], ys[idx], kcode, starts, lo,
             up, slot, use_prior, shape, rate, profile, ctl)
     }
   }
@@ -273,7 +279,7 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   }
   theta <- opt$theta
   hyp <- c(exp(theta[seq_len(d + 2L)]), theta[p], 0)
-  fac <- .Call(C_gp_factor, Xs, ys, kcode, hyp, double(), double())
+  fac <- call_c(C_gp_factor, Xs, ys, kcode, hyp, double(), double())
   hyp[p + 1L] <- fac$jitter
   new_costbo_gp(list(
     kernel = kernel, kcode = kcode, d = d, n = n, X = X, y = y, Xs = Xs,
@@ -370,10 +376,10 @@ check_bounds <- function(lower, upper, X, call = sys.call(-1L)) {
   if (is.null(upper)) {
     upper <- rx[2L, ] + ifelse(rx[2L, ] > rx[1L, ], 0, 0.5)
   }
-  lower <- check_vector(if (length(lower) == 1L) rep(lower, d) else lower, d,
-                        arg = "lower", call = call)
-  upper <- check_vector(if (length(upper) == 1L) rep(upper, d) else upper, d,
-                        arg = "upper", call = call)
+  if (is.numeric(lower) && length(lower) == 1L) lower <- rep(lower, d)
+  if (is.numeric(upper) && length(upper) == 1L) upper <- rep(upper, d)
+  lower <- check_vector(lower, d, arg = "lower", call = call)
+  upper <- check_vector(upper, d, arg = "upper", call = call)
   if (any(upper <= lower)) {
     stop_arg("upper", "greater than `lower` in every coordinate", upper,
              call = call)
@@ -676,7 +682,7 @@ predict.costbo_gp <- function(object, newdata, sd = TRUE, grad = FALSE,
   if (grad && identical(object$kernel, "miso")) {
     stop_arg("grad", "FALSE for a multi-source GP", grad)
   }
-  r <- .Call(C_gp_predict, gp_pack(object), Xn, grad)
+  r <- call_c(C_gp_predict, gp_pack(object), Xn, grad)
   out <- list(mean = object$ymean + object$ysd * r$mean)
   s <- sqrt(pmax(r$var, 0))
   if (sd) out$sd <- object$ysd * s
@@ -717,6 +723,7 @@ gp_newdata <- function(object, newdata, arg = "newdata",
 
 check_index <- function(x, n, arg = deparse(substitute(x)),
                         call = sys.call(-1L)) {
+  force(arg)
   if (is.matrix(x) && ncol(x) == 1L) x <- drop(x)
   ok <- is.numeric(x) && length(x) >= 1L && !anyNA(x) && all(x == round(x)) &&
     all(x >= 1) && all(x <= n)
@@ -753,7 +760,7 @@ gp_condition <- function(object, x, y) {
   Xa <- gp_newdata(object, x, arg = "x")
   y <- check_vector(y, nrow(Xa))
   ya <- (y - object$ymean) / object$ysd
-  r <- .Call(C_gp_condition, gp_pack(object), Xa, ya)
+  r <- call_c(C_gp_condition, gp_pack(object), Xa, ya)
   if (identical(object$kernel, "finite")) {
     object$X <- rbind(object$X, Xa + 1)
   } else if (identical(object$kernel, "miso")) {
@@ -879,7 +886,7 @@ simulate.costbo_gp <- function(object, nsim = 1, seed = NULL, newdata, ...) {
     set.seed(seed)
     rng_state <- structure(seed, kind = as.list(RNGkind()))
   }
-  s <- .Call(C_gp_sample, gp_pack(object), Xn, nsim)
+  s <- call_c(C_gp_sample, gp_pack(object), Xn, nsim)
   out <- object$ymean + object$ysd * s
   attr(out, "seed") <- rng_state
   out
@@ -930,7 +937,7 @@ gp_prior_sample <- function(d, kernel = "matern52", lengthscale = 0.1,
   scale <- sqrt(2 * outputscale / M)
   f <- function(x) {
     x <- check_matrix(x, d = d)
-    .Call(C_gp_rff_eval, x, omega, phase, weight, scale)
+    call_c(C_gp_rff_eval, x, omega, phase, weight, scale)
   }
   structure(f, class = c("costbo_prior_sample", "function"),
             kernel = kernel, lengthscale = lengthscale,
@@ -954,7 +961,7 @@ print.costbo_prior_sample <- function(x, ...) {
 gp_lik_eval <- function(object, theta = object$theta,
                         prior = object$estimate == "map", profile = 0L) {
   pr <- object$priors
-  .Call(C_gp_lik, object$Xs, object$ys, object$kcode, as.double(theta),
+  call_c(C_gp_lik, object$Xs, object$ys, object$kcode, as.double(theta),
         prior, c(pr$lengthscale[1L], pr$outputscale[1L], pr$noise[1L]),
         c(pr$lengthscale[2L], pr$outputscale[2L], pr$noise[2L]),
         as.integer(profile))

@@ -132,6 +132,7 @@ gp_fit_miso <- function(X, source, y, n_sources = NULL, lower = NULL,
 
 check_sources <- function(source, n, arg = deparse(substitute(source)),
                           call = sys.call(-1L)) {
+  force(arg)
   if (!(is.numeric(source) && length(source) == n && all(is.finite(source)) &&
         all(source >= 0) && all(source == round(source)))) {
     stop_arg(arg, sprintf("%d whole numbers >= 0 (0 = the objective)", n),
@@ -159,7 +160,7 @@ miso_hyp <- function(theta, d, n_sources, mean = 0, jitter = 0) {
 miso_nlp <- function(theta, Xs, ys, d, n_sources, use_prior, priors) {
   bad <- list(value = 1e300)
   hyp <- miso_hyp(theta, d, n_sources)
-  fac <- tryCatch(.Call(C_gp_factor, Xs, ys, 4L, hyp, double(), double()),
+  fac <- tryCatch(call_c(C_gp_factor, Xs, ys, 4L, hyp, double(), double()),
                   error = function(e) NULL)
   if (is.null(fac)) return(bad)
   n <- length(ys)
@@ -308,7 +309,8 @@ miso_cost_matrix <- function(problem, X) {
 #'
 #' @param name `"rosenbrock"`, `"goldstein_price"` or `"bohachevsky"`.
 #' @param budget The total budget; `NULL` takes the default.
-#' @param costs Optional costs of the sources (one positive number each).
+#' @param costs Optional costs of the sources: one positive number each, or
+#'   a function(x, source) as `source_costs` of [bo_problem()].
 #' @param seed Seed of the bias GP sample of source 2 (the caller's random
 #'   stream is left untouched).
 #' @param noise Standard deviation of Gaussian noise added to every source.
@@ -327,8 +329,9 @@ test_problem_miso <- function(name = c("rosenbrock", "goldstein_price",
                                        "bohachevsky"),
                               budget = NULL, costs = NULL, seed = 1,
                               noise = 0) {
-  name <- check_choice(name[1L], c("rosenbrock", "goldstein_price",
-                                   "bohachevsky"), arg = "name")
+  name <- check_choice(if (is.character(name)) name[1L] else name,
+                       c("rosenbrock", "goldstein_price", "bohachevsky"),
+                       arg = "name")
   seed <- check_count(seed)
   noise <- check_number(noise, min = 0)
   eps <- function() if (noise > 0) stats::rnorm(1L, 0, noise) else 0
@@ -362,6 +365,12 @@ test_problem_miso <- function(name = c("rosenbrock", "goldstein_price",
     maximizer <- spec$maximizer(2L)
   }
   S <- length(def_costs)
+  if (!is.null(costs) && !is.function(costs) &&
+      !(is.numeric(costs) && length(costs) == S && all(is.finite(costs)) &&
+        all(costs > 0))) {
+    stop_arg("costs", paste(sprintf("%d positive finite numbers (one per", S),
+                            "source) or a function(x, source)"), costs)
+  }
   costs <- if (is.null(costs)) def_costs else costs
   budget <- if (is.null(budget)) def_budget else budget
   prob <- bo_problem(obj, lower = lower, upper = upper, budget = budget,

@@ -138,6 +138,14 @@
 #' @param checkpoint Optional file to save the run to after every evaluation.
 #' @inheritParams bo_session
 #' @return A `bo_run`: use [summary()], [as.data.frame()] and [plot()] on it.
+#'   Why the run stopped is in `stop_reason`, a sentence for people, and in
+#'   `stop_code`, a code for programs: `"budget"` (the budget is spent, or
+#'   the next point or control set would not fit in it), `"max_evaluations"`,
+#'   `"pandora"` (the Pandora stopping rule, with `pandora_stop = TRUE`),
+#'   `"policy_failed"` (the policy raised an error), `"objective_failed"`
+#'   and `"cost_failed"` (an evaluation of the objective or of the cost
+#'   function failed, with `on_error = "stop"`), `"repeated_failure"` (the
+#'   policy proposed again a point that had failed) or `"interrupted"`.
 #' @family runs
 #' @examples
 #' prob <- test_problem("branin", budget = 6)
@@ -262,6 +270,7 @@ bo_resume <- function(checkpoint, problem = NULL, max_evaluations = NULL,
   }
   assign(".Random.seed", saved$random_seed, envir = globalenv())
   state$stop_reason <- NULL
+  state$stop_code <- NULL
   # a run interrupted during its initial design completes it first
   state <- continue_initial(state, ctl)
   run_loop(state, ctl)
@@ -305,14 +314,14 @@ continue_initial <- function(state, ctl) {
       state$initial_plan$done <- k
       state <- save_checkpoint(state, ctl)
       if (ev$failed && ctl$on_error == "stop") {
-        state$stop_reason <- failure_reason(ev, initial = TRUE)
+        state <- stop_run(state, failure_code(ev),
+                          failure_reason(ev, initial = TRUE))
         return(state)
       }
     }
     state
   }, interrupt = function(e) {
-    state$stop_reason <- "interrupted"
-    state
+    stop_run(state, "interrupted", "interrupted")
   })
 }
 
@@ -356,6 +365,21 @@ cost_failure <- function(message) {
   list(value = NA_real_, cost = NA_real_, status = "error",
        message = message, time = 0, cost_valid = FALSE, failed = TRUE,
        cost_function = TRUE)
+}
+
+# Stop the run: `code` says why for programs (one of the codes documented
+# in bo_optimize(): "budget", "max_evaluations", "pandora", "policy_failed",
+# "objective_failed", "cost_failed", "repeated_failure", "interrupted"),
+# `reason` for people.
+stop_run <- function(state, code, reason) {
+  state$stop_code <- code
+  state$stop_reason <- reason
+  state
+}
+
+# The stop code of a run that stops on the failed evaluation `ev`.
+failure_code <- function(ev) {
+  if (isTRUE(ev$cost_function)) "cost_failed" else "objective_failed"
 }
 
 # Why a run stops on the failed evaluation `ev` (at an initial point or not).
@@ -464,7 +488,7 @@ write_checkpoint <- function(saved, path) {
   close(con)
   on.exit()
   if (!file.rename(tmp, path)) {
-    stop(sprintf("cannot rename \"%s\" to \"%s\"", tmp, path), call. = FALSE)
+    stop_costbo(sprintf("cannot rename \"%s\" to \"%s\"", tmp, path))
   }
   invisible(path)
 }
@@ -647,22 +671,24 @@ run_loop <- function(state, ctl) {
   result <- tryCatch({
     repeat {
       if (state$spent >= state$budget) {
-        state$stop_reason <- "budget spent"
+        state <- stop_run(state, "budget", "budget spent")
         break
       }
       if (!is.null(ctl$max_evaluations) && n_bo() >= ctl$max_evaluations) {
-        state$stop_reason <- "maximum number of evaluations reached"
+        state <- stop_run(state, "max_evaluations",
+                          "maximum number of evaluations reached")
         break
       }
       p <- tryCatch(state_propose(state), error = function(e) e)
       if (inherits(p, "error")) {
-        state$stop_reason <- paste("the policy failed:", conditionMessage(p))
+        state <- stop_run(state, "policy_failed",
+                          paste("the policy failed:", conditionMessage(p)))
         break
       }
       state <- p$state
       x <- p$x
       if (ctl$pandora_stop && isTRUE(p$info$stop_rule)) {
-        state$stop_reason <- "Pandora stopping rule"
+        state <- stop_run(state, "pandora", "Pandora stopping rule")
         break
       }
       if (is_miso(pr)) {
@@ -684,14 +710,16 @@ run_loop <- function(state, ctl) {
       }
       if (pr$cost_type == "known" &&
           state$spent + pc$cost > state$budget * (1 + 1e-12)) {
-        state$stop_reason <- "budget spent: the next point would not fit"
+        state <- stop_run(state, "budget",
+                          "budget spent: the next point would not fit")
         state$declined <- list(x = x, cost = pc$cost, info = p$info)
         break
       }
       failed <- state$X[!state_ok(state), , drop = FALSE]
       if (nrow(failed) && any(rowSums(abs(sweep(failed, 2L, x)) <=
                                       1e-10 * (pr$upper - pr$lower)) == pr$d)) {
-        state$stop_reason <- "the policy proposed a point that failed before"
+        state <- stop_run(state, "repeated_failure",
+                          "the policy proposed a point that failed before")
         break
       }
       state <- record_step(state, x, evaluate_point(pr, x, pc$cost), p, ctl)
@@ -699,8 +727,7 @@ run_loop <- function(state, ctl) {
     }
     state
   }, interrupt = function(e) {
-    state$stop_reason <- "interrupted"
-    state
+    stop_run(state, "interrupted", "interrupted")
   })
   finish_run(result, ctl)
 }
@@ -712,7 +739,8 @@ run_cvs_step <- function(state, p, ctl) {
   i <- p$control_set
   cost <- pr$control_costs[i]
   if (state$spent + cost > state$budget * (1 + 1e-12)) {
-    state$stop_reason <- "budget spent: the chosen control set would not fit"
+    state <- stop_run(state, "budget", paste("budget spent: the chosen",
+                                             "control set would not fit"))
     state$declined <- list(x = p$x, control_set = i, cost = cost,
                            info = p$info)
     return(state)
@@ -736,7 +764,7 @@ record_step <- function(state, x, ev, p, ctl, control_set = NA_integer_,
   state <- save_checkpoint(state, ctl)
   if (ctl$progress) show_progress(state)
   if (ev$failed && ctl$on_error == "stop") {
-    state$stop_reason <- failure_reason(ev)
+    state <- stop_run(state, failure_code(ev), failure_reason(ev))
   }
   state
 }
@@ -753,7 +781,8 @@ run_miso_step <- function(state, p, ctl) {
   }
   cost <- pc$cost
   if (state$spent + cost > state$budget * (1 + 1e-12)) {
-    state$stop_reason <- "budget spent: the next point would not fit"
+    state <- stop_run(state, "budget",
+                      "budget spent: the next point would not fit")
     state$declined <- list(x = p$x, source = s, cost = cost, info = p$info)
     return(state)
   }
@@ -807,7 +836,8 @@ print.bo_run <- function(x, ...) {
 #'   control sets, the simple regret of Tay et al. 2023 on the expected
 #'   noise-free objective, when the problem records it), the
 #'   spend, the numbers of evaluations (within budget, initial, failed),
-#'   the reason the run stopped and, when checkpoints could not be written,
+#'   the reason the run stopped (`stop_reason`, and `stop_code`: see
+#'   [bo_optimize()]) and, when checkpoints could not be written,
 #'   `checkpoint_error` (the number of failed writes, the last message and
 #'   the number of evaluations then).
 #' @family runs
@@ -841,6 +871,7 @@ summary.bo_run <- function(object, ...) {
     n = nrow(df), n_initial = sum(df$phase == "initial"),
     n_within_budget = sum(df$within_budget & df$phase == "bo"),
     n_failed = n_failed, stop_reason = object$stop_reason,
+    stop_code = object$stop_code,
     checkpoint_error = object$checkpoint_error
   ), class = "summary.bo_run")
 }
@@ -936,6 +967,7 @@ as.data.frame.bo_run <- function(x, row.names = NULL, optional = FALSE,
       if (is.null(v) || length(v) != 1L) NA_real_ else as.double(v)
     }, numeric(1))
   }
+  row.names <- check_row_names(row.names, nrow(df))
   if (!is.null(row.names)) row.names(df) <- row.names
   if (n == 0L) df <- df[0, , drop = FALSE]
   df

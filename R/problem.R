@@ -158,10 +158,10 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
     }
     d <- max(length(lower), length(upper))
   }
-  lower <- check_vector(if (length(lower) == 1L) rep(lower, d) else lower, d,
-                        arg = "lower")
-  upper <- check_vector(if (length(upper) == 1L) rep(upper, d) else upper, d,
-                        arg = "upper")
+  if (is.numeric(lower) && length(lower) == 1L) lower <- rep(lower, d)
+  if (is.numeric(upper) && length(upper) == 1L) upper <- rep(upper, d)
+  lower <- check_vector(lower, d, arg = "lower")
+  upper <- check_vector(upper, d, arg = "upper")
   if (any(upper <= lower)) {
     stop_arg("upper", "greater than `lower` in every coordinate", upper)
   }

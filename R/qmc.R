@@ -123,15 +123,16 @@ gauss_hermite <- function(n, convention = c("probabilists", "physicists")) {
   n <- check_count(n, min = 1L)
   if (n > 1000L) stop_arg("n", "a single whole number in [1, 1000]", n)
   convention <- check_choice(convention, c("probabilists", "physicists"))
-  .Call(C_qmc_gauss_hermite, n, identical(convention, "physicists"))
+  call_c(C_qmc_gauss_hermite, n, identical(convention, "physicists"))
 }
 
 # Internals -----------------------------------------------------------------
 
-sobol_max_dim <- function() .Call(C_qmc_sobol_max_dim)
+sobol_max_dim <- function() call_c(C_qmc_sobol_max_dim)
 
 check_sobol_dim <- function(d, arg = deparse(substitute(d)),
                             call = sys.call(-1L)) {
+  force(arg)
   d <- check_count(d, min = 1L, arg = arg, call = call)
   dmax <- sobol_max_dim()
   if (d > dmax) {
@@ -142,6 +143,7 @@ check_sobol_dim <- function(d, arg = deparse(substitute(d)),
 
 check_sobol_skip <- function(skip, n, arg = deparse(substitute(skip)),
                              call = sys.call(-1L)) {
+  force(arg)
   skip <- check_count(skip, arg = arg, call = call)
   if (as.double(skip) + n > .Machine$integer.max) {
     stop_arg(arg, sprintf("a whole number with n + %s <= %d", arg,
@@ -152,6 +154,6 @@ check_sobol_skip <- function(skip, n, arg = deparse(substitute(skip)),
 
 # Trusts its arguments; draws the scramble from R's RNG when asked.
 sobol_run <- function(n, d, scramble, skip, normal) {
-  words <- if (scramble) .Call(C_qmc_sobol_scramble, d) else NULL
-  .Call(C_qmc_sobol, n, d, skip, words, normal)
+  words <- if (scramble) call_c(C_qmc_sobol_scramble, d) else NULL
+  call_c(C_qmc_sobol, n, d, skip, words, normal)
 }

@@ -260,7 +260,7 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
     s <- rollout_state(state)
     dr <- cmdp_draws(s$d, horizon, n_samples, control)
     ds <- sobol_points(10L * s$d, s$d)
-    r <- .Call(C_rollout_cmdp_propose, s$pack, ds, dr$z, dr$raw,
+    r <- call_c(C_rollout_cmdp_propose, s$pack, ds, dr$z, dr$raw,
                dr$unif, cmdp_par(horizon, base_code, s$remaining, control),
                as.double(c(control$starts, control$maxit)))
     list(x = s$lower + r$x * (s$upper - s$lower),
@@ -270,7 +270,7 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
   acquisition <- function(state, X) {
     s <- rollout_state(state)
     dr <- cmdp_draws(s$d, horizon, n_samples, control)
-    .Call(C_rollout_cmdp_value, s$pack, to_unit(X, s), dr$z, dr$raw, dr$unif,
+    call_c(C_rollout_cmdp_value, s$pack, to_unit(X, s), dr$z, dr$raw, dr$unif,
           cmdp_par(horizon, base_code, s$remaining, control))$value
   }
   new_bo_policy(
@@ -334,7 +334,7 @@ kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
     ds <- sobol_points(10L * s$d, s$d)
     par <- kg_par(h, control, remaining_evaluations(state, s$remaining),
                   s$remaining)
-    r <- .Call(C_rollout_rh_propose, s$pack, ds, cand, nodes, par)
+    r <- call_c(C_rollout_rh_propose, s$pack, ds, cand, nodes, par)
     list(x = s$lower + r$x * (s$upper - s$lower),
          info = list(acquisition = r$value, h = r$h,
                      error_bound = r$error_bound, power = r$power),
@@ -346,7 +346,7 @@ kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
     }
     s <- rollout_state(state)
     cand <- sobol_points(n_cand, s$d)
-    .Call(C_rollout_rh_value, s$pack, to_unit(X, s), cand, nodes,
+    call_c(C_rollout_rh_value, s$pack, to_unit(X, s), cand, nodes,
           max(h, 1L))
   }
   pol <- new_bo_policy(name, label, propose, acquisition, params = params)
@@ -373,7 +373,7 @@ miso_propose <- function(state, h, nodes, n_cand, control) {
   per_source <- !is.null(pr$source_costs)
   par <- c(kg_par(h, control, remaining_evaluations(state, remaining),
                   remaining), model$ysd, as.double(per_source))
-  r <- .Call(C_rollout_miso_propose, gp_pack(model), design, dcost,
+  r <- call_c(C_rollout_miso_propose, gp_pack(model), design, dcost,
              cbind(cand, 0, deparse.level = 0L), ccost, nodes, par)
   if (!per_source) r <- miso_refine(state, r, nodes, cand, control,
                                     remaining)
@@ -451,7 +451,7 @@ miso_values <- function(state, X, h, nodes, cand) {
     miso_cost(pr, X[i, seq_len(d)], as.integer(src[i]))
   }, 0)
   user <- sweep(sweep(cand, 2L, pr$upper - pr$lower, "*"), 2L, pr$lower, "+")
-  .Call(C_rollout_miso_value, gp_pack(state$models$f),
+  call_c(C_rollout_miso_value, gp_pack(state$models$f),
         cbind(Xu, src, deparse.level = 0L), xcost,
         cbind(cand, 0, deparse.level = 0L), miso_cost_matrix(pr, user),
         nodes, as.double(c(h, state$models$f$ysd)))
