@@ -336,13 +336,20 @@ test_that("ask/tell: bo_ask() does not propose a point that just failed", {
                min(apply(X0, 1, f)), tolerance = 0.05)
 })
 
-test_that("damaged, truncated or wrong checkpoint files are refused, naming the file", {
+# A checkpoint of a two-step EI run on known_cost_problem(budget), and a
+# second file name for altered copies.
+checkpoint_files <- function(budget) {
   f <- tempfile(fileext = ".rds")
-  g <- tempfile(fileext = ".rds")
+  bo_optimize(known_cost_problem(budget = budget), policy_ei(), seed = 2,
+              max_evaluations = 2, checkpoint = f, progress = FALSE)
+  list(f = f, g = tempfile(fileext = ".rds"))
+}
+
+test_that("damaged, truncated or wrong checkpoint files are refused, naming the file", {
+  cf <- checkpoint_files(20)
+  f <- cf$f
+  g <- cf$g
   on.exit(unlink(c(f, g)))
-  prob <- known_cost_problem(budget = 20)
-  bo_optimize(prob, policy_ei(), seed = 2, max_evaluations = 2,
-              checkpoint = f, progress = FALSE)
   bytes <- readBin(f, "raw", file.size(f))
   full <- bo_resume(f, max_evaluations = 4, progress = FALSE)
   refused <- function(b, why = NULL) {
@@ -380,12 +387,10 @@ test_that("damaged, truncated or wrong checkpoint files are refused, naming the 
 })
 
 test_that("checkpoints of the format without checksum are read with a warning", {
-  f <- tempfile(fileext = ".rds")
-  g <- tempfile(fileext = ".rds")
+  cf <- checkpoint_files(60)
+  f <- cf$f
+  g <- cf$g
   on.exit(unlink(c(f, g)))
-  prob <- known_cost_problem(budget = 60)
-  bo_optimize(prob, policy_ei(), seed = 2, max_evaluations = 2,
-              checkpoint = f, progress = FALSE)
   saved <- costbo:::read_checkpoint(f)
   saveRDS(c(list(format = "costbo checkpoint"), saved), g)
   new <- bo_resume(f, max_evaluations = 4, progress = FALSE)
