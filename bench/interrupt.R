@@ -2,9 +2,10 @@
 # runs in a child Rscript; once its setup is done, the parent waits
 # `delay` seconds, sends SIGINT (tools::pskill) and measures the time until
 # the child's interrupt handler runs. Target: below 0.5 s everywhere.
-#   R_LIBS=<lib> Rscript bench/interrupt.R [delay]
+#   R_LIBS=<lib> Rscript bench/interrupt.R [delay] [scenario regex]
 args <- commandArgs(TRUE)
 delay <- if (length(args)) as.numeric(args[1L]) else 1.5
+only <- if (length(args) > 1L) args[2L] else ""
 scenarios <- list(
   predict_3e6_points = list(
     setup = "set.seed(1); x <- runif(300); fit <- gp_fit(x, sin(9 * x), lower = 0, upper = 1); xn <- runif(3e6)",
@@ -44,6 +45,7 @@ scenarios <- list(
     run = "f(X)"),
   sobol_1e7 = list(setup = "NULL", run = "sobol_points(1e7, 20)")
 )
+scenarios <- scenarios[grepl(only, names(scenarios))]
 child <- tempfile(fileext = ".R")
 writeLines(c(
   "a <- commandArgs(TRUE)",
