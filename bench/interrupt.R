@@ -16,6 +16,9 @@ scenarios <- list(
   simulate_1000_points = list(
     setup = "set.seed(1); x <- runif(50); fit <- gp_fit(x, sin(9 * x), lower = 0, upper = 1); xn <- seq(0, 1, length.out = 1000)",
     run = "simulate(fit, nsim = 1e5, newdata = xn)"),
+  simulate_fit1200_1000_points = list(
+    setup = "set.seed(1); X <- matrix(runif(2400), ncol = 2); fit <- gp_fit(X, sin(9 * X[, 1]) + X[, 2], estimate = 'fixed', lengthscale = c(0.2, 0.3), outputscale = 1, noise = 1e-4, lower = 0, upper = 1); xn <- matrix(runif(2000), ncol = 2)",
+    run = "simulate(fit, nsim = 1, newdata = xn)"),
   acq_maximize_1e6_raw = list(
     setup = "set.seed(1); X <- matrix(runif(600), ncol = 2); fit <- gp_fit(X, sin(9 * X[, 1]) + X[, 2], lower = 0, upper = 1)",
     run = "acq_maximize(fit, 'ei', n_raw = 1e6, n_starts = 50)"),
