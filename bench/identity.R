@@ -38,6 +38,14 @@ out$run_miso_kg <- strip(as.data.frame(r))
 r <- bo_optimize(pm, policy_rollout("adaptive", max_horizon = 2, n_cand = 20),
                  seed = 7, progress = FALSE)
 out$run_miso_rollout <- strip(as.data.frame(r))
+# above LAPACK's block size (64), the likelihood, its gradient, the final
+# factor and joint samples go through the blocked factorizations of gp.c
+set.seed(1)
+X <- matrix(runif(2400), ncol = 2)
+fit <- gp_fit(X, sin(9 * X[, 1]) + X[, 2])
+out$gp_fit_n1200 <- strip(unclass(fit))
+out$simulate_n1200_500 <- simulate(fit, nsim = 3, seed = 2,
+                                   newdata = X[1:500, ])
 saveRDS(out, args[1L])
 if (length(args) > 1L) {
   before <- readRDS(args[2L])

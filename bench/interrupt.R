@@ -2,9 +2,10 @@
 # runs in a child Rscript; once its setup is done, the parent waits
 # `delay` seconds, sends SIGINT (tools::pskill) and measures the time until
 # the child's interrupt handler runs. Target: below 0.5 s everywhere.
-#   R_LIBS=<lib> Rscript bench/interrupt.R [delay]
+#   R_LIBS=<lib> Rscript bench/interrupt.R [delay] [scenario regex]
 args <- commandArgs(TRUE)
 delay <- if (length(args)) as.numeric(args[1L]) else 1.5
+only <- if (length(args) > 1L) args[2L] else ""
 scenarios <- list(
   predict_3e6_points = list(
     setup = "set.seed(1); x <- runif(300); fit <- gp_fit(x, sin(9 * x), lower = 0, upper = 1); xn <- runif(3e6)",
@@ -15,6 +16,9 @@ scenarios <- list(
   simulate_1000_points = list(
     setup = "set.seed(1); x <- runif(50); fit <- gp_fit(x, sin(9 * x), lower = 0, upper = 1); xn <- seq(0, 1, length.out = 1000)",
     run = "simulate(fit, nsim = 1e5, newdata = xn)"),
+  simulate_fit1200_1000_points = list(
+    setup = "set.seed(1); X <- matrix(runif(2400), ncol = 2); fit <- gp_fit(X, sin(9 * X[, 1]) + X[, 2], estimate = 'fixed', lengthscale = c(0.2, 0.3), outputscale = 1, noise = 1e-4, lower = 0, upper = 1); xn <- matrix(runif(2000), ncol = 2)",
+    run = "simulate(fit, nsim = 1, newdata = xn)"),
   acq_maximize_1e6_raw = list(
     setup = "set.seed(1); X <- matrix(runif(600), ncol = 2); fit <- gp_fit(X, sin(9 * X[, 1]) + X[, 2], lower = 0, upper = 1)",
     run = "acq_maximize(fit, 'ei', n_raw = 1e6, n_starts = 50)"),
@@ -44,6 +48,7 @@ scenarios <- list(
     run = "f(X)"),
   sobol_1e7 = list(setup = "NULL", run = "sobol_points(1e7, 20)")
 )
+scenarios <- scenarios[grepl(only, names(scenarios))]
 child <- tempfile(fileext = ".R")
 writeLines(c(
   "a <- commandArgs(TRUE)",

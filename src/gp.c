@@ -21,6 +21,121 @@ static double rung_jitter(int rung, double scale) {
   return rung == 0 ? 0.0 : scale * pow(10.0, (double)rung - 11.0);
 }
 
+/* ilaenv is part of every LAPACK but not declared by R_ext/Lapack.h. */
+extern int F77_NAME(ilaenv)(const int *ispec, const char *name,
+                            const char *opts, const int *n1, const int *n2,
+                            const int *n3, const int *n4 FCLEN FCLEN);
+
+/* LAPACK's block size for routine `name` on an n x n problem. */
+static int la_block(const char *name, const char *opts, int n) {
+  const int ispec = 1, none = -1;
+#ifdef FC_LEN_T
+  return F77_CALL(ilaenv)(&ispec, name, opts, &n, &none, &none, &none,
+                          (FC_LEN_T)strlen(name), (FC_LEN_T)strlen(opts));
+#else
+  return F77_CALL(ilaenv)(&ispec, name, opts, &n, &none, &none, &none);
+#endif
+}
+
+/* Interruptible Cholesky factorization and inverse (lower triangle).
+ *
+ * One dpotrf or dpotri call on n = 1200 takes about 0.5 s with the reference
+ * BLAS (bench/chol-latency.R) and cannot be interrupted: one likelihood
+ * evaluation with its gradient ran 1 s between interrupt checks, against the
+ * 0.5 s within which an interrupt must be honoured.  la_potrf and la_potri
+ * make the calls that reference LAPACK's dpotrf and dpotri (= dtrtri, then
+ * dlauum) make, blocked with the block size LAPACK takes from ilaenv, in the
+ * same order and on the same blocks, and check for an interrupt between
+ * blocks.  The diagonal blocks go to dpotrf, dtrtri and dlauum themselves: on
+ * a block no larger than their block size these call dpotrf2, dtrti2 and
+ * dlauu2 directly, as the blocked code does.  So with reference LAPACK (R's
+ * own, or the system's as here) the results are those of one dpotrf / dpotri
+ * call bit for bit; with a tuned LAPACK they are a Cholesky factor / inverse
+ * computed by that library's BLAS.  Transcribed from reference LAPACK 3.11
+ * SRC/dpotrf.f, dtrtri.f and dlauum.f (UPLO = 'L'); these parts are the same
+ * from 3.6 to the current release. */
+static void la_potrf(int n, double *A, int lda, int *info) {
+  const double one = 1.0, mone = -1.0;
+  *info = 0;
+  if (n <= 0) return;
+  const int nb = la_block("DPOTRF", "L", n);
+  if (nb <= 1 || nb >= n) {
+    F77_CALL(dpotrf)("L", &n, A, &lda, info FCONE);
+    return;
+  }
+  for (int j = 0; j < n; j += nb) {
+    const int jb = nb < n - j ? nb : n - j, r = n - j - jb;
+    double *Ajj = A + j + (size_t)j * lda;
+    R_CheckUserInterrupt();
+    /* update and factor the diagonal block */
+    F77_CALL(dsyrk)("L", "N", &jb, &j, &mone, A + j, &lda, &one, Ajj, &lda
+                    FCONE FCONE);
+    F77_CALL(dpotrf)("L", &jb, Ajj, &lda, info FCONE);
+    if (*info != 0) {
+      if (*info > 0) *info += j;
+      return;
+    }
+    if (r > 0) { /* the block column below it */
+      F77_CALL(dgemm)("N", "T", &r, &jb, &j, &mone, A + j + jb, &lda, A + j,
+                      &lda, &one, Ajj + jb, &lda FCONE FCONE);
+      F77_CALL(dtrsm)("R", "L", "T", "N", &r, &jb, &one, Ajj, &lda, Ajj + jb,
+                      &lda FCONE FCONE FCONE FCONE);
+    }
+  }
+}
+
+/* The lower triangle of A^{-1} from the Cholesky factor L of A (in A). */
+static void la_potri(int n, double *A, int lda, int *info) {
+  const double one = 1.0, mone = -1.0;
+  *info = 0;
+  if (n <= 0) return;
+  /* dtrtri: L <- L^{-1} */
+  for (int i = 0; i < n; i++)
+    if (A[i + (size_t)i * lda] == 0.0) {
+      *info = i + 1;
+      return;
+    }
+  int nb = la_block("DTRTRI", "LN", n);
+  if (nb <= 1 || nb >= n) {
+    F77_CALL(dtrtri)("L", "N", &n, A, &lda, info FCONE FCONE);
+  } else {
+    for (int j = ((n - 1) / nb) * nb; j >= 0; j -= nb) {
+      const int jb = nb < n - j ? nb : n - j, r = n - j - jb;
+      double *Ajj = A + j + (size_t)j * lda;
+      R_CheckUserInterrupt();
+      if (r > 0) { /* rows below the diagonal block */
+        F77_CALL(dtrmm)("L", "L", "N", "N", &r, &jb, &one,
+                        Ajj + jb + (size_t)jb * lda, &lda, Ajj + jb, &lda
+                        FCONE FCONE FCONE FCONE);
+        F77_CALL(dtrsm)("R", "L", "N", "N", &r, &jb, &mone, Ajj, &lda,
+                        Ajj + jb, &lda FCONE FCONE FCONE FCONE);
+      }
+      F77_CALL(dtrtri)("L", "N", &jb, Ajj, &lda, info FCONE FCONE);
+    }
+  }
+  if (*info != 0) return;
+  /* dlauum: L^{-1} <- L^{-T} L^{-1} */
+  nb = la_block("DLAUUM", "L", n);
+  if (nb <= 1 || nb >= n) {
+    F77_CALL(dlauum)("L", &n, A, &lda, info FCONE);
+    return;
+  }
+  for (int i = 0; i < n; i += nb) {
+    const int ib = nb < n - i ? nb : n - i, r = n - i - ib;
+    double *Aii = A + i + (size_t)i * lda;
+    R_CheckUserInterrupt();
+    F77_CALL(dtrmm)("L", "L", "T", "N", &ib, &i, &one, Aii, &lda, A + i, &lda
+                    FCONE FCONE FCONE FCONE);
+    F77_CALL(dlauum)("L", &ib, Aii, &lda, info FCONE);
+    if (r > 0) {
+      F77_CALL(dgemm)("T", "N", &ib, &i, &r, &one, Aii + ib, &lda, A + i + ib,
+                      &lda, &one, A + i, &lda FCONE FCONE);
+      F77_CALL(dsyrk)("L", "T", &ib, &r, &one, Aii + ib, &lda, &one, Aii, &lda
+                      FCONE FCONE);
+    }
+  }
+}
+
 /* A factor whose squared pivot falls below 1e-14 of the diagonal scale is
  * numerically singular (dpotrf may still succeed on rounding noise): treat it
  * as a failure so that the jitter ladder climbs. */
@@ -174,7 +289,7 @@ int gp_factor(cb_gp *gp) {
             gp_kernel(gp, gp->X + i, ld, gp->X + j, ld);
       gp->L[j + (size_t)j * ld] += gp->noise + jit;
     }
-    F77_CALL(dpotrf)("L", &n, gp->L, &ld, &info FCONE);
+    la_potrf(n, gp->L, ld, &info);
     la_check("dpotrf", info);
     if (info == 0 && !pivots_ok(gp->L, n, ld, scale)) info = n;
     gp->jitter = jit;
@@ -476,10 +591,23 @@ double gp_sample(const cb_gp *gp, int m, const double *Xn, int ldn, int nsim,
     }
     F77_CALL(dgemv)("T", &n, &m, &done, V, &n, gp->beta, &one, &done, mu,
                     &one FCONE);
-    /* S <- S - V'V (lower triangle) */
+    /* S <- S - V'V (lower triangle) in blocks of 64 columns, with an
+     * interrupt check between blocks (m = 1000 points of a fit to n = 1200
+     * held an interrupt for up to 0.55 s).  The reference BLAS dsyrk on the
+     * diagonal block and dgemm below it form every element as the same dot
+     * product as one dsyrk call, in the same order: the same bits. */
     const double mone = -1.0;
-    F77_CALL(dsyrk)("L", "T", &m, &n, &mone, V, &n, &done, S, &m
-                    FCONE FCONE);
+    for (int j0 = 0; j0 < m; j0 += 64) {
+      const int cs = m - j0 < 64 ? m - j0 : 64, r = m - j0 - cs;
+      const double *Vj = V + (size_t)j0 * n;
+      double *Sj = S + j0 + (size_t)j0 * m;
+      R_CheckUserInterrupt();
+      F77_CALL(dsyrk)("L", "T", &cs, &n, &mone, Vj, &n, &done, Sj, &m
+                      FCONE FCONE);
+      if (r > 0)
+        F77_CALL(dgemm)("T", "N", &r, &cs, &n, &mone, Vj + (size_t)cs * n, &n,
+                        Vj, &n, &done, Sj + cs, &m FCONE FCONE);
+    }
   }
   double *C = (double *)R_alloc((size_t)m * m, sizeof(double));
   for (int rung = 0; rung < CB_RUNGS && info != 0; rung++) {
@@ -490,7 +618,7 @@ double gp_sample(const cb_gp *gp, int m, const double *Xn, int ldn, int nsim,
       for (int i = 0; i < j; i++) C[i + (size_t)j * m] = 0.0;
       C[j + (size_t)j * m] += jit;
     }
-    F77_CALL(dpotrf)("L", &m, C, &m, &info FCONE);
+    la_potrf(m, C, m, &info);
     la_check("dpotrf", info);
   }
   if (info != 0) return -1.0;
@@ -585,7 +713,7 @@ static double lik_eval(lik_ctx *c, const double *theta, double *grad) {
       for (int i = j + 1; i < n; i++)
         A[i + (size_t)j * n] = sf2 * B[j + (size_t)i * n];
     }
-    F77_CALL(dpotrf)("L", &n, A, &n, &info FCONE);
+    la_potrf(n, A, n, &info);
     la_check("dpotrf", info);
     if (info == 0 && !pivots_ok(A, n, n, sf2 + noise)) info = n;
   }
@@ -638,7 +766,7 @@ static double lik_eval(lik_ctx *c, const double *theta, double *grad) {
   }
   c->last_lml = lml;
   if (grad) {
-    F77_CALL(dpotri)("L", &n, A, &n, &info FCONE);
+    la_potri(n, A, n, &info);
     la_check("dpotri", info);
     /* A <- W = alpha alpha' / scale - K^{-1} (lower triangle); for K = s C
      * the gradient is (1/2) tr(W dC) in every kernel parameter */

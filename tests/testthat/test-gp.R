@@ -456,3 +456,63 @@ test_that("size arguments are capped", {
   expect_equal(dim(simulate(fit, nsim = 2, seed = 1,
                             newdata = rbind(c(0, 0), c(1, 1)))), c(2L, 2L))
 })
+
+# Factorizations above LAPACK's block size (64) run block by block, with an
+# interrupt check between blocks; n = 150 gives blocks of 64, 64 and 22.
+test_that("factors over several blocks equal a dense R factorization", {
+  set.seed(31)
+  n <- 150
+  X <- matrix(runif(2 * n), n)
+  y <- sin(6 * X[, 1]) - X[, 2]
+  kcode <- match("matern52", costbo:::gp_kernels) - 1L
+  hyp <- c(0.3, 0.5, 1.2, 1e-3, 0.1, 0)
+  fac <- .Call(costbo:::C_gp_factor, X, y, kcode, hyp, double(), double())
+  K <- ref_cov(X, X, "matern52", c(0.3, 0.5), 1.2) + diag(1e-3, n)
+  expect_identical(fac$jitter, 0)
+  expect_equal(fac$L, t(chol(K)), tolerance = 1e-10)
+  expect_equal(fac$beta, forwardsolve(t(chol(K)), y - 0.1), tolerance = 1e-10)
+  # a point repeated in the second and third blocks, without noise, makes
+  # the factorization fail there: the jitter ladder climbs, and the factor
+  # is that of K + jitter I
+  X[c(100, 140), ] <- X[rep(90, 2), ]
+  hyp[4] <- 0
+  fac <- .Call(costbo:::C_gp_factor, X, y, kcode, hyp, double(), double())
+  K <- ref_cov(X, X, "matern52", c(0.3, 0.5), 1.2)
+  expect_gt(fac$jitter, 0)
+  expect_equal(tcrossprod(fac$L), K + diag(fac$jitter, n), tolerance = 1e-10)
+})
+
+test_that("the likelihood gradient over several blocks equals finite differences", {
+  dat <- make_data(n = 150, d = 2, seed = 32)
+  fit <- gp_fit(dat$X, dat$y, estimate = "ml", n_starts = 1)
+  set.seed(33)
+  for (rep in 1:2) {
+    th <- fit$theta + rnorm(length(fit$theta), sd = 0.3)
+    th[4] <- log(1e-2) + rnorm(1, sd = 0.3)
+    ev <- costbo:::gp_lik_eval(fit, th)
+    ell <- exp(th[1:2])
+    ref <- ref_loglik(fit$Xs, fit$ys, "matern52", ell, exp(th[3]), exp(th[4]),
+                      th[5])
+    expect_equal(ev$loglik, ref, tolerance = 1e-9)
+    fd <- ref_grad(function(t) costbo:::gp_lik_eval(fit, t)$value, th,
+                   h = 1e-4)
+    expect_lt(rel_err(ev$gradient, fd, floor = 1e-2), 1e-5)
+  }
+})
+
+test_that("joint samples at many points are the mean plus the factor times draws", {
+  m <- 150
+  grid <- seq(0, 1, length.out = m)
+  K <- ref_cov(grid, grid, "matern52", 0.2, 1) + diag(1e-4, m)
+  mu0 <- sin(4 * grid)
+  obs <- c(10, 75, 120)
+  g <- gp_finite(mu0, K, x = obs, y = c(0.5, -0.2, 0.3), noise = 0.05)
+  s <- simulate(g, nsim = 2, seed = 7, newdata = seq_len(m))
+  Ko <- K[, obs] %*% solve(K[obs, obs] + diag(0.05, 3))
+  post_mean <- mu0 + drop(Ko %*% (c(0.5, -0.2, 0.3) - mu0[obs]))
+  post_cov <- K - Ko %*% K[obs, ]
+  set.seed(7)
+  z <- matrix(rnorm(2 * m), m)
+  expect_equal(as.vector(s), as.vector(post_mean + t(chol(post_cov)) %*% z),
+               tolerance = 1e-8)
+})
