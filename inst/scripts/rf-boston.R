@@ -54,8 +54,8 @@
 #   myopic (EI, EI-PU, EI-PU-CC; 100 reps)       0.68 (1.0)
 #   paths (2-B-MS-EI_p, 4-B-MS-EI_p; 100 reps)   0.59 (0.9)
 #   tree2 (2-B-MS-EI; 100 reps)                  0.65 (1.0)
-#   tree4_r001_020 ... tree4_r081_100
-#     (4-B-MS-EI; 20 reps each, 5 parts)         0.80 (1.2) each
+#   tree4_r001_010 ... tree4_r091_100
+#     (4-B-MS-EI; 10 reps each, 10 parts)        0.40 (0.6) each
 #   total                                        5.9  (8.9)
 # Wall time is longer on a loaded machine (here 2.3 to 2.8 times the CPU
 # time with `nice -n 10` beside two other studies). The paper's 200
@@ -92,8 +92,8 @@ code <- function(names) {
 recipe <- function(names, reps) {
   study_recipe(problems, code(names), reps, n_init = 8L)
 }
-# 100 replications; the full 4-step tree in blocks of 20
-blocks <- split(1:100, rep(1:5, each = 20))
+# 100 replications; the full 4-step tree in blocks of 10
+blocks <- split(1:100, rep(1:10, each = 10))
 block_name <- function(b) sprintf("r%03d_%03d", min(b), max(b))
 parts <- c(
   list(myopic = recipe(c("EI", "EI-PU", "EI-PU-CC"), 100L),
