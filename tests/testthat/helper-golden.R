@@ -8,7 +8,8 @@
 #     saveRDS(golden_runs(), "tests/testthat/_golden/traces.rds", version = 2)'
 
 # The cases: plain policies on Branin with a known linear cost and on
-# Dropwave with a measured cosine cost; the policies that take a finite
+# Dropwave with a measured cosine cost; the myopic policies with a known
+# cost written in R; the policies that take a finite
 # domain on 30 candidates with an explicit prior and a known cost, and
 # without a prior with a measured cost; the control-set policies on a
 # control-set problem; the multi-source policies on a multi-source problem.
@@ -28,11 +29,22 @@ golden_cases <- function() {
     rolling = function() policy_rollout(horizon = "adaptive", n_samples = 8,
                                         max_horizon = 3, n_nodes = 3,
                                         n_cand = 20))
+  # a known cost written in R: its acquisitions are maximized with the
+  # GP's gradients from predict()
+  r_cost <- function() {
+    bo_problem(function(x) -sum((x - 0.3)^2) + sin(5 * x[1]),
+               lower = c(0, 0), upper = c(1, 1),
+               cost = function(x) 1 + 2 * x[1] + x[2]^2, budget = 12)
+  }
   cases <- list()
   for (p in names(plain)) {
     cases[[paste0("branin/", p)]] <- list(problem = branin, policy = plain[[p]])
     cases[[paste0("dropwave/", p)]] <- list(problem = dropwave,
                                             policy = plain[[p]])
+  }
+  for (p in c("ei", "ei_pu", "ei_pu_cc", "ucb", "q1", "pbgi", "pbgi_d")) {
+    cases[[paste0("r_cost/", p)]] <- list(problem = r_cost,
+                                          policy = plain[[p]])
   }
   finite <- function(prior) {
     cand <- with_golden_seed(5, matrix(stats::runif(60), 30))
