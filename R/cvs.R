@@ -9,7 +9,7 @@
 
 # --- problems ----------------------------------------------------------------
 
-is_cvs <- function(problem) isTRUE(problem$cvs)
+is_cvs <- function(problem) inherits(problem, "bo_problem_cvs")
 
 # Validate control sets, costs and distributions; returns the problem fields.
 check_cvs <- function(control_sets, control_costs, distributions, variance,

@@ -3,7 +3,7 @@
 # problems' source costs and the multi-source test problems. The policies
 # are the KG-based ones of R/rollout.R.
 
-is_miso <- function(problem) isTRUE(problem$miso)
+is_miso <- function(problem) inherits(problem, "bo_problem_miso")
 
 #' Fit the multi-information-source Gaussian process
 #'
@@ -263,15 +263,8 @@ check_miso <- function(sources, source_costs, call = sys.call(-1L)) {
        source_costs = if (is.numeric(source_costs)) cc)
 }
 
-# The cost of evaluating source s at x, checked.
-miso_cost <- function(problem, x, s) {
-  c <- problem$source_cost(x, s)
-  if (!(is.numeric(c) && length(c) == 1L && is.finite(c) && c > 0)) {
-    stop_costbo(sprintf("`source_costs` returned %s for source %d, not a positive number",
-                        describe_value(c), s))
-  }
-  as.double(c)
-}
+# The cost of evaluating source s at x, checked (see source_price()).
+miso_cost <- function(problem, x, s) source_price(problem$source_cost, x, s)
 
 # Costs of the rows of X (user units) at every source: nrow(X) x S.
 miso_cost_matrix <- function(problem, X) {

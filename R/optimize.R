@@ -159,7 +159,7 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
                         pandora_stop = FALSE, progress = interactive(),
                         checkpoint = NULL, model = list()) {
   call <- sys.call()
-  check_problem_policy(problem, policy, call)
+  problem <- check_problem_policy(problem, policy, call)
   n_init <- if (is.null(n_init)) {
     if (is.null(initial)) 2L * (problem$d + 1L) else 0L
   } else check_count(n_init)
@@ -254,7 +254,7 @@ bo_resume <- function(checkpoint, problem = NULL, max_evaluations = NULL,
   }
   ctl$progress <- check_flag(progress)
   ctl$checkpoint <- checkpoint
-  state <- saved$state
+  state <- upgrade_state(saved$state)
   if (!is.null(problem)) {
     old <- state$problem
     same <- inherits(problem, "bo_problem") && problem$d == old$d &&
@@ -266,7 +266,7 @@ bo_resume <- function(checkpoint, problem = NULL, max_evaluations = NULL,
       stop_arg("problem", paste("a bo_problem with the saved problem's domain,",
                                 "cost type and budget"), problem)
     }
-    state$problem <- problem
+    state$problem <- upgrade_problem(problem)
   }
   assign(".Random.seed", saved$random_seed, envir = globalenv())
   state$stop_reason <- NULL
@@ -281,21 +281,18 @@ bo_resume <- function(checkpoint, problem = NULL, max_evaluations = NULL,
 # of its evaluations done, so that a run interrupted during the design
 # resumes it from its checkpoint where it stopped (continue_initial()).
 run_initial <- function(state, n_init, ctl) {
-  pr <- state$problem
   if (n_init == 0L) return(state)
-  pts <- if (!is.null(pr$candidates)) {
-    pr$candidates[sample.int(nrow(pr$candidates), n_init), , drop = FALSE]
-  } else {
-    sweep(sweep(sobol_points(n_init, pr$d), 2L, pr$upper - pr$lower, "*"),
-          2L, pr$lower, "+")
-  }
-  # a multi-source problem evaluates every initial point at every source
-  sources <- if (is_miso(pr)) seq_len(pr$n_sources) - 1L else NA_integer_
-  ns <- length(sources)
-  state$initial_plan <- list(
-    x = pts[rep(seq_len(n_init), each = ns), , drop = FALSE],
-    source = rep(sources, times = n_init), done = 0L)
+  state$initial_plan <- c(problem_design(state$problem, n_init),
+                          list(done = 0L))
   continue_initial(state, ctl)
+}
+
+# The step of row k of an initial design (plans saved by earlier versions
+# hold x and source only).
+plan_step <- function(plan, k) {
+  at <- function(v) if (is.null(v)) NA_integer_ else v[k]
+  new_step(plan$x[k, ], control_set = at(plan$control_set),
+           source = at(plan$source), index = at(plan$index))
 }
 
 # Evaluate the points of the initial design not evaluated yet.
@@ -305,12 +302,11 @@ continue_initial <- function(state, ctl) {
   pr <- state$problem
   tryCatch({
     for (k in seq.int(plan$done + 1L, nrow(plan$x))) {
-      x <- plan$x[k, ]
-      s <- plan$source[k]
-      ev <- evaluate_point(pr, x, source = s)
-      state <- state_record(state, x, ev$value, ev$cost, "initial",
+      step <- plan_step(plan, k)
+      ev <- evaluate_step(pr, step)
+      state <- state_record(state, step, ev$value, ev$cost, "initial",
                             status = ev$status, message = ev$message,
-                            eval_time = ev$time, source = s)
+                            eval_time = ev$time)
       state$initial_plan$done <- k
       state <- save_checkpoint(state, ctl)
       if (ev$failed && ctl$on_error == "stop") {
@@ -325,39 +321,16 @@ continue_initial <- function(state, ctl) {
   })
 }
 
-# The cost of evaluating x (at `source` with information sources), worked
-# out before paying for the evaluation: list(cost, message), the cost NA
-# with a message when the cost function fails or returns anything but one
-# positive number. A measured cost is not known in advance (NA, no message).
-point_cost <- function(problem, x, source = NA_integer_) {
-  if (problem$cost_type == "measured") {
-    return(list(cost = NA_real_, message = ""))
-  }
-  out <- tryCatch(if (is.na(source)) problem$cost(x) else
-    miso_cost(problem, x, source), error = function(e) e)
-  if (inherits(out, "error")) {
-    return(list(cost = NA_real_, message = paste("the cost function failed:",
-                                                 conditionMessage(out))))
-  }
-  if (!(is.numeric(out) && length(out) == 1L && !is.na(out) &&
-        is.finite(out) && out > 0)) {
-    return(list(cost = NA_real_, message = sprintf(
-      "the cost function returned %s, not a positive number",
-      describe_value(unname(out)))))
-  }
-  list(cost = as.double(out), message = "")
-}
-
-# Evaluate x (at `source`): its known cost first (when the cost cannot be
-# worked out nothing is paid: the point is recorded as failed), then the
-# objective. `cost` is the known cost when the caller has worked it out.
-evaluate_point <- function(problem, x, cost = NULL, source = NA_integer_) {
+# Evaluate a step: its known price first (when the cost cannot be worked
+# out nothing is paid: the point is recorded as failed), then the
+# objective. `cost` is the price when the caller has worked it out.
+evaluate_step <- function(problem, step, cost = NULL) {
   if (is.null(cost)) {
-    pc <- point_cost(problem, x, source)
+    pc <- problem_price(problem, step)
     if (nzchar(pc$message)) return(cost_failure(pc$message))
     cost <- pc$cost
   }
-  evaluate_objective(problem, x, cost, if (is.na(source)) NULL else source)
+  evaluate_objective(problem, step, cost)
 }
 
 # The record of a point whose known cost could not be worked out.
@@ -393,17 +366,16 @@ failure_reason <- function(ev, initial = FALSE) {
   } else paste("the objective failed:", ev$message)
 }
 
-# Call the objective at x (at `source` for a multi-source problem) under
-# tryCatch; `cost` is the known cost (NA for a measured one). Returns
+# Call the objective for a step (problem_call()) under tryCatch; `cost` is
+# the known cost (NA for a measured one). Returns
 # list(value, cost, status, message, time, cost_valid, failed): `status` is
 # "ok" when the value is a finite number; with a measured cost, a valid
 # value reported with a missing or invalid cost is kept ("ok", the cost NA
 # and `cost_valid` FALSE) and a valid cost reported with an invalid value
 # is kept (and charged); `failed` says whether anything was wrong.
-evaluate_objective <- function(problem, x, cost = NA_real_, source = NULL) {
+evaluate_objective <- function(problem, step, cost = NA_real_) {
   t0 <- proc.time()[["elapsed"]]
-  out <- tryCatch(if (is.null(source)) problem$objective(x) else
-    problem$objective(x, source), error = function(e) e)
+  out <- tryCatch(problem_call(problem, step), error = function(e) e)
   time <- proc.time()[["elapsed"]] - t0
   known <- problem$cost_type != "measured"
   result <- function(value, cost, message) {
@@ -606,7 +578,7 @@ check_run_ready <- function(state, call) {
       }),
       warning = function(w) invokeRestart("muffleWarning"))
   }
-  if (pr$cost_type == "measured" && !is.null(state$model_args$cost)) {
+  if (!is.null(state$model_args$cost)) {
     # the objective's GP alone, so that an error names the right setting
     alone <- syn
     alone$model_args$cost <- NULL
@@ -615,9 +587,7 @@ check_run_ready <- function(state, call) {
   } else {
     syn <- stage("model", state_fit(syn))
   }
-  X <- if (!is.null(pr$candidates)) {
-    pr$candidates[1L, , drop = FALSE]
-  } else matrix((pr$lower + pr$upper) / 2, 1L)
+  X <- syn$X[1L, , drop = FALSE]
   stage("policy", {
     syn$memory <- policy_init(syn$policy, syn)
     syn$policy$acquisition(syn, X)
@@ -629,26 +599,18 @@ check_run_ready <- function(state, call) {
 # evaluations (see check_run_ready()).
 synthetic_state <- function(state) {
   pr <- state$problem
-  d <- pr$d
-  m <- 2L * (d + 1L)
-  X <- if (!is.null(pr$candidates)) {
-    pr$candidates[seq_len(min(m, nrow(pr$candidates))), , drop = FALSE]
-  } else {
-    # a Kronecker sequence: frac(i sqrt(p_j)) for the first d primes
-    p <- first_primes(d)
-    U <- (outer(seq_len(m), sqrt(p)) %% 1) * 0.9 + 0.05
-    sweep(sweep(U, 2L, pr$upper - pr$lower, "*"), 2L, pr$lower, "+")
-  }
-  sources <- if (is_miso(pr)) seq_len(pr$n_sources) - 1L else NA_integer_
+  design <- problem_synthetic(pr, 2L * (pr$d + 1L))
   syn <- new_state(pr, state$policy, state$charge_initial, state$model_args)
   k <- 0L
-  for (i in seq_len(nrow(X))) for (s in sources) {
+  for (i in seq_len(nrow(design$x))) for (s in design$sources) {
     k <- k + 1L
-    cost <- if (pr$cost_type == "measured") exp(0.5 * cos(2 * k)) else {
-      pc <- point_cost(pr, X[i, ], s)
-      if (is.na(pc$cost)) 1 else pc$cost
-    }
-    syn <- state_record(syn, X[i, ], sin(3 * k), cost, "initial", source = s)
+    step <- new_step(design$x[i, ], source = s,
+                     index = if (is.null(design$index)) NA else
+                       design$index[i])
+    # a measured cost, or a known one that fails here, at synthetic values
+    cost <- problem_price(pr, step)$cost
+    if (is.na(cost)) cost <- exp(0.5 * cos(2 * k))
+    syn <- state_record(syn, step, sin(3 * k), cost, "initial")
   }
   syn
 }
@@ -666,7 +628,6 @@ first_primes <- function(n) {
 # The main loop; returns a bo_run.
 run_loop <- function(state, ctl) {
   if (!is.null(state$stop_reason)) return(finish_run(state, ctl))
-  pr <- state$problem
   n_bo <- function() sum(state$phase == "bo")
   result <- tryCatch({
     repeat {
@@ -686,43 +647,11 @@ run_loop <- function(state, ctl) {
         break
       }
       state <- p$state
-      x <- p$x
       if (ctl$pandora_stop && isTRUE(p$info$stop_rule)) {
         state <- stop_run(state, "pandora", "Pandora stopping rule")
         break
       }
-      if (is_miso(pr)) {
-        state <- run_miso_step(state, p, ctl)
-        if (!is.null(state$stop_reason)) break
-        next
-      }
-      if (is_cvs(pr)) {
-        state <- run_cvs_step(state, p, ctl)
-        if (!is.null(state$stop_reason)) break
-        next
-      }
-      pc <- point_cost(pr, x)
-      if (nzchar(pc$message)) {
-        # a point whose known cost cannot be worked out is not evaluated
-        state <- record_step(state, x, cost_failure(pc$message), p, ctl)
-        if (!is.null(state$stop_reason)) break
-        next
-      }
-      if (pr$cost_type == "known" &&
-          state$spent + pc$cost > state$budget * (1 + 1e-12)) {
-        state <- stop_run(state, "budget",
-                          "budget spent: the next point would not fit")
-        state$declined <- list(x = x, cost = pc$cost, info = p$info)
-        break
-      }
-      failed <- state$X[!state_ok(state), , drop = FALSE]
-      if (nrow(failed) && any(rowSums(abs(sweep(failed, 2L, x)) <=
-                                      1e-10 * (pr$upper - pr$lower)) == pr$d)) {
-        state <- stop_run(state, "repeated_failure",
-                          "the policy proposed a point that failed before")
-        break
-      }
-      state <- record_step(state, x, evaluate_point(pr, x, pc$cost), p, ctl)
+      state <- run_step(state, p, ctl)
       if (!is.null(state$stop_reason)) break
     }
     state
@@ -732,33 +661,39 @@ run_loop <- function(state, ctl) {
   finish_run(result, ctl)
 }
 
-# One step with control sets: stop when the chosen set does not fit, else
-# draw the random inputs, evaluate the realized full query and record it.
-run_cvs_step <- function(state, p, ctl) {
+# One step of the policy's proposal p: price the step (a step whose known
+# cost cannot be worked out is recorded as failed, unpaid), stop when it
+# does not fit the budget or repeats a failure, else realize it, evaluate
+# it and record it.
+run_step <- function(state, p, ctl) {
   pr <- state$problem
-  i <- p$control_set
-  cost <- pr$control_costs[i]
-  if (state$spent + cost > state$budget * (1 + 1e-12)) {
-    state <- stop_run(state, "budget", paste("budget spent: the chosen",
-                                             "control set would not fit"))
-    state$declined <- list(x = p$x, control_set = i, cost = cost,
-                           info = p$info)
+  step <- p$step
+  pc <- problem_price(pr, step)
+  if (nzchar(pc$message)) {
+    return(record_step(state, step, cost_failure(pc$message), p, ctl))
+  }
+  if (!is.na(pc$cost) &&
+      state$spent + pc$cost > state$budget * (1 + 1e-12)) {
+    no <- problem_decline(pr, step, pc$cost, p$info)
+    state <- stop_run(state, "budget", no$reason)
+    state$declined <- no$declined
     return(state)
   }
-  x <- cvs_realize(pr, p$x, i)
-  record_step(state, x, evaluate_point(pr, x, cost), p, ctl,
-              control_set = i)
+  if (problem_repeats_failure(pr, state, step)) {
+    return(stop_run(state, "repeated_failure",
+                    "the policy proposed a point that failed before"))
+  }
+  step <- problem_realize(pr, step)
+  record_step(state, step, evaluate_step(pr, step, pc$cost), p, ctl)
 }
 
 # Record a step's evaluation with the policy's timings and diagnostics,
 # checkpoint, and stop on a failure when asked to.
-record_step <- function(state, x, ev, p, ctl, control_set = NA_integer_,
-                        source = NA_integer_) {
-  state <- state_record(state, x, ev$value, ev$cost, "bo",
+record_step <- function(state, step, ev, p, ctl) {
+  state <- state_record(state, step, ev$value, ev$cost, "bo",
                         status = ev$status, message = ev$message,
                         fit_time = p$fit_time, policy_time = p$policy_time,
-                        eval_time = ev$time, info = p$info,
-                        control_set = control_set, source = source)
+                        eval_time = ev$time, info = p$info)
   state$memory <- p$memory
   state$iteration <- state$iteration + 1L
   state <- save_checkpoint(state, ctl)
@@ -769,40 +704,16 @@ record_step <- function(state, x, ev, p, ctl, control_set = NA_integer_,
   state
 }
 
-# One step with information sources: stop when the chosen (point, source)
-# does not fit, else evaluate the source there and record it.
-run_miso_step <- function(state, p, ctl) {
-  pr <- state$problem
-  s <- as.integer(p$source)
-  pc <- point_cost(pr, p$x, s)
-  if (nzchar(pc$message)) {
-    return(record_step(state, p$x, cost_failure(pc$message), p, ctl,
-                       source = s))
+# A run or session saved by an earlier costbo: its problem gets its
+# variant's class and, on a finite domain, the state its candidate indices.
+upgrade_state <- function(state) {
+  pr <- upgrade_problem(state$problem)
+  state$problem <- pr
+  if (inherits(pr, "bo_problem_finite") &&
+      length(state$index) != length(state$value)) {
+    state$index <- match_candidates(pr$candidates, state$X)
   }
-  cost <- pc$cost
-  if (state$spent + cost > state$budget * (1 + 1e-12)) {
-    state <- stop_run(state, "budget",
-                      "budget spent: the next point would not fit")
-    state$declined <- list(x = p$x, source = s, cost = cost, info = p$info)
-    return(state)
-  }
-  record_step(state, p$x, evaluate_point(pr, p$x, cost, source = s), p,
-              ctl, source = s)
-}
-
-# The simple regret of Tay et al. (2023) after each evaluation of the
-# optimization phase: optimum minus the best expected noise-free objective of
-# the chosen (control set, partial query) so far; NA without it.
-cvs_simple_regret <- function(x) {
-  pr <- x$problem
-  n <- length(x$value)
-  if (!is_cvs(pr) || is.null(pr$noise_free) || is.null(pr$optimum)) {
-    return(rep(NA_real_, n))
-  }
-  e <- ifelse(x$phase == "bo", x$expected, -Inf)
-  r <- pr$optimum - cummax(e)
-  r[!is.finite(r)] <- NA_real_
-  r
+  state
 }
 
 finish_run <- function(state, ctl) {
@@ -847,26 +758,20 @@ print.bo_run <- function(x, ...) {
 #' summary(run)
 #' @export
 summary.bo_run <- function(object, ...) {
+  object <- upgrade_state(object)
   df <- as.data.frame(object)
-  ok <- df$status == "ok"
-  n_failed <- sum(!ok)
-  if (is_miso(object$problem)) ok <- ok & df$source == 0L
+  n_failed <- sum(df$status != "ok")
+  ok <- state_objective(object)
   best_i <- if (any(ok)) which(ok)[which.max(df$value[ok])] else NA_integer_
   xn <- paste0("x", seq_len(object$problem$d))
   best_value <- if (is.na(best_i)) NA_real_ else df$value[best_i]
-  regret <- if (is.null(object$problem$optimum)) NA_real_ else
-    object$problem$optimum - best_value
-  if (is_cvs(object$problem)) {
-    # the regret of the chosen control sets and partial queries
-    sr <- cvs_simple_regret(object)
-    regret <- if (length(sr)) sr[length(sr)] else NA_real_
-  }
+  regret <- problem_regret(object$problem, object, best_value)
   structure(list(
     problem = object$problem$name, policy = object$policy$label,
     best_x = if (is.na(best_i)) NULL else unlist(df[best_i, xn]),
     best_value = best_value,
     optimum = object$problem$optimum,
-    regret = regret, cvs = is_cvs(object$problem),
+    regret = regret$value, regret_of = regret$what,
     spent = object$spent, budget = object$budget,
     n = nrow(df), n_initial = sum(df$phase == "initial"),
     n_within_budget = sum(df$within_budget & df$phase == "bo"),
@@ -893,7 +798,7 @@ print.summary.bo_run <- function(x, digits = max(3L, getOption("digits") - 3L),
     cat(sprintf("  best point:  (%s)\n",
                 paste(format(x$best_x, digits = digits), collapse = ", ")))
   }
-  if (!is.na(x$regret) && isTRUE(x$cvs)) {
+  if (!is.na(x$regret) && identical(x$regret_of, "expected")) {
     cat(sprintf("  regret:      %s (simple regret of the expected objective; optimum %s)\n",
                 format(x$regret, digits = digits),
                 format(x$optimum, digits = digits)))
@@ -949,17 +854,7 @@ as.data.frame.bo_run <- function(x, row.names = NULL, optional = FALSE,
                    phase = x$phase, status = x$status, message = x$message,
                    cost_valid = !is.na(x$cost), fit_time = x$fit_time, policy_time = x$policy_time,
                    eval_time = x$eval_time, stringsAsFactors = FALSE)
-  if (is_miso(x$problem)) df$source <- x$source
-  if (is_cvs(x$problem)) {
-    df$control_set <- x$control_set
-    R <- x$random
-    colnames(R) <- paste0("random_x", seq_len(x$problem$d))
-    df <- cbind(df, as.data.frame(R))
-    if (!is.null(x$problem$noise_free)) {
-      df$expected_value <- x$expected
-      df$simple_regret <- cvs_simple_regret(x)
-    }
-  }
+  df <- problem_columns(upgrade_problem(x$problem), x, df)
   keys <- unique(unlist(lapply(x$info, names)))
   for (k in keys) {
     df[[k]] <- vapply(x$info, function(i) {

@@ -217,7 +217,11 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
                sources)
     }
     miso <- check_miso(sources, source_costs)
-    cost <- function(x) miso_cost(list(source_cost = miso$source_cost), x, 0L)
+    # the objective's own cost (source 0)
+    cost <- local({
+      source_cost <- miso$source_cost
+      function(x) source_price(source_cost, x, 0L)
+    })
   } else if (!is.null(source_costs)) {
     stop_arg("sources", "given with `source_costs`", NULL, show = FALSE)
   }
@@ -251,7 +255,21 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
   new_bo_problem(prob)
 }
 
-new_bo_problem <- function(x) structure(x, class = "bo_problem")
+# The variants of a problem are classes (see "The questions the loop asks"
+# below): "bo_problem_cvs" (control sets), "bo_problem_miso" (information
+# sources), "bo_problem_finite" (candidate points, with or without an
+# explicit prior) and "bo_problem_box" (a box), each also a "bo_problem".
+new_bo_problem <- function(x) {
+  kind <- if (isTRUE(x$cvs)) "cvs" else if (isTRUE(x$miso)) "miso" else
+    if (!is.null(x$candidates)) "finite" else "box"
+  structure(x, class = c(paste0("bo_problem_", kind), "bo_problem"))
+}
+
+# A problem saved by a costbo whose problems had the class "bo_problem" only
+# (in a checkpoint, a saved session or run) gets its variant's class.
+upgrade_problem <- function(x) {
+  if (length(class(x)) == 1L) new_bo_problem(unclass(x)) else x
+}
 
 #' @export
 print.bo_problem <- function(x, ...) {
@@ -265,26 +283,7 @@ print.bo_problem <- function(x, ...) {
   cat(sprintf("Cost-aware optimization problem \"%s\" (maximize), %d input%s\n",
               x$name, x$d, if (x$d == 1L) "" else "s"))
   cat("  domain: ", dom, "\n", sep = "")
-  cost <- if (is_miso(x)) {
-    if (is.null(x$source_costs)) {
-      sprintf("by source (%d sources, function of x and the source)",
-              x$n_sources)
-    } else {
-      paste0("by source: ", paste0("source ", seq_len(x$n_sources) - 1L, " ",
-                                   format(x$source_costs), collapse = ", "))
-    }
-  } else if (x$cost_type == "control") {
-    sets <- vapply(x$control_sets, function(s) {
-      paste0("{", paste(s, collapse = ","), "}")
-    }, "")
-    paste0("by control set: ", paste0(sets, " ", format(x$control_costs),
-                                      collapse = ", "))
-  } else if (x$cost_type == "measured") {
-    "measured by the objective (unknown in advance)"
-  } else if (!is.null(attr(x$cost, "costbo_cost"))) {
-    sprintf("known (%s)", attr(x$cost, "costbo_cost")$label)
-  } else "known (function of x)"
-  cat("  cost:   ", cost, "\n", sep = "")
+  cat("  cost:   ", problem_cost_label(upgrade_problem(x)), "\n", sep = "")
   cat("  budget: ", format(x$budget), "\n", sep = "")
   cat("  evaluations: ", if (isTRUE(x$noisy)) "noisy" else "deterministic",
       "\n", sep = "")
