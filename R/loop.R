@@ -34,7 +34,7 @@
 #' and the incumbent of the expected-improvement family (EI and its
 #' cost-aware variants, B-MS-EI's tree, the rollouts and PBGI's stopping
 #' rule) is then the largest posterior mean at the evaluated points
-#' (Picheny et al. 2013) instead of the largest noisy observation. `model`
+#' (Picheny et al. 2013) instead of the largest noisy observation. `gp_args`
 #' overrides these defaults (see its description). The reported best value
 #' and regret are the best observed values either way.
 #'
@@ -62,10 +62,10 @@
 #' @section Settings checked before paying:
 #' Before the first evaluation, the run fits its models and evaluates its
 #' policy once on synthetic data of the problem's kind (restoring the
-#' random-number generator, so the run itself is unchanged): a `model`
+#' random-number generator, so the run itself is unchanged): a `gp_args`
 #' setting that [gp_fit()] rejects, or a policy that does not suit the
 #' problem (e.g. [policy_kg()] with a cost function written in R), is an
-#' error naming `model`, `model$cost` or `policy` before anything is paid,
+#' error naming `gp_args`, `gp_args$cost` or `policy` before anything is paid,
 #' raised by the same code that would reject it during the run.
 #'
 #' @section Failures and interruptions:
@@ -160,7 +160,7 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
                         seed = NULL, max_evaluations = NULL,
                         charge_initial = FALSE, on_error = c("stop", "skip"),
                         pandora_stop = FALSE, progress = interactive(),
-                        checkpoint = NULL, model = list()) {
+                        checkpoint = NULL, gp_args = list(), model) {
   call <- sys.call()
   problem <- check_problem_policy(problem, policy, call)
   n_init <- if (is.null(n_init)) {
@@ -183,9 +183,12 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
     stop_arg("n_init", sprintf("at most the number of candidates (%d)",
                                nrow(problem$candidates)), n_init)
   }
-  model <- check_model_args(model)
+  if (!missing(model)) {
+    gp_args <- renamed_arg(model, "model", "gp_args", !missing(gp_args))
+  }
+  gp_args <- check_model_args(gp_args)
   if (!is.null(seed)) set.seed(seed)
-  state <- new_state(problem, policy, charge_initial, model)
+  state <- new_state(problem, policy, charge_initial, gp_args)
   if (!is.null(initial)) state <- state_initial(state, initial, call)
   ctl <- list(max_evaluations = max_evaluations, on_error = on_error,
               pandora_stop = pandora_stop, progress = progress,
@@ -356,9 +359,9 @@ failure_reason <- function(ev, initial = FALSE) {
 # log-cost GP of a measured cost) and the policy's acquisition is evaluated
 # at one point, in a state of synthetic data of the problem's kind (a small
 # Kronecker-sequence design, or the first candidates, with distinct values
-# and costs). A costbo error there (a `model` setting gp_fit() rejects, a
-# policy that does not suit the problem) is signalled now, naming `model`,
-# `model$cost` or `policy`; anything else (a numerical accident of the
+# and costs). A costbo error there (a `gp_args` setting gp_fit() rejects, a
+# policy that does not suit the problem) is signalled now, naming `gp_args`,
+# `gp_args$cost` or `policy`; anything else (a numerical accident of the
 # synthetic data) is left for the run to meet. The random-number
 # generator's state is restored, so the run itself is unchanged.
 check_run_ready <- function(state, call) {
@@ -377,10 +380,10 @@ check_run_ready <- function(state, call) {
     # the objective's GP alone, so that an error names the right setting
     alone <- syn
     alone$model_args$cost <- NULL
-    stage("model", state_fit(alone))
-    syn <- stage("model$cost", state_fit(syn))
+    stage("gp_args", state_fit(alone))
+    syn <- stage("gp_args$cost", state_fit(syn))
   } else {
-    syn <- stage("model", state_fit(syn))
+    syn <- stage("gp_args", state_fit(syn))
   }
   X <- syn$X[1L, , drop = FALSE]
   stage("policy", {

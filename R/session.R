@@ -18,7 +18,7 @@
 #' proposals as in [bo_optimize()] (see its section on failures): the
 #' objective's model takes the failed point at the worst value observed, so
 #' `bo_ask()` does not propose it, or points near it, again.
-#' `bo_session()` checks the settings the session will need (`model`, and
+#' `bo_session()` checks the settings the session will need (`gp_args`, and
 #' whether the policy suits the problem) at once, as [bo_optimize()] does.
 #'
 #' @param problem A [bo_problem()]. Its objective is not called by a session
@@ -30,7 +30,7 @@
 #' @param charge_initial Do the costs of the initial points count against the
 #'   budget? Default `FALSE`: the budget is for the optimization phase, as in
 #'   the papers' reference implementations.
-#' @param model A named list of further arguments to [gp_fit()] for the
+#' @param gp_args A named list of further arguments to [gp_fit()] for the
 #'   objective's GP, e.g. `list(kernel = "se")` or fixed hyperparameters
 #'   `list(estimate = "fixed", lengthscale = 0.1, outputscale = 1,
 #'   noise = 1e-4)`. By default a Matérn 5/2 GP fitted by MAP, warm-started
@@ -43,12 +43,13 @@
 #'   noise; for a noisy objective it is estimated (between [gp_fit()]'s
 #'   defaults `noise_floor = 1e-6` and `noise_ceiling = 10`). Settings given
 #'   here win: with any of `noise`, `noise_floor`, `noise_ceiling` or
-#'   `estimate` in `model`, the band is not applied and [gp_fit()]'s
+#'   `estimate` in `gp_args`, the band is not applied and [gp_fit()]'s
 #'   defaults fill in the rest. Its element `cost`, a list of the same kind,
 #'   is for the GP on the log cost of a measured cost; a measured cost is
 #'   exact, so that GP holds its noise in the same band by default (under
 #'   the same rule), e.g. `list(cost = list(noise_floor = 1e-6))` lets it
 #'   estimate a noisy cost.
+#' @param model Deprecated name of `gp_args`.
 #' With control sets (see [bo_problem()]), `bo_ask()` returns the control
 #' partial query: the values of the chosen control set's inputs (named
 #' `x1`, `x3`, ...), with attribute `control_set`, the index of the set; the
@@ -72,12 +73,15 @@
 #' s
 #' @export
 bo_session <- function(problem, policy, initial = NULL,
-                       charge_initial = FALSE, model = list()) {
+                       charge_initial = FALSE, gp_args = list(), model) {
   call <- sys.call()
   problem <- check_problem_policy(problem, policy, call)
   charge_initial <- check_flag(charge_initial)
-  model <- check_model_args(model)
-  state <- new_state(problem, policy, charge_initial, model)
+  if (!missing(model)) {
+    gp_args <- renamed_arg(model, "model", "gp_args", !missing(gp_args))
+  }
+  gp_args <- check_model_args(gp_args)
+  state <- new_state(problem, policy, charge_initial, gp_args)
   if (!is.null(initial)) state <- state_initial(state, initial)
   check_run_ready(state, call)
   state$memory <- policy_init(policy, state)
@@ -283,19 +287,20 @@ check_policy_fits <- function(problem, policy, call = sys.call(-1L)) {
 }
 
 check_model_args <- function(model, call = sys.call(-1L)) {
+  # `model` holds the user's `gp_args`
   allowed <- setdiff(names(formals(gp_fit)), c("X", "y", "lower", "upper"))
   ok <- function(m, extra = NULL) {
     is.list(m) && (!length(m) || (!is.null(names(m)) &&
                                     all(names(m) %in% c(allowed, extra))))
   }
   if (!ok(model, "cost")) {
-    stop_arg("model", sprintf(paste("a named list of gp_fit() arguments",
+    stop_arg("gp_args", sprintf(paste("a named list of gp_fit() arguments",
                                     "among %s, and `cost`"),
                               paste(allowed, collapse = ", ")), model,
              call = call)
   }
   if (!is.null(model$cost) && !ok(model$cost)) {
-    stop_arg("model$cost", sprintf(paste("a named list of gp_fit() arguments",
+    stop_arg("gp_args$cost", sprintf(paste("a named list of gp_fit() arguments",
                                          "among %s for the log-cost GP"),
                                    paste(allowed, collapse = ", ")),
              model$cost, call = call)

@@ -23,23 +23,23 @@ interrupt_now <- function() {
 test_that("bad settings are errors naming the argument before anything is paid", {
   k <- counted(known_cost_problem(budget = 20))
   e <- expect_error(bo_optimize(k$prob, policy_ei(), seed = 1,
-                                model = list(kernel = "foo"),
+                                gp_args = list(kernel = "foo"),
                                 progress = FALSE),
                     class = "costbo_error_arg")
-  expect_match(conditionMessage(e), "^`model` .*`kernel` must be one of")
+  expect_match(conditionMessage(e), "^`gp_args` .*`kernel` must be one of")
   expect_identical(k$calls$n, 0L)
   # the log-cost GP's settings are named as such
   m <- counted(measured_cost_problem(budget = 20))
   e <- expect_error(bo_optimize(m$prob, policy_ei_pu(), seed = 1,
-                                model = list(cost = list(kernel = "foo")),
+                                gp_args = list(cost = list(kernel = "foo")),
                                 progress = FALSE),
                     class = "costbo_error_arg")
-  expect_match(conditionMessage(e), "^`model\\$cost` ")
+  expect_match(conditionMessage(e), "^`gp_args\\$cost` ")
   e <- expect_error(bo_optimize(m$prob, policy_ei_pu(), seed = 1,
-                                model = list(lengthscale = c(1, 2, 3)),
+                                gp_args = list(lengthscale = c(1, 2, 3)),
                                 progress = FALSE),
                     class = "costbo_error_arg")
-  expect_match(conditionMessage(e), "^`model` .*`lengthscale`")
+  expect_match(conditionMessage(e), "^`gp_args` .*`lengthscale`")
   expect_identical(m$calls$n, 0L)
   # a policy that cannot serve the problem: KG needs a cost the C core
   # evaluates, not a function written in R

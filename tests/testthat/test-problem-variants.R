@@ -13,7 +13,7 @@ variant_problems <- function() {
                         cost = function(x) 1 + x[1], budget = 3),
     # budgets that the steps' costs (0.1, 0.2 or 1 with control sets, 1000
     # or 1 with sources) cannot spend exactly
-    cvs = test_problem_cvs("hartmann3", costs = "moderate", budget = 3.05),
+    cvs = test_problem_cvs("hartmann3", cost_set = "moderate", budget = 3.05),
     miso = test_problem_miso("rosenbrock", budget = 3.5))
 }
 
