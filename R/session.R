@@ -1,9 +1,6 @@
-# The state of an optimization: evaluations, budget, models and policy
-# memory. bo_session()/bo_ask()/bo_tell() expose it for real experiments;
-# bo_optimize() drives the same machinery with the problem's objective.
-#
-# All state lives in plain R objects, so sessions and runs survive saveRDS()
-# and travel to parallel workers.
+# Ask-and-tell sessions: the state of state.R driven by an experimenter
+# instead of an objective (bo_session(), bo_ask(), bo_tell()), and the
+# checks of a run's problem, policy and GP settings.
 
 #' Ask-and-tell sessions for real experiments
 #'
