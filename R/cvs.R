@@ -9,7 +9,7 @@
 
 # --- problems ----------------------------------------------------------------
 
-is_cvs <- function(problem) isTRUE(problem$cvs)
+is_cvs <- function(problem) inherits(problem, "bo_problem_cvs")
 
 # Validate control sets, costs and distributions; returns the problem fields.
 check_cvs <- function(control_sets, control_costs, distributions, variance,
@@ -361,9 +361,9 @@ check_cvs_common <- function(beta, n_samples, n_raw, n_starts,
 #'   NeurIPS 2023.
 #' @family policies
 #' @examples
-#' prob <- test_problem_cvs("hartmann3", costs = "moderate", budget = 1)
+#' prob <- test_problem_cvs("hartmann3", cost_set = "moderate", budget = 1)
 #' run <- bo_optimize(prob, policy_etc(plays = 2, n_samples = 64), n_init = 5,
-#'                    seed = 1, progress = FALSE, model = list(
+#'                    seed = 1, progress = FALSE, gp_args = list(
 #'                      kernel = "se", estimate = "fixed", lengthscale = 0.1,
 #'                      outputscale = 1, noise = 1e-4))
 #' as.data.frame(run)[, c("control_set", "cost", "simple_regret")]
@@ -596,80 +596,4 @@ rff_maximize <- function(g, ctrl, d, Zs, n_raw, n_starts) {
     }
   }
   list(x = best, value = best_v)
-}
-
-# --- the paper's problems ----------------------------------------------------
-
-#' Test problems with control sets (Tay et al. 2023)
-#'
-#' The 3-D problems of Tay et al. (2023, Sec. 5 and App. C) as
-#' [bo_problem()]s with control sets: a sample from a GP prior
-#' (`"gp_sample"`: squared-exponential kernel, lengthscale 0.1, outputscale
-#' 1, 1024 random Fourier features, drawn from `seed`; its maximum is a
-#' numerical estimate, see [test_problem()]) or Hartmann-3 (`"hartmann3"`,
-#' maximum 3.86278), on \eqn{[0, 1]^3}, with the seven control sets \{1\},
-#' \{2\}, \{3\}, \{1, 2\}, \{1, 3\}, \{2, 3\}, \{1, 2, 3\} and the costs
-#' * `"cheap"`: 0.01, 0.01, 0.01, 0.1, 0.1, 0.1, 1;
-#' * `"moderate"`: 0.1, 0.1, 0.1, 0.2, 0.2, 0.2, 1;
-#' * `"expensive"`: 0.6, 0.6, 0.6, 0.8, 0.8, 0.8, 1.
-#'
-#' Every input is drawn, when not controlled, from a normal distribution with
-#' mean 0.5 truncated to \[0, 1\] whose variance (after truncation) is
-#' `variance` (0.02, 0.04 or 0.08 in the paper). Observations carry Gaussian
-#' noise of standard deviation `noise` (0.01 in the paper). The problem
-#' records the noise-free objective, so runs report the paper's regret.
-#' The reference implementation's protocol further fixes the GP
-#' hyperparameters (`model = list(kernel = "se", estimate = "fixed",
-#' lengthscale = 0.1, outputscale = 1, noise = 1e-4)` in [bo_optimize()]) and
-#' starts from 5 random points (`n_init = 5`).
-#'
-#' @param name `"gp_sample"` or `"hartmann3"`.
-#' @param costs `"cheap"`, `"moderate"` or `"expensive"`.
-#' @param variance Variance of every input's distribution.
-#' @param seed Seed of the GP sample (the caller's random stream is left
-#'   untouched).
-#' @param budget The budget (50 in the paper).
-#' @param noise Standard deviation of the observation noise; the problem is
-#'   declared noisy (`noisy` of [bo_problem()]) when it is positive.
-#' @return A `bo_problem` with control sets.
-#' @family problems
-#' @examples
-#' p <- test_problem_cvs("hartmann3", costs = "cheap")
-#' p
-#' p$control_costs
-#' @export
-test_problem_cvs <- function(name = c("gp_sample", "hartmann3"),
-                             costs = c("cheap", "moderate", "expensive"),
-                             variance = 0.02, seed = 1, budget = 50,
-                             noise = 0.01) {
-  name <- check_choice(name, c("gp_sample", "hartmann3"))
-  costs <- check_choice(costs, c("cheap", "moderate", "expensive"))
-  variance <- check_number(variance, min = 0, max = 1 / 12, min_open = TRUE)
-  seed <- check_count(seed)
-  budget <- check_number(budget, min = 0, min_open = TRUE)
-  noise <- check_number(noise, min = 0)
-  cost_values <- switch(costs,
-                        cheap = c(0.01, 0.01, 0.01, 0.1, 0.1, 0.1, 1),
-                        moderate = c(0.1, 0.1, 0.1, 0.2, 0.2, 0.2, 1),
-                        expensive = c(0.6, 0.6, 0.6, 0.8, 0.8, 0.8, 1))
-  if (name == "gp_sample") {
-    gp <- with_seed(seed, tp_gp_sample(3L, kernel = "se"))
-    f1 <- gp$f
-    fm <- gp$f
-    optimum <- gp$optimum
-  } else {
-    f1 <- tp_hartmann3
-    fm <- tp_hartmann3
-    optimum <- 3.86278214782076
-  }
-  objective <- if (noise > 0) {
-    function(x) f1(x) + stats::rnorm(1L, sd = noise)
-  } else f1
-  sets <- list(1L, 2L, 3L, c(1L, 2L), c(1L, 3L), c(2L, 3L), 1:3)
-  bo_problem(objective, lower = 0, upper = c(1, 1, 1), budget = budget,
-             control_sets = sets, control_costs = cost_values,
-             variance = variance, noise_free = fm,
-             name = sprintf("%s, %s costs, variance %g", name, costs,
-                            variance),
-             optimum = optimum, noisy = noise > 0)
 }

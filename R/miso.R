@@ -3,7 +3,7 @@
 # problems' source costs and the multi-source test problems. The policies
 # are the KG-based ones of R/rollout.R.
 
-is_miso <- function(problem) isTRUE(problem$miso)
+is_miso <- function(problem) inherits(problem, "bo_problem_miso")
 
 #' Fit the multi-information-source Gaussian process
 #'
@@ -263,15 +263,8 @@ check_miso <- function(sources, source_costs, call = sys.call(-1L)) {
        source_costs = if (is.numeric(source_costs)) cc)
 }
 
-# The cost of evaluating source s at x, checked.
-miso_cost <- function(problem, x, s) {
-  c <- problem$source_cost(x, s)
-  if (!(is.numeric(c) && length(c) == 1L && is.finite(c) && c > 0)) {
-    stop_costbo(sprintf("`source_costs` returned %s for source %d, not a positive number",
-                        describe_value(c), s))
-  }
-  as.double(c)
-}
+# The cost of evaluating source s at x, checked (see source_price()).
+miso_cost <- function(problem, x, s) source_price(problem$source_cost, x, s)
 
 # Costs of the rows of X (user units) at every source: nrow(X) x S.
 miso_cost_matrix <- function(problem, X) {
@@ -284,99 +277,3 @@ miso_cost_matrix <- function(problem, X) {
   }, numeric(nrow(X)))
 }
 
-#' Multi-information-source test problems
-#'
-#' Problems with several information sources: source 0 is the objective,
-#' the others cheaper biased versions of it, each with its own cost. They are
-#' [bo_problem()]s with `sources`, for [policy_kg()] and the rolling-horizon
-#' [policy_rollout()], and are **maximized** (the functions are negated).
-#'
-#' * `"rosenbrock"` (Poloczek et al. 2017, the misoKG benchmark that Yue
-#'   and Kontar 2020 follow): \eqn{f(x) = -((1 - x_1)^2 + 100 (x_2 -
-#'   x_1^2)^2)} on \eqn{[-2, 2]^2}; source 1 is \eqn{f(x) + 0.1 \sin(10 x_1
-#'   + 5 x_2)}; costs 1000 and 1; maximum 0 at \eqn{(1, 1)}; default budget
-#'   5000.
-#' * `"goldstein_price"`, `"bohachevsky"` (Yue and Kontar 2020, Sec.
-#'   5.4.1, three sources): the negated functions of [test_problem()];
-#'   source 1 is \eqn{f(x) + 2 \sin(10 x_1 + 5 x_2)} and source 2 is
-#'   \eqn{f(x) + \delta(x)} with \eqn{\delta} a sample of a GP with the
-#'   squared-exponential kernel, lengthscale 1 and variance 1 (random
-#'   Fourier features drawn from `seed`) plus independent Gaussian noise of
-#'   variance 0.5 at every evaluation (the nugget of the paper's kernel).
-#'   The paper applies both biases to the problem's own coordinates and so
-#'   does costbo. Costs \eqn{5 d = 10} for source 0 and \eqn{d = 2} for the
-#'   others, budget \eqn{10 d^2 = 40}, as in the paper's example.
-#'
-#' @param name `"rosenbrock"`, `"goldstein_price"` or `"bohachevsky"`.
-#' @param budget The total budget; `NULL` takes the default.
-#' @param costs Optional costs of the sources: one positive number each, or
-#'   a function(x, source) as `source_costs` of [bo_problem()].
-#' @param seed Seed of the bias GP sample of source 2 (the caller's random
-#'   stream is left untouched).
-#' @param noise Standard deviation of Gaussian noise added to every source.
-#'   The problem is declared noisy (`noisy` of [bo_problem()]) when it is
-#'   positive, and always for `"goldstein_price"` and `"bohachevsky"`, whose
-#'   source 2 is noisy.
-#' @return A [bo_problem()] with `optimum` (of source 0) and `maximizer`.
-#' @family problems
-#' @examples
-#' p <- test_problem_miso("rosenbrock")
-#' p
-#' p$objective(c(1, 1), 0)
-#' p$objective(c(1, 1), 1)
-#' @export
-test_problem_miso <- function(name = c("rosenbrock", "goldstein_price",
-                                       "bohachevsky"),
-                              budget = NULL, costs = NULL, seed = 1,
-                              noise = 0) {
-  name <- check_choice(if (is.character(name)) name[1L] else name,
-                       c("rosenbrock", "goldstein_price", "bohachevsky"),
-                       arg = "name")
-  seed <- check_count(seed)
-  noise <- check_number(noise, min = 0)
-  eps <- function() if (noise > 0) stats::rnorm(1L, 0, noise) else 0
-  if (name == "rosenbrock") {
-    f <- function(x) 1e5 * tp_rosenbrock(x) # test_problem()'s is / 1e5
-    obj <- function(x, source) {
-      b <- if (source == 1L) 0.1 * sin(10 * x[1L] + 5 * x[2L]) else 0
-      f(x) + b + eps()
-    }
-    lower <- c(-2, -2)
-    upper <- c(2, 2)
-    def_costs <- c(1000, 1)
-    def_budget <- 5000
-    optimum <- 0
-    maximizer <- matrix(c(1, 1), 1L)
-  } else {
-    spec <- tp_specs()[[name]]
-    f <- function(x) spec$f(x)
-    lower <- rep_len(spec$lower, 2L)
-    upper <- rep_len(spec$upper, 2L)
-    delta <- with_seed(seed, gp_prior_sample(2L, kernel = "se",
-                                             lengthscale = 1))
-    obj <- function(x, source) {
-      b <- switch(source + 1L, 0, 2 * sin(10 * x[1L] + 5 * x[2L]),
-                  delta(matrix(x, 1L)) + stats::rnorm(1L, 0, sqrt(0.5)))
-      f(x) + b + eps()
-    }
-    def_costs <- c(10, 2, 2)
-    def_budget <- 40
-    optimum <- spec$optimum
-    maximizer <- spec$maximizer(2L)
-  }
-  S <- length(def_costs)
-  if (!is.null(costs) && !is.function(costs) &&
-      !(is.numeric(costs) && length(costs) == S && all(is.finite(costs)) &&
-        all(costs > 0))) {
-    stop_arg("costs", paste(sprintf("%d positive finite numbers (one per", S),
-                            "source) or a function(x, source)"), costs)
-  }
-  costs <- if (is.null(costs)) def_costs else costs
-  budget <- if (is.null(budget)) def_budget else budget
-  prob <- bo_problem(obj, lower = lower, upper = upper, budget = budget,
-                     name = paste0(name, "_miso"), optimum = optimum,
-                     sources = S, source_costs = costs,
-                     noisy = noise > 0 || name != "rosenbrock")
-  prob$maximizer <- maximizer
-  prob
-}

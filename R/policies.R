@@ -173,8 +173,9 @@ policy_ucb <- function(beta = 2) {
 #' included; on a noisy objective the best posterior mean at the evaluated
 #' points, see [bo_problem()]) exceeds the index of the point just evaluated
 #' (the largest index found when it was proposed), \eqn{\lambda} is
-#' multiplied by `beta` for the following proposals. So on a deterministic
-#' objective \eqn{\lambda_{k+1} = \beta \lambda_k} if
+#' multiplied by `decay` (\eqn{\beta} of the paper) for the following
+#' proposals. So on a deterministic objective
+#' \eqn{\lambda_{k+1} = \beta \lambda_k} if
 #' \eqn{\max_{i \le k} y_i > g_k} and \eqn{\lambda_k} otherwise, with
 #' \eqn{g_k} the index of the \eqn{k}-th proposal (its `acquisition`).
 #'
@@ -185,12 +186,13 @@ policy_ucb <- function(beta = 2) {
 #'
 #' @param lambda The cost multiplier \eqn{\lambda > 0}, in units of the
 #'   objective per unit of cost.
-#' @param beta The decay factor in (0, 1) of PBGI-D.
+#' @param decay The decay factor \eqn{\beta} in (0, 1) of PBGI-D.
+#' @param beta Deprecated name of `decay`.
 #' @return A `bo_policy`.
 #' @family policies
 #' @examples
 #' policy_pbgi(1e-3)
-#' policy_pbgi_d(0.1, beta = 0.5)
+#' policy_pbgi_d(0.1, decay = 0.5)
 #' prob <- test_problem("branin", budget = 30)
 #' run <- bo_optimize(prob, policy_pbgi_d(1), seed = 1, progress = FALSE)
 #' as.data.frame(run)[, c("value", "acquisition", "lambda")]
@@ -204,21 +206,24 @@ policy_pbgi <- function(lambda = 1e-4) {
 
 #' @rdname policy_pbgi
 #' @export
-policy_pbgi_d <- function(lambda = 0.1, beta = 0.5) {
+policy_pbgi_d <- function(lambda = 0.1, decay = 0.5, beta) {
+  if (!missing(beta)) {
+    decay <- renamed_arg(beta, "beta", "decay", !missing(decay))
+  }
   lambda <- check_number(lambda, min = 0, min_open = TRUE)
-  beta <- check_number(beta, min = 0, max = 1, min_open = TRUE)
-  if (beta >= 1) stop_arg("beta", "below 1", beta)
+  decay <- check_number(decay, min = 0, max = 1, min_open = TRUE)
+  if (decay >= 1) stop_arg("decay", "below 1", decay)
   remember <- function(state, out, a) {
     out <- pandora_info(state, out, a)
     out$memory <- list(lambda = a$lambda, index = out$info$acquisition)
     out
   }
-  myopic_policy("pbgi_d", sprintf("PBGI-D (lambda = %g, beta = %g)", lambda,
-                                  beta), "pbgi",
+  myopic_policy("pbgi_d", sprintf("PBGI-D (lambda = %g, decay = %g)",
+                                  lambda, decay), "pbgi",
                 extra = function(state) {
-                  list(lambda = pbgi_d_lambda(state, beta))
+                  list(lambda = pbgi_d_lambda(state, decay))
                 },
-                params = list(lambda = lambda, beta = beta),
+                params = list(lambda = lambda, decay = decay),
                 init = function(state) list(lambda = lambda),
                 after = remember)
 }
@@ -237,11 +242,11 @@ pandora_info <- function(state, out, a) {
 # the reference code (PandoraBayesOpt, BayesianOptimizer.iterate()), lambda
 # decays when the incumbent (the best observed value on a deterministic
 # objective), the new evaluation included, exceeds that index (strictly).
-pbgi_d_lambda <- function(state, beta) {
+pbgi_d_lambda <- function(state, decay) {
   mem <- state$memory
   if (is.null(mem$index)) return(mem$lambda)
   best <- state_incumbent(state)
-  if (!is.na(best) && best > mem$index) mem$lambda * beta else mem$lambda
+  if (!is.na(best) && best > mem$index) mem$lambda * decay else mem$lambda
 }
 
 #' Random search

@@ -300,7 +300,7 @@ test_that("budget: no value after the path's cost exceeds the tree budget", {
 })
 
 test_that("the scheduled budget is reused, then fantasized anew", {
-  prob <- test_problem("dropwave", cost = "cosine", seed = 1)
+  prob <- test_problem("dropwave", cost_family = "cosine", seed = 1)
   set.seed(9)
   run <- bo_optimize(prob, policy_ei(), seed = 9, max_evaluations = 0,
                      progress = FALSE)
@@ -380,7 +380,7 @@ test_that("Theorem 1: B-MS-EI takes the expensive point, EI-PU cheap ones", {
 
 test_that("policy_bmsei runs reproducibly and records the tree budget", {
   skip_on_cran()
-  prob <- test_problem("dropwave", cost = "cosine", seed = 2)
+  prob <- test_problem("dropwave", cost_family = "cosine", seed = 2)
   pol <- policy_bmsei(steps = 2, fantasies = 2, n_raw = 50, n_starts = 2)
   r1 <- bo_optimize(prob, pol, seed = 3, max_evaluations = 3,
                     progress = FALSE)
@@ -402,7 +402,7 @@ test_that("policy_bmsei runs reproducibly and records the tree budget", {
 # random design, both GPs in the reference's noise band, the scheduled tree
 # budget (as bench/tree-quality.R builds its states).
 tree_quality_state <- function(name, n, s) {
-  prob <- test_problem(name, cost = "cosine", seed = s)
+  prob <- test_problem(name, cost_family = "cosine", seed = s)
   d <- prob$d
   set.seed(100 + s)
   U <- matrix(runif(n * d), n, d)
@@ -413,7 +413,7 @@ tree_quality_state <- function(name, n, s) {
   names(init)[seq_len(d)] <- paste0("x", seq_len(d))
   band <- list(noise_floor = 1e-4, noise_ceiling = 1e-3)
   st <- bo_session(prob, policy_bmsei(), initial = init,
-                   model = c(band, list(cost = band)))
+                   gp_args = c(band, list(cost = band)))
   set.seed(200 + s)
   st <- costbo:::state_fit(st)
   budget <- costbo:::bmsei_budget(st, 4L, "ei_pu_cc", "scheduled")$budget
