@@ -107,6 +107,31 @@ myopic_policy <- function(name, label, type, extra = function(state) list(),
                 params = params)
 }
 
+#' Expected improvement and its cost-aware variants
+#'
+#' Myopic policies that maximize a closed-form acquisition (see
+#' [acq_closed_form()] for the formulas) with [acq_maximize()]:
+#' * `policy_ei()`: expected improvement, ignoring costs;
+#' * `policy_ei_pu()`: expected improvement per unit cost,
+#'   \eqn{E[(f - f^*)^+ / c]};
+#' * `policy_ei_pu_cc()`: with cost cooling, \eqn{E[(f - f^*)^+ / c^\nu]},
+#'   \eqn{\nu} = remaining budget / budget at the start of the optimization
+#'   phase (Astudillo et al. 2021, Prop. 2);
+#' * `policy_q1()`: the budgeted one-step value \eqn{E[(f - f^*)^+ 1\{c \le
+#'   R\}]} (Astudillo et al. 2021, Prop. 1);
+#' * `policy_ucb()`: upper confidence bound \eqn{m + \beta s}.
+#'
+#' With a measured cost the cost is modelled by a GP on its logarithm (and
+#' by the observed cost while all observed costs are equal).
+#'
+#' @return A `bo_policy`.
+#' @family policies
+#' @examples
+#' policy_ei_pu_cc()
+#' prob <- test_problem("branin", budget = 4)
+#' run <- bo_optimize(prob, policy_ei_pu(), seed = 1, progress = FALSE)
+#' summary(run)
+#' @export
 policy_ei <- function() myopic_policy("ei", "EI", "ei")
 
 #' @rdname policy_ei

@@ -656,15 +656,19 @@ double acq_cost(const cb_acq *a, int d, const double *x) {
 void unpack_acq(SEXP acq, cb_acq *a, cb_gp *f, cb_gp *lc, int extra) {
   const char *cls = "costbo_acq";
   a->type = cb_elt_int(acq, cls, "type");
-  gp_unpack(f, cb_elt(acq, cls, "model"), extra);
+  gp_unpack(f, cb_elt_list(acq, cls, "model"), extra);
   a->f = f;
   a->f_shift = cb_elt_real(acq, cls, "f_shift");
   a->f_scale = cb_elt_real(acq, cls, "f_scale");
   a->cost_kind = cb_elt_int(acq, cls, "cost_kind");
+  /* NULL unless the cost is a GP */
+  SEXP cm = cb_elt(acq, cls, "cost_model");
   a->lc = NULL;
   if (a->cost_kind == CB_COST_GP) {
-    gp_unpack(lc, cb_elt(acq, cls, "cost_model"), extra);
+    gp_unpack(lc, cb_elt_list(acq, cls, "cost_model"), extra);
     a->lc = lc;
+  } else if (!Rf_isNull(cm)) {
+    Rf_error("element `cost_model` of the %s object must be NULL", cls);
   }
   a->c_shift = cb_elt_real(acq, cls, "c_shift");
   a->c_scale = cb_elt_real(acq, cls, "c_scale");

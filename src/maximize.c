@@ -277,6 +277,13 @@ double cb_elt_real(SEXP list, const char *cls, const char *name) {
   return REAL(v)[0];
 }
 
+SEXP cb_elt_list(SEXP list, const char *cls, const char *name) {
+  SEXP v = cb_elt(list, cls, name);
+  if (TYPEOF(v) != VECSXP)
+    Rf_error("element `%s` of the %s object must be a list", name, cls);
+  return v;
+}
+
 const double *cb_elt_reals(SEXP list, const char *cls, const char *name,
                            R_xlen_t len) {
   SEXP v = cb_elt(list, cls, name);

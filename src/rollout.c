@@ -596,7 +596,7 @@ static void unpack_cmdp(SEXP ctl, cb_cmdp *r) {
   r->h = cb_elt_int(ctl, cls, "h");
   r->base = cb_elt_int(ctl, cls, "base");
   r->remaining = cb_elt_real(ctl, cls, "remaining");
-  unpack_max_control(cb_elt(ctl, cls, "inner"), &r->inner);
+  unpack_max_control(cb_elt_list(ctl, cls, "inner"), &r->inner);
 }
 
 /* The CMDP engine on the acquisition a, with draws z, inner raw points and

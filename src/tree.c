@@ -653,7 +653,7 @@ static void unpack_tree_control(SEXP ctl, cb_tree_control *tc) {
   const char *cls = "costbo_tree_control";
   tc->n_raw = cb_elt_int(ctl, cls, "n_raw");
   tc->n_greedy = cb_elt_int(ctl, cls, "n_greedy");
-  unpack_max_control(cb_elt(ctl, cls, "max"), &tc->max);
+  unpack_max_control(cb_elt_list(ctl, cls, "max"), &tc->max);
 }
 
 SEXP C_tree_maximize(SEXP acq, SEXP fantasies, SEXP zf, SEXP zc,
