@@ -239,7 +239,7 @@ cvs_maximize_set <- function(state, i, Zs, beta, n_raw, n_starts) {
     n_starts <- max(n_starts, 10L)
   }
   r <- call_c(C_cvs_maximize, gp_pack(model), ctrl - 1L, Zs, beta,
-             as.integer(n_raw * nc), c(n_starts * nc, 0, 1, 200))
+             as.integer(n_raw * nc), max_control(n_starts * nc))
   range <- model$upper - model$lower
   list(x = model$lower[ctrl] + range[ctrl] * r$x,
        value = model$ymean + model$ysd * r$value)

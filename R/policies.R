@@ -53,8 +53,8 @@ print.bo_policy <- function(x, ...) {
   invisible(x)
 }
 
-# The arguments of acq_evaluate()/acq_maximize() for a closed-form type in a
-# state; `extra` holds the type's own parameters.
+# The settings of a closed-form type in a state (the arguments of
+# new_acq_spec()); `extra` holds the type's own parameters.
 myopic_args <- function(state, type, extra = list()) {
   cost <- state_cost_args(state)
   a <- list(model = state$models$f, type = type, cost_model = cost$cost_model,
@@ -67,25 +67,41 @@ myopic_args <- function(state, type, extra = list()) {
   c(a, extra)
 }
 
-# A policy that maximizes one closed-form acquisition.
+# A policy that maximizes one closed-form acquisition: over the box by the
+# protocol of acq_maximize() (200 d raw points, 10 d Boltzmann-selected
+# starts), exactly over candidates. The state is checked, so the policy
+# calls the workers of acq_maximize() and acq_evaluate(), not the
+# validating functions.
 myopic_policy <- function(name, label, type, extra = function(state) list(),
                           params = list(), init = NULL, after = NULL) {
   propose <- function(state) {
     a <- myopic_args(state, type, extra(state))
+    spec <- do.call(new_acq_spec, a)
+    model <- spec$model
     cand <- state$problem$candidates
-    if (!is.null(cand) && is.null(state$problem$prior)) a$candidates <- cand
-    r <- do.call(acq_maximize, a)
-    out <- list(x = r$x, info = list(acquisition = r$value),
+    if (spec$finite) {
+      r <- acq_argmax_rows(spec, matrix(seq_along(model$fmean) - 1, ncol = 1L))
+      x <- r$index
+    } else if (!is.null(cand)) {
+      r <- acq_argmax_rows(spec, gp_newdata(model, cand, arg = "candidates"))
+      x <- cand[r$index, ]
+    } else {
+      d <- model$d
+      r <- acq_maximize_box(spec, rep(0, d), rep(1, d), 200L * d,
+                            max_control(10L * d))
+      x <- r$x
+    }
+    out <- list(x = x, info = list(acquisition = r$value),
                 memory = state$memory)
     if (!is.null(after)) out <- after(state, out, a)
     out
   }
   acquisition <- function(state, X) {
-    a <- myopic_args(state, type, extra(state))
-    a$x <- if (!is.null(state$problem$prior)) {
-      match_candidates(state$problem$candidates, X)
-    } else X
-    do.call(acq_evaluate, a)
+    spec <- do.call(new_acq_spec, myopic_args(state, type, extra(state)))
+    if (!is.null(state$problem$prior)) {
+      X <- match_candidates(state$problem$candidates, X)
+    }
+    acq_values(spec, gp_newdata(spec$model, X, arg = "X"), FALSE)$value
   }
   new_bo_policy(name, label, propose, acquisition, init = init,
                 params = params)
@@ -232,8 +248,8 @@ policy_pbgi_d <- function(lambda = 0.1, decay = 0.5, beta) {
 # the proposed point carries the largest index.
 pandora_info <- function(state, out, a) {
   out$info$lambda <- a$lambda
-  out$info$stop_rule <- acq_pandora_stop(state_incumbent(state),
-                                         out$info$acquisition)
+  out$info$stop_rule <- pandora_stop(state_incumbent(state),
+                                     out$info$acquisition)
   out
 }
 

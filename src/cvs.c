@@ -90,7 +90,7 @@ SEXP C_cvs_maximize(SEXP gp, SEXP ctrl, SEXP Z, SEXP beta, SEXP n_raw,
   cb_gp f;
   cvs_unpack(&c, &f, gp, ctrl, Z, beta);
   cb_max_control mc;
-  max_control_from(&mc, nc, REAL(control), Rf_length(control));
+  unpack_max_control(control, &mc);
   const char *nms[] = {"x", "value", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
   np++;

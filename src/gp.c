@@ -1129,27 +1129,6 @@ SEXP C_gp_condition(SEXP gpk, SEXP Xadd, SEXP yadd) {
   return factor_to_sexp(&gp, nms);
 }
 
-SEXP C_gp_fantasy_roundtrip(SEXP gpk, SEXP Xadd, SEXP yadd, SEXP Xtest) {
-  const int k = Rf_nrows(Xadd), m = Rf_nrows(Xtest);
-  int np = 0;
-  cb_gp gp;
-  gp_unpack(&gp, gpk, k);
-  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, m, 6));
-  np++;
-  double *o = REAL(out);
-  gp_predict(&gp, m, REAL(Xtest), m, o, o + m, NULL, NULL);
-  for (int i = 0; i < k; i++)
-    if (gp_fantasy_add(&gp, REAL(Xadd) + i, k, REAL(yadd)[i]) != 0)
-      Rf_error("conditioning on point %d failed", i + 1);
-  gp_predict(&gp, m, REAL(Xtest), m, o + 2 * (size_t)m, o + 3 * (size_t)m,
-             NULL, NULL);
-  for (int i = 0; i < k; i++) gp_fantasy_drop(&gp);
-  gp_predict(&gp, m, REAL(Xtest), m, o + 4 * (size_t)m, o + 5 * (size_t)m,
-             NULL, NULL);
-  UNPROTECT(np);
-  return out;
-}
-
 SEXP C_gp_sample(SEXP gpk, SEXP Xnew, SEXP nsim) {
   const int m = Rf_nrows(Xnew), ns = Rf_asInteger(nsim);
   int np = 0;

@@ -148,14 +148,40 @@ test_that("a fantasy update equals a fresh factorization and undoes exactly", {
   expect_equal(predict(upd, Xt), predict(fit30, Xt), tolerance = 1e-10)
   expect_equal(as.numeric(logLik(upd)), as.numeric(logLik(fit30)),
                tolerance = 1e-10)
-  # the C round trip: add five fantasies, predict, drop them, predict again
-  rt <- .Call(costbo:::C_gp_fantasy_roundtrip, costbo:::gp_pack(fit), Xa,
-              (ya - fit$ymean) / fit$ysd, Xt)
-  expect_identical(rt[, 5], rt[, 1])
-  expect_identical(rt[, 6], rt[, 2])
-  p30 <- predict(upd, Xt)
-  expect_equal(fit$ymean + fit$ysd * rt[, 3], p30$mean, tolerance = 1e-12)
-  expect_false(isTRUE(all.equal(rt[, 3], rt[, 1])))
+  # the C fantasies of the lookahead engines, through the CMDP rollout of
+  # horizon 2 (EI): each sample conditions the GP on a fantasy observation
+  # y = m + s z at x (gp_fantasy_add), moves to the one inner raw point (no
+  # L-BFGS-B starts) and drops the fantasy (gp_fantasy_drop); its value is
+  # max(best, y) - best + EI there, with the predictive sd of an observation
+  spec <- costbo:::acq_spec(fit, "ei", NULL, 1, NULL, NULL, NULL, NULL, NULL,
+                            call = NULL)
+  ctl <- costbo:::cmdp_control(2L, 1L, Inf, list(inner_starts = 0L,
+                                                 inner_maxit = 1L,
+                                                 starts = 1L, maxit = 0L))
+  z <- cbind(c(-1.3, 0.4, 2.2), 0)
+  raw <- rbind(c(0.62, 0.35))
+  cmdp <- function(X) {
+    .Call(costbo:::C_rollout_cmdp_value, costbo:::acq_pack(spec), X, z, raw,
+          0.5, ctl)
+  }
+  U <- rbind(c(0.15, 0.8), c(0.9, 0.1), c(0.15, 0.8))
+  rt <- cmdp(U)
+  # dropping restores the posterior exactly: the first point again, after
+  # the second one's fantasies, and alone
+  expect_identical(rt$samples[, 3], rt$samples[, 1])
+  expect_identical(cmdp(U[1, , drop = FALSE])$samples[, 1], rt$samples[, 1])
+  nugget <- coef(fit)$noise + fit$hyp[fit$d + 4L] * fit$ysd^2
+  best <- max(fit$y)
+  for (j in 1:2) {
+    p <- predict(fit, U[j, , drop = FALSE])
+    y <- p$mean + sqrt(p$sd^2 + nugget) * z[, 1]
+    ref <- vapply(seq_along(y), function(i) {
+      p2 <- predict(gp_condition(fit, U[j, , drop = FALSE], y[i]), raw)
+      b <- max(best, y[i])
+      b - best + ref_ei(p2$mean, sqrt(p2$sd^2 + nugget), b)
+    }, 0)
+    expect_equal(rt$samples[, j], ref, tolerance = 1e-10)
+  }
 })
 
 test_that("the fit recovers the lengthscales of data drawn from a known GP", {

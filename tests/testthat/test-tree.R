@@ -86,8 +86,8 @@ test_that("the tree gradient is exact with a jittered factor", {
   s <- tree_setup_box()
   B <- 8
   pk <- tree_pack(s$fit, s$cost, budget = B)
-  pk[[2]][[6]][s$d + 4] <- 0.05
-  pk[[5]][[6]][s$d + 4] <- 0.02
+  pk$model[[6]][s$d + 4] <- 0.05
+  pk$cost_model[[6]][s$d + 4] <- 0.02
   m <- c(3L, 2L)
   set.seed(24)
   zf <- rnorm(5)
@@ -209,8 +209,10 @@ test_that("one-shot optimization reaches the nested optimum (N = 2, d = 1)", {
   zc <- c(0.4, -0.9)
   pk <- tree_pack(s$fit, s$cost, budget = B)
   set.seed(5)
-  r <- .Call(costbo:::C_tree_maximize, pk, m, zf, zc, B, 0, 1, 200L,
-             c(8, 0, 1, 200), double())
+  r <- .Call(costbo:::C_tree_maximize, pk, m, zf, zc, B, 0, 1,
+             costbo:::bmsei_tree_control(list(n_raw = 200L, n_starts = 8L,
+                                              maxit = 200L, n_greedy = 1L)),
+             double())
   # nested reference in R: fantasies by gp_condition(), inner maxima by
   # acq_maximize(), outer maximum on a grid refined by optimize()
   best <- max(s$fit$y)
@@ -426,8 +428,8 @@ tree_quality_value <- function(st, fantasies, path, ctl, seed) {
   set.seed(seed)
   ctl <- costbo:::bmsei_control(ctl, st$d)
   .Call(costbo:::C_tree_maximize, st$pack, fantasies, z$zf, z$zc,
-        st$budget, rep(0, st$d), rep(1, st$d), ctl$n_raw,
-        costbo:::bmsei_max_control(ctl), double())$value
+        st$budget, rep(0, st$d), rep(1, st$d),
+        costbo:::bmsei_tree_control(ctl), double())$value
 }
 
 test_that("the default tree optimizer reaches a 10x heavier one's value", {
