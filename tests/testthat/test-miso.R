@@ -96,6 +96,7 @@ test_that("with one source the multi-source rollout is the single-source one", {
   # the same GP: the multi-source kernel with one source is Matern 5/2
   f <- s1$models$f
   g <- f
+  class(g) <- c("costbo_gp_miso", "costbo_gp")
   g$kernel <- "miso"
   g$kcode <- 4L
   g$n_sources <- 1L
