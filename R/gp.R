@@ -247,10 +247,24 @@ default_gp_priors <- function() {
 #' @param priors For `estimate = "map"`: a list with elements `lengthscale`,
 #'   `outputscale` and `noise`, each `c(shape, rate)` of a Gamma prior on the
 #'   unit-cube/standardized scale. `NULL` gives the defaults above.
-#' @return An object of class `costbo_gp`: a list holding the data, the
-#'   scaling, the hyperparameters, the Cholesky factor and the fit's log
-#'   marginal likelihood. Use [coef()], [logLik()], [predict()],
+#' @return An object of class `c("costbo_gp_continuous", "costbo_gp")`: a
+#'   list holding the data, the scaling, the hyperparameters, the Cholesky
+#'   factor and the fit's log marginal likelihood; its element `kernel` names
+#'   the kernel (as printed). Use [coef()], [logLik()], [predict()],
 #'   [simulate()] and [gp_condition()] on it.
+#' @section GP variants:
+#' A fitted GP is one of three subclasses of `costbo_gp`:
+#' `costbo_gp_continuous` ([gp_fit()]: a kernel on a box, with gradients in
+#' the input), `costbo_gp_finite` ([gp_finite()]: candidate indices as
+#' inputs) and `costbo_gp_miso` ([gp_fit_miso()]: inputs with an information
+#' source). Asking a variant for what it cannot give (gradients of a
+#' finite-domain or multi-source GP, a box search or a cost model of a
+#' multi-source GP, control sets of either) is an error of class
+#' `costbo_error_capability` (a `costbo_error_arg`) naming the argument that
+#' asked for it, with the capability and the variant in its `capability`
+#' and `variant` elements. Fits saved by earlier versions of costbo
+#' (class `costbo_gp` alone) are recognized by their `kernel` and work
+#' unchanged.
 #' @family gaussian-process
 #' @seealso [gp_finite()] for a GP over a finite set of candidates with an
 #'   explicit prior.
@@ -733,12 +747,14 @@ print.costbo_gp <- function(x, digits = max(3L, getOption("digits") - 3L),
 # The body of print() for each variant.
 gp_print <- function(x, digits) UseMethod("gp_print")
 
+#' @exportS3Method
 gp_print.costbo_gp_finite <- function(x, digits) {
   cat(sprintf("Gaussian process on %d candidates (explicit prior), %d observation%s\n",
               length(x$fmean), x$n, if (x$n == 1L) "" else "s"))
   cat(sprintf("  noise variance: %s\n", format(x$hyp[3L], digits = digits)))
 }
 
+#' @exportS3Method
 gp_print.costbo_gp_continuous <- function(x, digits) {
   cf <- coef(x)
   cat(sprintf("Gaussian process, %s kernel, %d input%s, %d observations (%s fit)\n",
@@ -777,10 +793,12 @@ coef.costbo_gp <- function(object, ...) {
 # The hyperparameters of each variant, in the user's units.
 gp_coef <- function(object) UseMethod("gp_coef")
 
+#' @exportS3Method
 gp_coef.costbo_gp_finite <- function(object) {
   list(mean = object$fmean, cov = object$fcov, noise = object$hyp[3L])
 }
 
+#' @exportS3Method
 gp_coef.costbo_gp_continuous <- function(object) {
   d <- object$d
   range <- object$upper - object$lower
@@ -876,11 +894,13 @@ gp_scale_inputs <- function(object, newdata, arg, call) {
   UseMethod("gp_scale_inputs")
 }
 
+#' @exportS3Method
 gp_scale_inputs.costbo_gp_finite <- function(object, newdata, arg, call) {
   matrix(check_index(newdata, length(object$fmean), arg = arg, call = call) - 1,
          ncol = 1L)
 }
 
+#' @exportS3Method
 gp_scale_inputs.costbo_gp_miso <- function(object, newdata, arg, call) {
   Xn <- check_matrix(newdata, d = object$d + 1L, arg = arg, call = call)
     d <- object$d
@@ -896,6 +916,7 @@ gp_scale_inputs.costbo_gp_miso <- function(object, newdata, arg, call) {
     cbind(U, as.double(s), deparse.level = 0L)
 }
 
+#' @exportS3Method
 gp_scale_inputs.costbo_gp_continuous <- function(object, newdata, arg, call) {
   Xn <- check_matrix(newdata, d = object$d, arg = arg, call = call)
   sweep(sweep(Xn, 2L, object$lower), 2L, object$upper - object$lower, "/")
@@ -956,11 +977,13 @@ gp_condition <- function(object, x, y) {
 # The user-scale record of new inputs x (Xa: on the internal scale).
 gp_append_inputs <- function(object, x, Xa) UseMethod("gp_append_inputs")
 
+#' @exportS3Method
 gp_append_inputs.costbo_gp_finite <- function(object, x, Xa) {
   object$X <- rbind(object$X, Xa + 1)
   object
 }
 
+#' @exportS3Method
 gp_append_inputs.costbo_gp_miso <- function(object, x, Xa) {
   # rows (x, source), as for predict(): inputs and sources kept apart
   d <- object$d
@@ -970,6 +993,7 @@ gp_append_inputs.costbo_gp_miso <- function(object, x, Xa) {
   object
 }
 
+#' @exportS3Method
 gp_append_inputs.costbo_gp_continuous <- function(object, x, Xa) {
   object$X <- rbind(object$X, check_matrix(x, d = object$d))
   object
@@ -990,7 +1014,8 @@ gp_append_inputs.costbo_gp_continuous <- function(object, x, Xa) {
 #' @param x Optional indices of observed candidates.
 #' @param y Observations at `x`.
 #' @param noise Observation noise variance (`>= 0`).
-#' @return A `costbo_gp` over the candidates.
+#' @return A `costbo_gp` over the candidates, of class
+#'   `c("costbo_gp_finite", "costbo_gp")` (kernel `"finite"`).
 #' @family gaussian-process
 #' @examples
 #' S <- diag(c(1, 1, 4))

@@ -39,7 +39,8 @@ is_miso <- function(problem) isTRUE(problem$miso)
 #'   and sources, to warm-start from.
 #' @param noise_floor Smallest noise variance on the standardized scale.
 #' @param priors As for [gp_fit()].
-#' @return A `costbo_gp` with kernel `"miso"`. [predict()] takes `newdata`
+#' @return A `costbo_gp` of class `c("costbo_gp_miso", "costbo_gp")` (kernel
+#'   `"miso"`). [predict()] takes `newdata`
 #'   with one more column than `X`, the source (0 for the objective);
 #'   [coef()] returns `lengthscale`, `outputscale`, `bias_lengthscale` (one
 #'   row per source \eqn{s \ge 1}), `bias_outputscale`, `noise` and `mean`.
@@ -198,6 +199,7 @@ miso_warm_theta <- function(start, range, ysd) {
   th
 }
 
+#' @exportS3Method
 gp_coef.costbo_gp_miso <- function(object) {
   d <- object$d
   S <- object$n_sources
@@ -215,6 +217,7 @@ gp_coef.costbo_gp_miso <- function(object) {
        mean = object$ymean + object$ysd * h[d + 4L])
 }
 
+#' @exportS3Method
 gp_print.costbo_gp_miso <- function(x, digits) {
   cf <- coef(x)
   cat(sprintf("Multi-source Gaussian process, %d sources, %d input%s, %d observations (%s fit)\n",
