@@ -8,7 +8,10 @@
 #     saveRDS(golden_runs(), "tests/testthat/_golden/traces.rds", version = 2)'
 
 # The cases: plain policies on Branin with a known linear cost and on
-# Dropwave with a measured cosine cost; the control-set policies on a
+# Dropwave with a measured cosine cost; the myopic policies with a known
+# cost written in R; the policies that take a finite
+# domain on 30 candidates with an explicit prior and a known cost, and
+# without a prior with a measured cost; the control-set policies on a
 # control-set problem; the multi-source policies on a multi-source problem.
 golden_cases <- function() {
   branin <- function() test_problem("branin", cost = "linear", budget = 40)
@@ -26,11 +29,44 @@ golden_cases <- function() {
     rolling = function() policy_rollout(horizon = "adaptive", n_samples = 8,
                                         max_horizon = 3, n_nodes = 3,
                                         n_cand = 20))
+  # a known cost written in R: its acquisitions are maximized with the
+  # GP's gradients from predict()
+  r_cost <- function() {
+    bo_problem(function(x) -sum((x - 0.3)^2) + sin(5 * x[1]),
+               lower = c(0, 0), upper = c(1, 1),
+               cost = function(x) 1 + 2 * x[1] + x[2]^2, budget = 12)
+  }
   cases <- list()
   for (p in names(plain)) {
     cases[[paste0("branin/", p)]] <- list(problem = branin, policy = plain[[p]])
     cases[[paste0("dropwave/", p)]] <- list(problem = dropwave,
                                             policy = plain[[p]])
+  }
+  for (p in c("ei", "ei_pu", "ei_pu_cc", "ucb", "q1", "pbgi", "pbgi_d")) {
+    cases[[paste0("r_cost/", p)]] <- list(problem = r_cost,
+                                          policy = plain[[p]])
+  }
+  finite <- function(prior) {
+    cand <- with_golden_seed(5, matrix(stats::runif(60), 30))
+    f <- function(x) sin(3 * x[1]) + cos(2 * x[2])
+    if (prior) {
+      K <- exp(-as.matrix(stats::dist(cand))^2 / (2 * 0.3^2)) +
+        diag(1e-8, 30)
+      bo_problem(f, candidates = cand, prior = list(mean = rep(0, 30),
+                                                    cov = K),
+                 cost = function(x) 1 + x[1], budget = 10, noise = 1e-6)
+    } else {
+      bo_problem(function(x) list(value = f(x), cost = exp(x[2])),
+                 candidates = cand, budget = 10)
+    }
+  }
+  for (p in setdiff(names(plain), c("kg", "rollout", "rolling"))) {
+    cases[[paste0("finite_prior/", p)]] <- list(
+      problem = function() finite(TRUE), policy = plain[[p]])
+    if (!startsWith(p, "bmsei")) {
+      cases[[paste0("finite/", p)]] <- list(problem = function() finite(FALSE),
+                                            policy = plain[[p]])
+    }
   }
   cvs <- function() test_problem_cvs("gp_sample", costs = "moderate",
                                      seed = 2, budget = 3)
@@ -62,6 +98,15 @@ golden_cases <- function() {
                                         policy = miso_pols[[p]])
   }
   cases
+}
+
+# expr evaluated under set.seed(seed), leaving the caller's stream as it was.
+with_golden_seed <- function(seed, expr) {
+  old <- get0(".Random.seed", globalenv(), inherits = FALSE)
+  on.exit(if (is.null(old)) rm(".Random.seed", envir = globalenv()) else
+    assign(".Random.seed", old, globalenv()))
+  set.seed(seed)
+  expr
 }
 
 # What a run must reproduce: its record without the wall-clock times (the
