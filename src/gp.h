@@ -83,13 +83,13 @@ typedef struct cb_gp_ops_s {
   /* x-gradients (NULL for a variant without them):
    * grad_col: g (length d) += sum_i u[i] d k(X_i, x) / dx, x contiguous;
    * grad_moments: dmean = d (alpha' k(X, x)) / dx and dvar = -2 d (w'
-   *   k(X, x)) / dx with alpha, w fixed; alpha and dk may be overwritten
-   *   (folded: the summation order of the precomputed-U path);
+   *   k(X, x)) / dx with alpha, w fixed; alpha and dk may be overwritten;
+   *   `order` is the summation order (CB_GRAD_*, see below);
    * kernel_dx: k(x1, x2) and g += c d k(x1, x2) / d x1 (contiguous). */
   void (*grad_col)(const struct cb_gp_s *gp, const double *x, const double *u,
                    const double *dk, double *g);
   void (*grad_moments)(const struct cb_gp_s *gp, const double *x, int ldx,
-                       const double *alpha, double *w, double *dk, int folded,
+                       const double *alpha, double *w, double *dk, int order,
                        double *dmean, double *dvar);
   double (*kernel_dx)(const struct cb_gp_s *gp, const double *x1,
                       const double *x2, double c, double *g);
@@ -97,6 +97,14 @@ typedef struct cb_gp_ops_s {
    * with its derivative (dk may be NULL); NULL for the others */
   double (*profile)(double r2, double *dk);
 } cb_gp_ops;
+
+/* The summation orders of grad_moments: the gradient of the posterior
+ * moments at one point is the same sum in each, accumulated in the order
+ * that the single-point path (CB_GRAD_PLAIN), the precomputed-U path
+ * (CB_GRAD_FOLDED) and the batch predictions of gp_predict()
+ * (CB_GRAD_TERMS: each term scaled before it is added) have always used,
+ * so that every run and prediction keeps its last bits. */
+enum { CB_GRAD_PLAIN = 0, CB_GRAD_FOLDED = 1, CB_GRAD_TERMS = 2 };
 
 typedef struct cb_gp_s {
   const cb_gp_ops *ops; /* the variant's operations (gp_ops()) */
