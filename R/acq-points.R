@@ -12,30 +12,33 @@ cost_kinds <- c(const = 0L, gp = 1L, table = 2L, linear = 3L, cosine = 4L,
 # whose settings come from a checked state, call new_acq_spec() directly.
 acq_spec <- function(model, type, cost_model, cost, best, remaining, nu,
                      lambda, beta, call) {
-  check_gp_object(model, arg = "model", call = call)
+  model <- check_gp_object(model, arg = "model", call = call)
   type <- check_choice(type, acq_types, call = call)
   info <- acq_type(type)
-  finite <- identical(model$kernel, "finite")
-  miso <- identical(model$kernel, "miso")
-  if (miso && !is.null(cost_model)) {
+  gp_require(model, "acq_closed_form", arg = "model", call = call)
+  finite <- gp_inputs(model) == "candidates"
+  miso <- gp_inputs(model) == "sources"
+  if (!is.null(cost_model)) {
     # a GP of the log cost on (x, source) pairs is not a model costbo fits
-    stop_arg("cost_model", paste("NULL for a multi-source model (give the",
-                                 "cost as `cost`)"), cost_model, call = call)
+    gp_require(model, "cost_model", arg = "cost_model",
+               must = sprintf("NULL for a %s model (give the cost as `cost`)",
+                              gp_label(model)),
+               value = cost_model, show = TRUE, call = call)
   }
   if (miso && inherits(cost, "costbo_cost")) {
     stop_arg("cost", paste("a number or a function of the (x, source) rows",
                            "for a multi-source model"), cost, call = call)
   }
   if (!is.null(cost_model)) {
-    check_gp_object(cost_model, arg = "cost_model", call = call)
-    same <- if (finite) {
-      identical(cost_model$kernel, "finite") &&
+    cost_model <- check_gp_object(cost_model, arg = "cost_model", call = call)
+    same <- gp_can(cost_model, "cost_model") &&
+      gp_inputs(cost_model) == gp_inputs(model) && if (finite) {
         length(cost_model$fmean) == length(model$fmean)
-    } else {
-      !identical(cost_model$kernel, "finite") && cost_model$d == model$d &&
-        isTRUE(all.equal(cost_model$lower, model$lower)) &&
-        isTRUE(all.equal(cost_model$upper, model$upper))
-    }
+      } else {
+        cost_model$d == model$d &&
+          isTRUE(all.equal(cost_model$lower, model$lower)) &&
+          isTRUE(all.equal(cost_model$upper, model$upper))
+      }
     if (!same) {
       stop_arg("cost_model", paste("a GP on the same domain as `model` (same",
                                    "inputs and `lower`/`upper` bounds)"),
@@ -281,12 +284,12 @@ acq_evaluate <- function(model, x, type = "ei", cost_model = NULL, cost = NULL,
     stop_arg("grad", sprintf("FALSE for type \"%s\"", spec$type), grad,
              call = call)
   }
-  if (grad && spec$finite) {
-    stop_arg("grad", "FALSE for a GP over a finite set of candidates", grad,
-             call = call)
-  }
-  if (grad && spec$miso) {
-    stop_arg("grad", "FALSE for a multi-source GP", grad, call = call)
+  model <- spec$model
+  if (grad) {
+    gp_require(model, "gradient", arg = "grad",
+               must = sprintf("FALSE for a %s GP (it has no x-gradients)",
+                              gp_label(model)),
+               value = grad, show = TRUE, call = call)
   }
   Xs <- gp_newdata(model, x, arg = "x", call = call, object_arg = "model")
   if (!spec$finite) check_in_box(Xs[, seq_len(model$d), drop = FALSE], "x", call)
@@ -334,10 +337,12 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
   spec <- acq_spec(model, type, cost_model, cost, best, remaining, nu, lambda,
                    beta, call)
   select <- check_choice(select, c("boltzmann", "best"), call = call)
-  if (spec$miso && is.null(candidates)) {
-    stop_arg("candidates", paste("given for a multi-source GP (a matrix of",
-                                 "rows (x, source))"), show = FALSE,
-             call = call)
+  model <- spec$model
+  if (!spec$finite && is.null(candidates)) {
+    gp_require(model, "box", arg = "candidates",
+               must = sprintf(paste("given for a %s GP (a matrix of",
+                                    "rows (x, source))"), gp_label(model)),
+               call = call)
   }
   if (spec$finite || !is.null(candidates)) {
     if (spec$finite && is.null(candidates)) candidates <- seq_along(model$fmean)

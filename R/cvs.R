@@ -189,16 +189,14 @@ cvs_expected_value <- function(problem, partial, i) {
 #' @export
 acq_expected_ucb <- function(model, x, controlled, samples, beta = 2,
                              grad = FALSE) {
-  check_gp_object(model, arg = "model")
-  if (model$kernel %in% c("finite", "miso")) {
-    # the expected UCB averages over random inputs of one objective: a GP
-    # over candidates has no inputs to draw, and the bias sources of a
-    # multi-source GP are not part of the BOCVS model
-    stop_arg("model", sprintf(paste("a costbo_gp with a continuous kernel",
-                                    "(see gp_fit()), not a %s GP"),
-                              if (model$kernel == "finite") "finite-domain"
-                              else "multi-source"), show = FALSE)
-  }
+  model <- check_gp_object(model, arg = "model")
+  # the expected UCB averages over random inputs of one objective: a GP
+  # over candidates has no inputs to draw, and the bias sources of a
+  # multi-source GP are not part of the BOCVS model
+  gp_require(model, "control_sets", arg = "model",
+             must = sprintf(paste("a costbo_gp with a continuous kernel",
+                                  "(see gp_fit()), not a %s GP"),
+                            gp_label(model)))
   d <- model$d
   if (!(is.numeric(controlled) && length(controlled) >= 1L &&
         !anyNA(controlled) && all(controlled == round(controlled)) &&
@@ -524,6 +522,7 @@ policy_ts_psq <- function(n_features = 1024L, n_samples = 1024L,
 # Phi' (Phi Phi' + s2 I)^{-1} (y - m - Phi theta0 - e). R's RNG: the
 # features (as gp_prior_sample()), then theta0, then e.
 rff_posterior_sample <- function(model, n_features) {
+  gp_require(model, "prior_sample", arg = "model")
   d <- model$d
   hyp <- model$hyp
   ell <- hyp[seq_len(d)]
@@ -531,11 +530,7 @@ rff_posterior_sample <- function(model, n_features) {
   s2 <- hyp[d + 2L] + hyp[d + 4L]
   m0 <- hyp[d + 3L]
   M <- n_features
-  z <- matrix(stats::rnorm(M * d), M, d)
-  if (model$kernel != "se") {
-    nu2 <- if (model$kernel == "matern52") 5 else 3
-    z <- z * sqrt(nu2 / stats::rchisq(M, df = nu2))
-  }
+  z <- rff_spectral(matrix(stats::rnorm(M * d), M, d), model$kernel)
   omega <- sweep(z, 2L, ell, "/")
   phase <- stats::runif(M, 0, 2 * pi)
   scale <- sqrt(2 * sf2 / M)

@@ -7,6 +7,143 @@
 
 gp_kernels <- c("matern52", "matern32", "se")
 
+# GP variants ----------------------------------------------------------------
+#
+# A fit is a list of one of three S3 subclasses of "costbo_gp", each made by
+# one constructor: "costbo_gp_continuous" (gp_fit(): a radial kernel on a
+# box), "costbo_gp_finite" (gp_finite(): an explicit prior over candidates)
+# and "costbo_gp_miso" (gp_fit_miso(): several information sources). What a
+# consumer may do with a fit is asked of gp_can() (and what its inputs are
+# of gp_inputs()), never read from `kernel`, which stays a field for
+# print() and coef() (the name of a continuous fit's kernel, "finite" or
+# "miso"); C reads the kernel code `kcode`, the position of `kernel` in
+# gp_kernel_codes, and keeps the variant's operations in one table per
+# kernel (src/gp.h). Fits saved before the subclasses existed (class
+# "costbo_gp" alone) are upgraded where they enter: check_gp_object(), and
+# the checkpoints read by bo_resume().
+
+# Per variant: its class, the kernels it holds, what its inputs are ("box":
+# a point of the box; "candidates": a candidate index; "sources": a point
+# and an information source), a label for messages, and its capabilities.
+gp_variant_table <- list(
+  continuous = list(class = "costbo_gp_continuous", kernels = gp_kernels,
+                    inputs = "box", label = "continuous",
+                    can = c("gradient", "box", "condition", "sample",
+                            "acq_closed_form", "cost_model", "prior_sample",
+                            "control_sets")),
+  finite = list(class = "costbo_gp_finite", kernels = "finite",
+                inputs = "candidates", label = "finite-domain",
+                can = c("condition", "sample", "acq_closed_form",
+                        "cost_model")),
+  miso = list(class = "costbo_gp_miso", kernels = "miso", inputs = "sources",
+              label = "multi-source",
+              can = c("condition", "sample", "acq_closed_form"))
+)
+
+# The capabilities gp_can() knows, with what a variant lacking one cannot do.
+gp_capabilities <- c(
+  gradient = "has no x-gradients",
+  box = "is not defined on a box",
+  condition = "cannot be conditioned on new observations",
+  sample = "cannot draw joint posterior samples",
+  acq_closed_form = "has no closed-form acquisitions",
+  cost_model = "cannot be paired with a GP on the log cost",
+  prior_sample = "has no random-Fourier-feature samples of its kernel",
+  control_sets = "has no random inputs to average over (control sets)"
+)
+
+# The variant of a fit: from its class, or for a fit saved before the
+# subclasses existed, from its kernel (NA when neither tells).
+gp_variant <- function(model) {
+  cls <- vapply(gp_variant_table, `[[`, "", "class")
+  v <- match(class(model), cls)
+  v <- v[!is.na(v)][1L]
+  if (is.na(v) && identical(class(model), "costbo_gp")) {
+    k <- model$kernel
+    if (is.character(k) && length(k) == 1L) {
+      v <- which(vapply(gp_variant_table, function(t) k %in% t$kernels, NA))[1L]
+    }
+  }
+  names(gp_variant_table)[v]
+}
+
+# A fit saved by an earlier costbo (class "costbo_gp" alone) with its
+# variant's class; any other object unchanged.
+gp_upgrade <- function(model) {
+  if (identical(class(model), "costbo_gp")) {
+    v <- gp_variant(model)
+    if (!is.na(v)) class(model) <- c(gp_variant_table[[v]]$class, "costbo_gp")
+  }
+  model
+}
+
+# The fitted models in a checkpoint's state, upgraded (gp_upgrade()).
+gp_upgrade_checkpoint <- function(saved) {
+  models <- saved$state$models
+  if (is.list(models)) {
+    for (i in seq_along(models)) {
+      if (inherits(models[[i]], "costbo_gp")) {
+        models[[i]] <- gp_upgrade(models[[i]])
+      }
+    }
+    saved$state$models <- models
+  }
+  saved
+}
+
+# Can the fit do `what` (one of names(gp_capabilities))?
+gp_can <- function(model, what) {
+  if (!(is.character(what) && length(what) == 1L &&
+        what %in% names(gp_capabilities))) {
+    stop(sprintf("internal error: unknown GP capability %s",
+                 describe_value(what)))
+  }
+  v <- gp_variant(model)
+  !is.na(v) && what %in% gp_variant_table[[v]]$can
+}
+
+# What the fit's inputs are: "box", "candidates" or "sources".
+gp_inputs <- function(model) gp_variant_table[[gp_variant(model)]]$inputs
+
+# The variant's label for messages ("finite-domain", ...).
+gp_label <- function(model) gp_variant_table[[gp_variant(model)]]$label
+
+# Signal, unless the fit can do `what`, an error naming the argument `arg`
+# that asked for it, with the capability and the variant as data (class
+# costbo_error_capability, a costbo_error_arg).
+gp_require <- function(model, what, arg, must = NULL, value = NULL,
+                       show = FALSE, call = sys.call(-1L)) {
+  if (gp_can(model, what)) return(invisible(model))
+  label <- gp_label(model)
+  if (is.null(must)) {
+    must <- sprintf("a GP that can do this (a %s GP %s)", label,
+                    gp_capabilities[[what]])
+  }
+  got <- if (show) sprintf(", not %s", describe_value(value)) else ""
+  stop(structure(
+    class = c("costbo_error_capability", "costbo_error_arg", "costbo_error",
+              "error", "condition"),
+    list(message = sprintf("`%s` must be %s%s.", paste(arg, collapse = " "),
+                           must, got),
+         call = user_call(call), arg = arg, value = value, capability = what,
+         variant = gp_variant(model))
+  ))
+}
+
+# Kernel names with the smoothness nu of their spectral density (Inf: the
+# squared exponential), for random Fourier features.
+gp_kernel_nu <- c(matern52 = 2.5, matern32 = 1.5, se = Inf)
+
+# Random-Fourier-feature frequencies of a radial kernel with unit
+# lengthscales from standard normal draws z (M x d): multivariate Student t
+# with 2 nu degrees of freedom for Matern nu (one chi-square draw per
+# feature), normal for the squared exponential.
+rff_spectral <- function(z, kernel) {
+  nu2 <- 2 * gp_kernel_nu[[kernel]]
+  if (is.finite(nu2)) z <- z * sqrt(nu2 / stats::rchisq(nrow(z), df = nu2))
+  z
+}
+
 default_gp_priors <- function() {
   list(lengthscale = c(3, 6), outputscale = c(2, 0.15), noise = c(1.1, 0.05))
 }
@@ -110,10 +247,24 @@ default_gp_priors <- function() {
 #' @param priors For `estimate = "map"`: a list with elements `lengthscale`,
 #'   `outputscale` and `noise`, each `c(shape, rate)` of a Gamma prior on the
 #'   unit-cube/standardized scale. `NULL` gives the defaults above.
-#' @return An object of class `costbo_gp`: a list holding the data, the
-#'   scaling, the hyperparameters, the Cholesky factor and the fit's log
-#'   marginal likelihood. Use [coef()], [logLik()], [predict()],
+#' @return An object of class `c("costbo_gp_continuous", "costbo_gp")`: a
+#'   list holding the data, the scaling, the hyperparameters, the Cholesky
+#'   factor and the fit's log marginal likelihood; its element `kernel` names
+#'   the kernel (as printed). Use [coef()], [logLik()], [predict()],
 #'   [simulate()] and [gp_condition()] on it.
+#' @section GP variants:
+#' A fitted GP is one of three subclasses of `costbo_gp`:
+#' `costbo_gp_continuous` ([gp_fit()]: a kernel on a box, with gradients in
+#' the input), `costbo_gp_finite` ([gp_finite()]: candidate indices as
+#' inputs) and `costbo_gp_miso` ([gp_fit_miso()]: inputs with an information
+#' source). Asking a variant for what it cannot give (gradients of a
+#' finite-domain or multi-source GP, a box search or a cost model of a
+#' multi-source GP, control sets of either) is an error of class
+#' `costbo_error_capability` (a `costbo_error_arg`) naming the argument that
+#' asked for it, with the capability and the variant in its `capability`
+#' and `variant` elements. Fits saved by earlier versions of costbo
+#' (class `costbo_gp` alone) are recognized by their `kernel` and work
+#' unchanged.
 #' @family gaussian-process
 #' @seealso [gp_finite()] for a GP over a finite set of candidates with an
 #'   explicit prior.
@@ -152,9 +303,9 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
                                     noise_ceiling), noise_floor)
   }
   priors <- check_priors(priors)
-  if (!is.null(start)) check_gp_object(start, arg = "start")
-  if (!is.null(start) && !(identical(start$kernel, kernel) &&
-                           start$d == d)) {
+  if (!is.null(start)) start <- check_gp_object(start, arg = "start")
+  if (!is.null(start) && !(identical(gp_variant(start), "continuous") &&
+                           identical(start$kernel, kernel) && start$d == d)) {
     stop_arg("start", sprintf("a costbo_gp fit with kernel \"%s\" on %d inputs",
                               kernel, d), start)
   }
@@ -281,7 +432,7 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   hyp <- c(exp(theta[seq_len(d + 2L)]), theta[p], 0)
   fac <- call_c(C_gp_factor, Xs, ys, kcode, hyp, double(), double())
   hyp[p + 1L] <- fac$jitter
-  new_costbo_gp(list(
+  new_costbo_gp_continuous(list(
     kernel = kernel, kcode = kcode, d = d, n = n, X = X, y = y, Xs = Xs,
     ys = ys, lower = bounds$lower, upper = bounds$upper, ymean = ymean,
     ysd = ysd, theta = theta, hyp = hyp, fixed = fixed, L = fac$L,
@@ -355,9 +506,15 @@ iso_starts <- function(theta0, d, fixed, noise_floor, noise_ceiling) {
   out
 }
 
-new_costbo_gp <- function(x) {
+# The constructors of the three variants (see gp_variant_table); they trust
+# their input, which the fitting functions have built.
+new_costbo_gp_continuous <- function(x) new_gp_object(x, "continuous")
+new_costbo_gp_finite <- function(x) new_gp_object(x, "finite")
+new_costbo_gp_miso <- function(x) new_gp_object(x, "miso")
+
+new_gp_object <- function(x, variant) {
   x$loglik_std <- chol_loglik(x$L, x$beta)
-  structure(x, class = "costbo_gp")
+  structure(x, class = c(gp_variant_table[[variant]]$class, "costbo_gp"))
 }
 
 # log N(y; m, K) from the Cholesky factor L of K and beta = L^{-1} (y - m)
@@ -428,7 +585,7 @@ warm_theta <- function(start, theta0, fixed, range, ymean, ysd) {
 # the argument and the field instead of a crash; `arg` and `call` name the
 # argument of the user's function the fit came in.
 gp_pack <- function(object, arg = "object", call = sys.call(-1L)) {
-  check_gp_object(object, arg = arg, call = call)
+  object <- check_gp_object(object, arg = arg, call = call)
   list(object$Xs, object$ys, object$L, object$beta, as.integer(object$kcode),
        as.double(object$hyp), as.double(object$fmean),
        as.double(object$fcov))
@@ -440,7 +597,8 @@ gp_kernel_codes <- c(gp_kernels, "finite", "miso")
 # Largest number of information sources of a multi-source GP.
 miso_max_sources <- 100L
 
-# The consistency of a costbo_gp: class, kernel and its code, dimensions,
+# The consistency of a costbo_gp: class (a fit of an earlier costbo is
+# upgraded to its variant's class, and returned), kernel and its code, dimensions,
 # the data on the internal scale, the Cholesky factor and its weights, the
 # hyperparameters (their number fixed by the kernel, the dimension and, for
 # multi-source fits, the number of sources), the candidate indices and the
@@ -463,18 +621,33 @@ check_gp_object <- function(object, arg = "object", call = sys.call(-1L)) {
   is_real <- function(x, len) {
     is.double(x) && length(x) == len && all(is.finite(x))
   }
+  object <- gp_upgrade(object)
+  variant <- gp_variant(object)
   kernel <- object$kernel
-  if (!(is.character(kernel) && length(kernel) == 1L &&
-        kernel %in% gp_kernel_codes)) {
+  if (is.na(variant)) {
+    # an unknown subclass, or an old fit whose kernel names no variant
+    if (!identical(class(object), "costbo_gp")) {
+      stop_arg(sprintf("class(%s)", arg),
+               sprintf("one of %s, then \"costbo_gp\"",
+                       paste0("\"", vapply(gp_variant_table, `[[`, "", "class"),
+                              "\"", collapse = ", ")),
+               class(object), call = call)
+    }
     bad("kernel", sprintf("one of %s", paste0("\"", gp_kernel_codes, "\"",
                                                collapse = ", ")))
+  }
+  kernels <- gp_variant_table[[variant]]$kernels
+  if (!(is.character(kernel) && length(kernel) == 1L && kernel %in% kernels)) {
+    bad("kernel", sprintf("one of %s for a %s GP (class \"%s\")",
+                          paste0("\"", kernels, "\"", collapse = ", "),
+                          gp_label(object), class(object)[1L]))
   }
   code <- match(kernel, gp_kernel_codes) - 1L
   if (!(is_count(object$kcode) && object$kcode == code)) {
     bad("kcode", sprintf("%d, the code of kernel \"%s\"", code, kernel))
   }
-  finite <- kernel == "finite"
-  miso <- kernel == "miso"
+  finite <- gp_inputs(object) == "candidates"
+  miso <- gp_inputs(object) == "sources"
   if (!is_count(object$d, min = 1) || (finite && object$d != 1)) {
     bad("d", if (finite) "1 for a GP over candidates" else
       "a whole number >= 1 (the input dimension)")
@@ -567,14 +740,22 @@ check_gp_object <- function(object, arg = "object", call = sys.call(-1L)) {
 #' @export
 print.costbo_gp <- function(x, digits = max(3L, getOption("digits") - 3L),
                             ...) {
-  check_gp_object(x, arg = "x")
-  if (identical(x$kernel, "finite")) {
-    cat(sprintf("Gaussian process on %d candidates (explicit prior), %d observation%s\n",
-                length(x$fmean), x$n, if (x$n == 1L) "" else "s"))
-    cat(sprintf("  noise variance: %s\n", format(x$hyp[3L], digits = digits)))
-    return(invisible(x))
-  }
-  if (identical(x$kernel, "miso")) return(print_miso_gp(x, digits))
+  gp_print(check_gp_object(x, arg = "x"), digits)
+  invisible(x)
+}
+
+# The body of print() for each variant.
+gp_print <- function(x, digits) UseMethod("gp_print")
+
+#' @exportS3Method
+gp_print.costbo_gp_finite <- function(x, digits) {
+  cat(sprintf("Gaussian process on %d candidates (explicit prior), %d observation%s\n",
+              length(x$fmean), x$n, if (x$n == 1L) "" else "s"))
+  cat(sprintf("  noise variance: %s\n", format(x$hyp[3L], digits = digits)))
+}
+
+#' @exportS3Method
+gp_print.costbo_gp_continuous <- function(x, digits) {
   cf <- coef(x)
   cat(sprintf("Gaussian process, %s kernel, %d input%s, %d observations (%s fit)\n",
               x$kernel, x$d, if (x$d == 1L) "" else "s", x$n,
@@ -591,7 +772,6 @@ print.costbo_gp <- function(x, digits = max(3L, getOption("digits") - 3L),
     cat(sprintf("   (jitter %s)", format(x$hyp[length(x$hyp)], digits = 3L)))
   }
   cat("\n")
-  invisible(x)
 }
 
 #' Hyperparameters of a fitted Gaussian process
@@ -607,12 +787,19 @@ print.costbo_gp <- function(x, digits = max(3L, getOption("digits") - 3L),
 #' coef(fit)
 #' @export
 coef.costbo_gp <- function(object, ...) {
-  check_gp_object(object)
-  if (identical(object$kernel, "finite")) {
-    return(list(mean = object$fmean, cov = object$fcov,
-                noise = object$hyp[3L]))
-  }
-  if (identical(object$kernel, "miso")) return(miso_coef(object))
+  gp_coef(check_gp_object(object))
+}
+
+# The hyperparameters of each variant, in the user's units.
+gp_coef <- function(object) UseMethod("gp_coef")
+
+#' @exportS3Method
+gp_coef.costbo_gp_finite <- function(object) {
+  list(mean = object$fmean, cov = object$fcov, noise = object$hyp[3L])
+}
+
+#' @exportS3Method
+gp_coef.costbo_gp_continuous <- function(object) {
   d <- object$d
   range <- object$upper - object$lower
   ls <- object$hyp[seq_len(d)] * range
@@ -637,7 +824,7 @@ coef.costbo_gp <- function(object, ...) {
 #' AIC(fit)
 #' @export
 logLik.costbo_gp <- function(object, ...) {
-  check_gp_object(object)
+  object <- check_gp_object(object)
   val <- object$loglik_std - object$n * log(object$ysd)
   structure(val, df = sum(!object$fixed), nobs = object$n, class = "logLik")
 }
@@ -675,12 +862,12 @@ predict.costbo_gp <- function(object, newdata, sd = TRUE, grad = FALSE,
                               ...) {
   sd <- check_flag(sd)
   grad <- check_flag(grad)
+  object <- check_gp_object(object)
   Xn <- gp_newdata(object, newdata)
-  if (grad && identical(object$kernel, "finite")) {
-    stop_arg("grad", "FALSE for a GP over a finite set of candidates", grad)
-  }
-  if (grad && identical(object$kernel, "miso")) {
-    stop_arg("grad", "FALSE for a multi-source GP", grad)
+  if (grad) {
+    gp_require(object, "gradient", arg = "grad",
+               must = sprintf("FALSE for a %s GP (it has no x-gradients)",
+                              gp_label(object)), value = grad, show = TRUE)
   }
   r <- call_c(C_gp_predict, gp_pack(object), Xn, grad)
   out <- list(mean = object$ymean + object$ysd * r$mean)
@@ -698,13 +885,24 @@ predict.costbo_gp <- function(object, newdata, sd = TRUE, grad = FALSE,
 # newdata on the internal scale (unit cube, or 0-based candidate indices)
 gp_newdata <- function(object, newdata, arg = "newdata",
                        call = sys.call(-1L), object_arg = "object") {
-  check_gp_object(object, arg = object_arg, call = call)
-  if (identical(object$kernel, "finite")) {
-    return(matrix(check_index(newdata, length(object$fmean), arg = arg,
-                              call = call) - 1, ncol = 1L))
-  }
-  if (identical(object$kernel, "miso")) {
-    Xn <- check_matrix(newdata, d = object$d + 1L, arg = arg, call = call)
+  object <- check_gp_object(object, arg = object_arg, call = call)
+  gp_scale_inputs(object, newdata, arg, call)
+}
+
+# Points of a variant's inputs on its internal scale.
+gp_scale_inputs <- function(object, newdata, arg, call) {
+  UseMethod("gp_scale_inputs")
+}
+
+#' @exportS3Method
+gp_scale_inputs.costbo_gp_finite <- function(object, newdata, arg, call) {
+  matrix(check_index(newdata, length(object$fmean), arg = arg, call = call) - 1,
+         ncol = 1L)
+}
+
+#' @exportS3Method
+gp_scale_inputs.costbo_gp_miso <- function(object, newdata, arg, call) {
+  Xn <- check_matrix(newdata, d = object$d + 1L, arg = arg, call = call)
     d <- object$d
     s <- check_sources(Xn[, d + 1L], nrow(Xn), arg = sprintf("%s[, %d]", arg,
                                                             d + 1L),
@@ -715,8 +913,11 @@ gp_newdata <- function(object, newdata, arg = "newdata",
     }
     U <- sweep(sweep(Xn[, seq_len(d), drop = FALSE], 2L, object$lower), 2L,
                object$upper - object$lower, "/")
-    return(cbind(U, as.double(s), deparse.level = 0L))
-  }
+    cbind(U, as.double(s), deparse.level = 0L)
+}
+
+#' @exportS3Method
+gp_scale_inputs.costbo_gp_continuous <- function(object, newdata, arg, call) {
   Xn <- check_matrix(newdata, d = object$d, arg = arg, call = call)
   sweep(sweep(Xn, 2L, object$lower), 2L, object$upper - object$lower, "/")
 }
@@ -757,28 +958,45 @@ check_index <- function(x, n, arg = deparse(substitute(x)),
 #' predict(fit2, 0.6)
 #' @export
 gp_condition <- function(object, x, y) {
+  object <- check_gp_object(object)
+  gp_require(object, "condition", arg = "object")
   Xa <- gp_newdata(object, x, arg = "x")
   y <- check_vector(y, nrow(Xa))
   ya <- (y - object$ymean) / object$ysd
   r <- call_c(C_gp_condition, gp_pack(object), Xa, ya)
-  if (identical(object$kernel, "finite")) {
-    object$X <- rbind(object$X, Xa + 1)
-  } else if (identical(object$kernel, "miso")) {
-    # rows (x, source), as for predict(): inputs and sources kept apart
-    d <- object$d
-    xm <- check_matrix(x, d = d + 1L)
-    object$X <- rbind(object$X, xm[, seq_len(d), drop = FALSE])
-    object$source <- c(object$source, as.integer(Xa[, d + 1L]))
-  } else {
-    object$X <- rbind(object$X, check_matrix(x, d = object$d))
-  }
+  object <- gp_append_inputs(object, x, Xa)
   object$Xs <- rbind(object$Xs, Xa)
   object$y <- c(object$y, y)
   object$ys <- c(object$ys, ya)
   object$n <- length(object$y)
   object$L <- r$L
   object$beta <- r$beta
-  new_costbo_gp(unclass(object))
+  new_gp_object(unclass(object), gp_variant(object))
+}
+
+# The user-scale record of new inputs x (Xa: on the internal scale).
+gp_append_inputs <- function(object, x, Xa) UseMethod("gp_append_inputs")
+
+#' @exportS3Method
+gp_append_inputs.costbo_gp_finite <- function(object, x, Xa) {
+  object$X <- rbind(object$X, Xa + 1)
+  object
+}
+
+#' @exportS3Method
+gp_append_inputs.costbo_gp_miso <- function(object, x, Xa) {
+  # rows (x, source), as for predict(): inputs and sources kept apart
+  d <- object$d
+  xm <- check_matrix(x, d = d + 1L)
+  object$X <- rbind(object$X, xm[, seq_len(d), drop = FALSE])
+  object$source <- c(object$source, as.integer(Xa[, d + 1L]))
+  object
+}
+
+#' @exportS3Method
+gp_append_inputs.costbo_gp_continuous <- function(object, x, Xa) {
+  object$X <- rbind(object$X, check_matrix(x, d = object$d))
+  object
 }
 
 #' Gaussian process over a finite set of candidates with an explicit prior
@@ -796,7 +1014,8 @@ gp_condition <- function(object, x, y) {
 #' @param x Optional indices of observed candidates.
 #' @param y Observations at `x`.
 #' @param noise Observation noise variance (`>= 0`).
-#' @return A `costbo_gp` over the candidates.
+#' @return A `costbo_gp` over the candidates, of class
+#'   `c("costbo_gp_finite", "costbo_gp")` (kernel `"finite"`).
 #' @family gaussian-process
 #' @examples
 #' S <- diag(c(1, 1, 4))
@@ -818,7 +1037,7 @@ gp_finite <- function(mean, cov, x = NULL, y = NULL, noise = 0) {
                             min(ev)), cov, show = FALSE)
   }
   noise <- check_number(noise, min = 0)
-  obj <- new_costbo_gp(list(
+  obj <- new_costbo_gp_finite(list(
     kernel = "finite", kcode = 3L, d = 1L, n = 0L,
     X = matrix(0, 0, 1), y = double(), Xs = matrix(0, 0, 1), ys = double(),
     lower = 0, upper = 1, ymean = 0, ysd = 1, theta = double(),
@@ -863,6 +1082,8 @@ gp_finite <- function(mean, cov, x = NULL, y = NULL, noise = 0) {
 simulate.costbo_gp <- function(object, nsim = 1, seed = NULL, newdata, ...) {
   nsim <- check_count(nsim, min = 1L)
   if (missing(newdata)) stop_arg("newdata", "given", NULL)
+  object <- check_gp_object(object)
+  gp_require(object, "sample", arg = "object")
   Xn <- gp_newdata(object, newdata)
   if (as.double(nsim) * nrow(Xn) > 1e8) {
     stop_arg("nsim", sprintf("at most %d for %d points (1e8 values)",
@@ -926,11 +1147,7 @@ gp_prior_sample <- function(d, kernel = "matern52", lengthscale = 0.1,
   outputscale <- check_number(outputscale, min = 0, min_open = TRUE)
   n_features <- check_count_max(n_features, 1L, 1e6, arg = "n_features")
   M <- n_features
-  z <- matrix(stats::rnorm(M * d), M, d)
-  if (kernel != "se") {
-    nu2 <- if (kernel == "matern52") 5 else 3
-    z <- z * sqrt(nu2 / stats::rchisq(M, df = nu2))
-  }
+  z <- rff_spectral(matrix(stats::rnorm(M * d), M, d), kernel)
   omega <- sweep(z, 2L, lengthscale, "/")
   phase <- stats::runif(M, 0, 2 * pi)
   weight <- stats::rnorm(M)

@@ -39,7 +39,8 @@ is_miso <- function(problem) inherits(problem, "bo_problem_miso")
 #'   and sources, to warm-start from.
 #' @param noise_floor Smallest noise variance on the standardized scale.
 #' @param priors As for [gp_fit()].
-#' @return A `costbo_gp` with kernel `"miso"`. [predict()] takes `newdata`
+#' @return A `costbo_gp` of class `c("costbo_gp_miso", "costbo_gp")` (kernel
+#'   `"miso"`). [predict()] takes `newdata`
 #'   with one more column than `X`, the source (0 for the objective);
 #'   [coef()] returns `lengthscale`, `outputscale`, `bias_lengthscale` (one
 #'   row per source \eqn{s \ge 1}), `bias_outputscale`, `noise` and `mean`.
@@ -80,8 +81,8 @@ gp_fit_miso <- function(X, source, y, n_sources = NULL, lower = NULL,
   bounds <- check_bounds(lower, upper, X)
   noise_floor <- check_number(noise_floor, min = 0, min_open = TRUE)
   priors <- check_priors(priors)
-  if (!is.null(start)) check_gp_object(start, arg = "start")
-  if (!is.null(start) && !(identical(start$kernel, "miso") &&
+  if (!is.null(start)) start <- check_gp_object(start, arg = "start")
+  if (!is.null(start) && !(identical(gp_variant(start), "miso") &&
                            start$d == d && start$n_sources == n_sources)) {
     stop_arg("start", sprintf("a gp_fit_miso() fit with %d sources on %d inputs",
                               n_sources, d), start)
@@ -118,7 +119,7 @@ gp_fit_miso <- function(X, source, y, n_sources = NULL, lower = NULL,
   if (!is.finite(ev$value)) {
     stop_costbo("the multi-source covariance matrix could not be factored")
   }
-  new_costbo_gp(list(
+  new_costbo_gp_miso(list(
     kernel = "miso", kcode = 4L, d = d, n = n, n_sources = n_sources, X = X,
     source = source, y = y, Xs = Xs, ys = ys, lower = bounds$lower,
     upper = bounds$upper, ymean = ymean, ysd = ysd, theta = best$par,
@@ -198,7 +199,8 @@ miso_warm_theta <- function(start, range, ysd) {
   th
 }
 
-miso_coef <- function(object) {
+#' @exportS3Method
+gp_coef.costbo_gp_miso <- function(object) {
   d <- object$d
   S <- object$n_sources
   range <- object$upper - object$lower
@@ -215,7 +217,8 @@ miso_coef <- function(object) {
        mean = object$ymean + object$ysd * h[d + 4L])
 }
 
-print_miso_gp <- function(x, digits) {
+#' @exportS3Method
+gp_print.costbo_gp_miso <- function(x, digits) {
   cf <- coef(x)
   cat(sprintf("Multi-source Gaussian process, %d sources, %d input%s, %d observations (%s fit)\n",
               x$n_sources, x$d, if (x$d == 1L) "" else "s", x$n,

@@ -507,21 +507,22 @@ void acq_setup(cb_acq *a, int cap) {
   a->gv = a->gm + d;
   a->gmc = a->gm + 2 * d;
   a->gvc = a->gm + 3 * d;
-  a->u_f = a->f->kernel != CB_FINITE
+  /* alpha and U = L' serve the gradients of gp_predict_at */
+  a->u_f = gp_has_xgrad(a->f)
                ? (double *)R_alloc((size_t)c * c, sizeof(double))
                : NULL;
-  a->u_c = a->cost_kind == CB_COST_GP && a->lc->kernel != CB_FINITE
+  a->u_c = a->cost_kind == CB_COST_GP && gp_has_xgrad(a->lc)
                ? (double *)R_alloc((size_t)c * c, sizeof(double))
                : NULL;
   acq_refresh(a);
 }
 
 void acq_refresh(cb_acq *a) {
-  if (a->f->kernel != CB_FINITE) {
+  if (gp_has_xgrad(a->f)) {
     gp_alpha(a->f, a->alpha_f);
     gp_upper(a->f, a->u_f);
   }
-  if (a->cost_kind == CB_COST_GP && a->lc->kernel != CB_FINITE) {
+  if (a->cost_kind == CB_COST_GP && gp_has_xgrad(a->lc)) {
     gp_alpha(a->lc, a->alpha_c);
     gp_upper(a->lc, a->u_c);
   }
@@ -577,20 +578,20 @@ static double known_cost_at(const cb_acq *a, int d, const double *x,
 
 double acq_at(int d, const double *x, double *grad, void *ctx) {
   cb_acq *a = (cb_acq *)ctx;
-  const int g = grad != NULL && a->f->kernel != CB_FINITE;
+  const int g = grad != NULL; /* gp_predict_at: an error without them */
   double mf, vf, mc = 0.0, vc = 0.0, sc = 0.0, cost = 1.0, v;
   int known = 1;
   acq_grad pd;
-  gp_predict1u(a->f, x, 1, a->alpha_f, a->u_f, &mf, &vf, g ? a->gm : NULL,
-               g ? a->gv : NULL, a->work);
+  gp_predict_at(a->f, x, 1, a->alpha_f, a->u_f, &mf, &vf, g ? a->gm : NULL,
+                g ? a->gv : NULL, a->work);
   double s = sd_of(vf, d, a->gv, g ? a->gv : NULL); /* gv: now d sd */
   double m = a->f_shift + a->f_scale * mf;
   s *= a->f_scale;
   switch (a->cost_kind) {
     case CB_COST_GP:
       known = 0;
-      gp_predict1u(a->lc, x, 1, a->alpha_c, a->u_c, &mc, &vc,
-                   g ? a->gmc : NULL, g ? a->gvc : NULL, a->work);
+      gp_predict_at(a->lc, x, 1, a->alpha_c, a->u_c, &mc, &vc,
+                    g ? a->gmc : NULL, g ? a->gvc : NULL, a->work);
       sc = a->c_scale * sd_of(vc, d, a->gvc, g ? a->gvc : NULL);
       mc = a->c_shift + a->c_scale * mc;
       break;
@@ -633,7 +634,7 @@ double acq_cost(const cb_acq *a, int d, const double *x) {
   switch (a->cost_kind) {
     case CB_COST_GP: {
       double mc, vc;
-      gp_predict1(a->lc, x, 1, a->alpha_c, &mc, &vc, NULL, NULL, a->work);
+      gp_predict_at(a->lc, x, 1, NULL, NULL, &mc, &vc, NULL, NULL, a->work);
       const double sc = a->c_scale * (vc > 0.0 ? sqrt(vc) : 0.0);
       return exp(a->c_shift + a->c_scale * mc + 0.5 * sc * sc);
     }

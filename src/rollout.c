@@ -27,7 +27,7 @@ void rollout_cmdp_setup(cb_cmdp *r) {
  * fantasy convention of gp.h). */
 static void cmdp_moments(cb_acq *a, const double *x, double *m, double *s) {
   double mi, vi;
-  gp_predict1(a->f, x, 1, a->alpha_f, &mi, &vi, NULL, NULL, a->work);
+  gp_predict_at(a->f, x, 1, NULL, NULL, &mi, &vi, NULL, NULL, a->work);
   *m = a->f_shift + a->f_scale * mi;
   *s = a->f_scale * sqrt((vi > 0.0 ? vi : 0.0) + a->f->noise + a->f->jitter);
 }
@@ -402,15 +402,11 @@ double rollout_rh_value(cb_kg *k, const double *x, int h, double cost) {
 double rollout_kg_at(cb_kg *k, const double *x, double *grad) {
   const cb_gp *f = k->f;
   const int n = k->n, na = k->nb - 1, d = k->d, ld = f->cap, one = 1;
-  const int dograd = grad != NULL && !k->miso;
+  const int dograd = grad != NULL; /* gp_kernel_col: an error without */
   if (grad)
     for (int c = 0; c < d; c++) grad[c] = 0.0;
   double *w = k->kx;
-  if (dograd) {
-    gp_kernel_col(f, x, 1, w, k->dk);
-  } else {
-    for (int i = 0; i < n; i++) w[i] = gp_kernel(f, f->X + i, ld, x, 1);
-  }
+  gp_kernel_col(f, x, 1, w, dograd ? k->dk : NULL);
   if (n > 0)
     F77_CALL(dtrsv)("L", "N", "N", &n, f->L, &ld, w, &one FCONE FCONE FCONE);
   double mx = gp_prior_mean(f, x, 1), vx = gp_kernel(f, x, 1, x, 1);
@@ -749,7 +745,7 @@ static void kg_unpack(cb_kg *k, cb_gp *f, const cb_acq *a, double f_scale,
   k->d = f->d;
   k->m = Rf_nrows(cand);
   k->cand = REAL(cand);
-  k->miso = f->kernel == CB_MISO;
+  k->miso = gp_inputs(f) == CB_INPUT_SOURCE;
   k->cand_cost = Rf_isNull(ccost) ? NULL : REAL(ccost);
   k->nsrc = Rf_isNull(ccost) ? 1 : Rf_ncols(ccost);
   k->src_cost = scost;

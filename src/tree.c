@@ -45,7 +45,7 @@ static double smooth_max(double best, double y, double delta, double *lam) {
 static int fantasy_one(cb_gp *gp, const double *x, double z, double *work,
                        double *val) {
   double mu, var;
-  gp_predict1(gp, x, 1, NULL, &mu, &var, NULL, NULL, work);
+  gp_predict_at(gp, x, 1, NULL, NULL, &mu, &var, NULL, NULL, work);
   if (var < 0.0) var = 0.0;
   const double pv = var + gp->noise;
   const double prior = gp_kernel(gp, x, 1, x, 1) + gp->noise;
@@ -539,7 +539,7 @@ double tree_value(int D, const double *X, double *grad, void *ctx) {
   double *G = grad;
   if (grad) {
     memset(grad, 0, (size_t)D * sizeof(double));
-    if (t->f->kernel == CB_FINITE) G = NULL; /* no gradient on candidates */
+    if (!gp_has_xgrad(t->f)) G = NULL; /* no gradient on candidates */
   }
   t->bestk[0] = t->best;
   t->spent[0] = 0.0;
@@ -579,7 +579,7 @@ double tree_schedule(cb_acq *base, cb_gp *f, cb_gp *lc, int steps,
       base->nu = nu < 0.0 ? 0.0 : (nu > 1.0 ? 1.0 : nu);
     }
     acq_refresh(base);
-    if (f->kernel == CB_FINITE) {
+    if (gp_inputs(f) == CB_INPUT_INDEX) {
       double *cand = (double *)R_alloc((size_t)f->nfin, sizeof(double));
       for (int c = 0; c < f->nfin; c++) cand[c] = (double)c;
       x[0] = (double)max_finite(acq_at, base, 1, f->nfin, cand, NULL);
