@@ -77,18 +77,17 @@ gp_upgrade <- function(model) {
   model
 }
 
-# The fitted models in a checkpoint's state, upgraded (gp_upgrade()).
-gp_upgrade_checkpoint <- function(saved) {
-  models <- saved$state$models
+# A state's list of fitted models (of a checkpoint, a saved session or
+# run), each upgraded (gp_upgrade()).
+gp_upgrade_models <- function(models) {
   if (is.list(models)) {
     for (i in seq_along(models)) {
       if (inherits(models[[i]], "costbo_gp")) {
         models[[i]] <- gp_upgrade(models[[i]])
       }
     }
-    saved$state$models <- models
   }
-  saved
+  models
 }
 
 # Can the fit do `what` (one of names(gp_capabilities))?

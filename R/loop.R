@@ -253,7 +253,7 @@ bo_resume <- function(checkpoint, problem = NULL, max_evaluations = NULL,
         !is.na(checkpoint) && file.exists(checkpoint))) {
     stop_arg("checkpoint", "an existing checkpoint file", checkpoint)
   }
-  saved <- gp_upgrade_checkpoint(read_checkpoint(checkpoint, call))
+  saved <- read_checkpoint(checkpoint, call)
   ctl <- saved$ctl
   if (!is.null(max_evaluations)) {
     ctl$max_evaluations <- check_count(max_evaluations)

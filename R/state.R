@@ -166,11 +166,13 @@ state_propose <- function(state) {
        control_set = p$control_set, source = p$source)
 }
 
-# A run or session saved by an earlier costbo: its problem gets its
-# variant's class and, on a finite domain, the state its candidate indices.
+# A run or session saved by an earlier costbo: its problem and its fitted
+# models get their variants' classes and, on a finite domain, the state its
+# candidate indices.
 upgrade_state <- function(state) {
   pr <- upgrade_problem(state$problem)
   state$problem <- pr
+  state$models <- gp_upgrade_models(state$models)
   if (inherits(pr, "bo_problem_finite") &&
       length(state$index) != length(state$value)) {
     state$index <- match_candidates(pr$candidates, state$X)

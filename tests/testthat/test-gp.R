@@ -689,13 +689,11 @@ test_that("hand-built objects of each class are accepted or rejected", {
   expect_identical(acq_evaluate(old, nd, "ei"),
                    acq_evaluate(fits$continuous, nd, "ei"))
   expect_s3_class(gp_condition(old, nd[1, ], 0.5), "costbo_gp_continuous")
-  # ... and so are the models of a checkpoint read by bo_resume()
-  saved <- list(state = list(models = list(f = old, cost = NULL)), ctl = 1)
-  up <- costbo:::gp_upgrade_checkpoint(saved)
-  expect_s3_class(up$state$models$f, "costbo_gp_continuous")
-  expect_null(up$state$models$cost)
-  expect_identical(names(up$state$models), c("f", "cost"))
-  expect_identical(up$ctl, 1)
+  # ... and so are the models of a state read by bo_resume(), bo_ask(), ...
+  up <- costbo:::gp_upgrade_models(list(f = old, cost = NULL))
+  expect_s3_class(up$f, "costbo_gp_continuous")
+  expect_null(up$cost)
+  expect_identical(names(up), c("f", "cost"))
   # a class and a kernel that disagree: rejected, naming the field
   bad <- fits$finite
   class(bad) <- c("costbo_gp_continuous", "costbo_gp")
