@@ -173,45 +173,6 @@ new_benchmark <- function(records, tasks, seed, reps, n_grid, backend,
   structure(x, class = "bo_benchmark")
 }
 
-check_named_list <- function(x, class, arg, allow_function = FALSE,
-                             call = sys.call(-1L)) {
-  if (inherits(x, class)) {
-    nm <- if (class == "bo_problem") x$name else x$label
-    x <- stats::setNames(list(x), nm)
-  }
-  what <- if (allow_function) {
-    sprintf("a named list of %ss (or functions of the replication number returning one)",
-            class)
-  } else sprintf("a named list of %ss", class)
-  if (!is.list(x) || length(x) == 0L) stop_arg(arg, what, x, call)
-  nm <- names(x)
-  if (is.null(nm) || anyNA(nm) || any(!nzchar(nm)) || anyDuplicated(nm)) {
-    stop_arg(arg, paste(what, "with distinct non-empty names"), x, call,
-             show = FALSE)
-  }
-  ok <- vapply(x, function(e) {
-    inherits(e, class) || (allow_function && is.function(e))
-  }, logical(1))
-  if (!all(ok)) {
-    stop_arg(arg, paste0(what, "; element \"", nm[!ok][1L], "\" is ",
-                         describe_value(x[[which(!ok)[1L]]])), x, call,
-             show = FALSE)
-  }
-  x
-}
-
-check_reps <- function(reps, call = sys.call(-1L)) {
-  ok <- is.numeric(reps) && length(reps) >= 1L && !anyNA(reps) &&
-    all(is.finite(reps)) && all(reps == round(reps)) && all(reps >= 1) &&
-    all(reps <= 1e6) && !anyDuplicated(reps)
-  if (!ok) {
-    stop_arg("reps", "a number of replications or distinct replication numbers >= 1",
-             reps, call)
-  }
-  reps <- as.integer(reps)
-  if (length(reps) == 1L) seq_len(reps) else reps
-}
-
 # The generator's kind and state, and their restoration (removing a state
 # that did not exist before).
 save_rng <- function() {

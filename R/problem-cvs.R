@@ -148,3 +148,147 @@ problem_cost_label.bo_problem_cvs <- function(problem) {
   paste0("by control set: ", paste0(sets, " ", format(problem$control_costs),
                                     collapse = ", "))
 }
+
+is_cvs <- function(problem) inherits(problem, "bo_problem_cvs")
+
+# Validate control sets, costs and distributions; returns the problem fields.
+check_cvs <- function(control_sets, control_costs, distributions, variance,
+                      noise_free, d, lower, upper, call = sys.call(-1L)) {
+  if (!is.list(control_sets) || length(control_sets) == 0L) {
+    stop_arg("control_sets", "a non-empty list of vectors of input indices",
+             control_sets, call = call)
+  }
+  sets <- lapply(seq_along(control_sets), function(i) {
+    s <- control_sets[[i]]
+    ok <- is.numeric(s) && length(s) >= 1L && !anyNA(s) &&
+      all(s == round(s)) && all(s >= 1 & s <= d) && !anyDuplicated(s)
+    if (!ok) {
+      stop_arg(sprintf("control_sets[[%d]]", i),
+               sprintf("distinct whole numbers in 1..%d", d), s, call = call)
+    }
+    sort(as.integer(s))
+  })
+  keys <- vapply(sets, paste, "", collapse = ",")
+  if (anyDuplicated(keys)) {
+    stop_arg("control_sets", "free of duplicated sets", show = FALSE,
+             call = call)
+  }
+  if (is.null(control_costs)) {
+    stop_arg("control_costs", "given with `control_sets`", NULL, show = FALSE,
+             call = call)
+  }
+  control_costs <- check_vector(control_costs, length(sets),
+                                arg = "control_costs", call = call)
+  if (any(control_costs <= 0)) {
+    stop_arg("control_costs", "positive", control_costs, call = call)
+  }
+  full_rng <- upper - lower
+  if (is.function(distributions)) {
+    distributions <- rep(list(distributions), d)
+  }
+  if (is.null(distributions)) distributions <- vector("list", d)
+  if (!is.list(distributions) || length(distributions) != d) {
+    stop_arg("distributions",
+             sprintf("NULL, a quantile function or a list of %d of them", d),
+             distributions, call = call)
+  }
+  variance <- if (length(variance) == 1L) rep(variance, d) else variance
+  variance <- check_vector(variance, d, arg = "variance", call = call)
+  quantiles <- vector("list", d)
+  for (j in seq_len(d)) {
+    q <- distributions[[j]]
+    if (is.null(q)) {
+      if (any(variance <= 0) || any(variance >= 1 / 12)) {
+        stop_arg("variance", "in (0, 1/12) (on the unit interval)", variance,
+                 call = call)
+      }
+      quantiles[[j]] <- truncnorm_quantile(0.5, variance[j], lower[j],
+                                           upper[j])
+      next
+    }
+    arg <- sprintf("distributions[[%d]]", j)
+    if (!is.function(q)) {
+      stop_arg(arg, "NULL or a quantile function", q, call = call)
+    }
+    p <- c(0.001, 0.25, 0.5, 0.75, 0.999)
+    v <- tryCatch(q(p), error = function(e) NULL)
+    tol <- 1e-10 * full_rng[j]
+    if (!(is.numeric(v) && length(v) == length(p) && all(is.finite(v)) &&
+          all(diff(v) >= 0) && all(v >= lower[j] - tol) &&
+          all(v <= upper[j] + tol))) {
+      stop_arg(arg, paste("a vectorized quantile function with finite,",
+                          "non-decreasing values inside [lower, upper]"),
+               show = FALSE, call = call)
+    }
+    quantiles[[j]] <- q
+  }
+  if (!is.null(noise_free) && !is.function(noise_free)) {
+    stop_arg("noise_free", "NULL or a function of a matrix of points",
+             noise_free, call = call)
+  }
+  list(control_sets = sets, control_costs = control_costs,
+       quantiles = quantiles, noise_free = noise_free)
+}
+
+# Quantile function of N(mean, s^2) truncated to [lower, upper] whose
+# variance is `variance` * (upper - lower)^2, i.e. `variance` on the unit
+# interval (the paper's parameterization: the truncated distribution's own
+# variance).
+truncnorm_quantile <- function(mean_unit, variance, lower, upper) {
+  s <- truncnorm_scale(variance, mean_unit)
+  a <- stats::pnorm(-mean_unit / s)
+  b <- stats::pnorm((1 - mean_unit) / s)
+  rng <- upper - lower
+  f <- function(p) {
+    lower + rng * pmin(pmax(mean_unit + s * stats::qnorm(a + p * (b - a)), 0),
+                       1)
+  }
+  structure(f, costbo_dist = sprintf("truncated normal, variance %g", variance))
+}
+
+# Variance of N(m, s^2) truncated to [0, 1].
+truncnorm_variance <- function(m, s) {
+  al <- -m / s
+  be <- (1 - m) / s
+  z <- stats::pnorm(be) - stats::pnorm(al)
+  s^2 * (1 + (al * stats::dnorm(al) - be * stats::dnorm(be)) / z -
+           ((stats::dnorm(al) - stats::dnorm(be)) / z)^2)
+}
+
+truncnorm_scale <- function(variance, m = 0.5) {
+  exp(stats::uniroot(function(ls) truncnorm_variance(m, exp(ls)) - variance,
+                     c(log(1e-4), log(1e3)), tol = 1e-12)$root)
+}
+
+# Draw the random inputs of control set i (R's RNG, one uniform per random
+# coordinate, in increasing index order) and return the full query.
+cvs_realize <- function(problem, partial, i) {
+  x <- double(problem$d)
+  ctrl <- problem$control_sets[[i]]
+  x[ctrl] <- partial
+  for (j in setdiff(seq_len(problem$d), ctrl)) {
+    x[j] <- problem$quantiles[[j]](stats::runif(1L))
+  }
+  x
+}
+
+# n samples of all inputs from their distributions (problem scale): scrambled
+# Sobol points through the quantile functions.
+cvs_samples <- function(problem, n) {
+  U <- sobol_points(n, problem$d)
+  # a matrix also for n = 1 (vapply() then returns a vector)
+  matrix(vapply(seq_len(problem$d), function(j) problem$quantiles[[j]](U[, j]),
+                numeric(n)), n)
+}
+
+# Expected noise-free objective of (i, partial) over the problem's fixed
+# regret samples.
+cvs_expected_value <- function(problem, partial, i) {
+  ctrl <- problem$control_sets[[i]]
+  if (length(ctrl) == problem$d) {
+    return(problem$noise_free(matrix(partial, 1L)))
+  }
+  Z <- problem$regret_samples
+  Z[, ctrl] <- rep(partial, each = nrow(Z))
+  mean(problem$noise_free(Z))
+}

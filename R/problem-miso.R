@@ -166,3 +166,47 @@ source_price <- function(source_cost, x, s) {
   }
   as.double(c)
 }
+
+is_miso <- function(problem) inherits(problem, "bo_problem_miso")
+
+# Validate the multi-source arguments of bo_problem(); returns the problem's
+# multi-source elements.
+check_miso <- function(sources, source_costs, call = sys.call(-1L)) {
+  S <- check_count(sources, min = 1L, arg = "sources", call = call)
+  if (is.null(source_costs)) {
+    stop_arg("source_costs", "given with `sources`", NULL, show = FALSE,
+             call = call)
+  }
+  if (is.numeric(source_costs)) {
+    if (!(length(source_costs) == S && all(is.finite(source_costs)) &&
+          all(source_costs > 0))) {
+      stop_arg("source_costs",
+               sprintf("%d positive numbers (one per source) or a function(x, source)",
+                       S), source_costs, call = call)
+    }
+    cc <- as.double(source_costs)
+    fun <- function(x, source) cc[source + 1L]
+  } else if (is.function(source_costs)) {
+    fun <- source_costs
+  } else {
+    stop_arg("source_costs",
+             "positive numbers (one per source) or a function(x, source)",
+             source_costs, call = call)
+  }
+  list(miso = TRUE, n_sources = S, source_cost = fun,
+       source_costs = if (is.numeric(source_costs)) cc)
+}
+
+# The cost of evaluating source s at x, checked (see source_price()).
+miso_cost <- function(problem, x, s) source_price(problem$source_cost, x, s)
+
+# Costs of the rows of X (user units) at every source: nrow(X) x S.
+miso_cost_matrix <- function(problem, X) {
+  S <- problem$n_sources
+  if (!is.null(problem$source_costs)) {
+    return(matrix(problem$source_costs, nrow(X), S, byrow = TRUE))
+  }
+  vapply(seq_len(S) - 1L, function(s) {
+    apply(X, 1L, function(x) miso_cost(problem, x, s))
+  }, numeric(nrow(X)))
+}

@@ -1,6 +1,6 @@
 # Ask-and-tell sessions: the state of state.R driven by an experimenter
-# instead of an objective (bo_session(), bo_ask(), bo_tell()), and the
-# checks of a run's problem, policy and GP settings.
+# instead of an objective: bo_session(), bo_ask(), bo_tell() and
+# bo_acquisition().
 
 #' Ask-and-tell sessions for real experiments
 #'
@@ -278,44 +278,3 @@ print_state_summary <- function(x) {
   }
 }
 
-# Whether the policy suits the problem (see problem_accepts()).
-check_policy_fits <- function(problem, policy, call = sys.call(-1L)) {
-  problem_accepts(problem, policy, call)
-}
-
-check_model_args <- function(model, call = sys.call(-1L)) {
-  # `model` holds the user's `gp_args`
-  allowed <- setdiff(names(formals(gp_fit)), c("X", "y", "lower", "upper"))
-  ok <- function(m, extra = NULL) {
-    is.list(m) && (!length(m) || (!is.null(names(m)) &&
-                                    all(names(m) %in% c(allowed, extra))))
-  }
-  if (!ok(model, "cost")) {
-    stop_arg("gp_args", sprintf(paste("a named list of gp_fit() arguments",
-                                    "among %s, and `cost`"),
-                              paste(allowed, collapse = ", ")), model,
-             call = call)
-  }
-  if (!is.null(model$cost) && !ok(model$cost)) {
-    stop_arg("gp_args$cost", sprintf(paste("a named list of gp_fit() arguments",
-                                         "among %s for the log-cost GP"),
-                                   paste(allowed, collapse = ", ")),
-             model$cost, call = call)
-  }
-  model
-}
-
-# The problem and the policy of a run or session, and whether they fit
-# together.
-check_problem_policy <- function(problem, policy, call) {
-  if (!inherits(problem, "bo_problem")) {
-    stop_arg("problem", "a bo_problem (see bo_problem() and test_problem())",
-             problem, call = call)
-  }
-  if (!inherits(policy, "bo_policy")) {
-    stop_arg("policy", "a bo_policy (see policy_ei())", policy, call = call)
-  }
-  problem <- upgrade_problem(problem)
-  check_policy_fits(problem, policy, call = call)
-  invisible(problem)
-}

@@ -464,7 +464,7 @@ int acq_pandora_stop(double best, const double *g, int n) {
 }
 
 /* The one switch over the acquisition types (CB_ACQ_* of acq.h), mirrored
- * in R by the table acq_table (R/acq.R): the closed form of type `type` at
+ * in R by the table acq_table (R/closed-forms.R): the closed form of type `type` at
  * posterior moments (m, s) of the objective and (mc, sc) of the log cost
  * (known = 0) or the known cost `cost` (known = 1), with the type's
  * settings; d and iter may be NULL. */

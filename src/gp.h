@@ -37,7 +37,7 @@
  * gp_inputs()), never which variant it is.  An operation a variant lacks
  * (x-gradients of CB_FINITE and CB_MISO) has a NULL entry, and asking for
  * it is an Rf_error(), never a silent 0; the R layer rejects such requests
- * first (gp_can() in R/gp.R).
+ * first (gp_can() in R/gp-variants.R).
  *
  * Prediction at a point has one routine, gp_predict_at(); gp_predict runs
  * its stages for a block of points at once (the triangular solves of the
@@ -53,7 +53,7 @@
 
 #include "costbo.h"
 
-/* Kernel codes of the .Call boundary (gp_kernel_codes in R/gp.R). */
+/* Kernel codes of the .Call boundary (gp_kernel_codes in R/gp-variants.R). */
 enum {
   CB_MATERN52 = 0,
   CB_MATERN32 = 1,

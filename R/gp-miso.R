@@ -1,9 +1,7 @@
-# Multiple information sources (Yue and Kontar 2020, Sec. 7, after Poloczek
-# et al. 2017): the multi-source GP (kernel CB_MISO of src/gp.c), the
-# problems' source costs and the multi-source test problems. The policies
-# are the KG-based ones of R/rollout.R.
-
-is_miso <- function(problem) inherits(problem, "bo_problem_miso")
+# The multi-source GP (Poloczek et al. 2017, used by Yue and Kontar 2020,
+# Sec. 7): one GP over (x, source) pairs, kernel CB_MISO of src/gp.c,
+# fitted by gp_fit_miso(). The problems with sources are in
+# problem-miso.R, the KG-based policies in policies-rollout.R.
 
 #' Fit the multi-information-source Gaussian process
 #'
@@ -131,17 +129,6 @@ gp_fit_miso <- function(X, source, y, n_sources = NULL, lower = NULL,
   ))
 }
 
-check_sources <- function(source, n, arg = deparse(substitute(source)),
-                          call = sys.call(-1L)) {
-  force(arg)
-  if (!(is.numeric(source) && length(source) == n && all(is.finite(source)) &&
-        all(source >= 0) && all(source == round(source)))) {
-    stop_arg(arg, sprintf("%d whole numbers >= 0 (0 = the objective)", n),
-             source, call = call)
-  }
-  as.integer(source)
-}
-
 # Positions of the lengthscales in theta = (log ell_0, log sf2_0, (log ell_s,
 # log sf2_s) for s = 1.., log noise).
 miso_ell_index <- function(d, n_sources) {
@@ -236,47 +223,5 @@ gp_print.costbo_gp_miso <- function(x, digits) {
   cat(sprintf("  noise: %s   mean: %s\n", format(cf$noise, digits = digits),
               format(cf$mean, digits = digits)))
   invisible(x)
-}
-
-# Validate the multi-source arguments of bo_problem(); returns the problem's
-# multi-source elements.
-check_miso <- function(sources, source_costs, call = sys.call(-1L)) {
-  S <- check_count(sources, min = 1L, arg = "sources", call = call)
-  if (is.null(source_costs)) {
-    stop_arg("source_costs", "given with `sources`", NULL, show = FALSE,
-             call = call)
-  }
-  if (is.numeric(source_costs)) {
-    if (!(length(source_costs) == S && all(is.finite(source_costs)) &&
-          all(source_costs > 0))) {
-      stop_arg("source_costs",
-               sprintf("%d positive numbers (one per source) or a function(x, source)",
-                       S), source_costs, call = call)
-    }
-    cc <- as.double(source_costs)
-    fun <- function(x, source) cc[source + 1L]
-  } else if (is.function(source_costs)) {
-    fun <- source_costs
-  } else {
-    stop_arg("source_costs",
-             "positive numbers (one per source) or a function(x, source)",
-             source_costs, call = call)
-  }
-  list(miso = TRUE, n_sources = S, source_cost = fun,
-       source_costs = if (is.numeric(source_costs)) cc)
-}
-
-# The cost of evaluating source s at x, checked (see source_price()).
-miso_cost <- function(problem, x, s) source_price(problem$source_cost, x, s)
-
-# Costs of the rows of X (user units) at every source: nrow(X) x S.
-miso_cost_matrix <- function(problem, X) {
-  S <- problem$n_sources
-  if (!is.null(problem$source_costs)) {
-    return(matrix(problem$source_costs, nrow(X), S, byrow = TRUE))
-  }
-  vapply(seq_len(S) - 1L, function(s) {
-    apply(X, 1L, function(x) miso_cost(problem, x, s))
-  }, numeric(nrow(X)))
 }
 

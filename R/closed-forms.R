@@ -250,28 +250,6 @@ acq_closed_form <- function(type, mean, sd, best, cost = NULL,
   as.data.frame(res[cols])
 }
 
-# A numeric vector of length 1 or n, finite, within [min, max] (or
-# (min, max] when min_open), recycled to length n.
-check_acq_vector <- function(x, n, min = -Inf, max = Inf, min_open = FALSE,
-                             arg = deparse(substitute(x)),
-                             call = sys.call(-1L)) {
-  force(arg)
-  rng <- if (is.finite(min) && is.finite(max)) {
-    sprintf(" in [%g, %g]", min, max)
-  } else if (is.finite(min)) {
-    sprintf(" %s %g", if (min_open) ">" else ">=", min)
-  } else ""
-  must <- sprintf("a numeric vector of length 1 or %d with finite values%s",
-                  n, rng)
-  ok <- is.numeric(x) && is.null(dim(x)) && length(x) %in% c(1L, n) &&
-    !anyNA(x) && all(is.finite(x))
-  if (ok) {
-    ok <- all(if (min_open) x > min else x >= min) && all(x <= max)
-  }
-  if (!ok) stop_arg(arg, must, x, call)
-  rep_len(as.double(x), n)
-}
-
 #' Pandora's Box stopping rule
 #'
 #' The stopping rule of the Pandora's Box Gittins index policy (Xie et al.

@@ -461,11 +461,3 @@ max_control <- function(n_starts, select = "boltzmann", eta = 1, maxit = 200L,
     class = "costbo_max_control")
 }
 
-# Internal-scale points must lie in the unit cube, i.e. inside the bounds of
-# the model.
-check_in_box <- function(Xs, arg, call) {
-  if (any(Xs < -1e-10) || any(Xs > 1 + 1e-10)) {
-    stop_arg(arg, "inside the bounds [lower, upper] of the model",
-             show = FALSE, call = call)
-  }
-}
