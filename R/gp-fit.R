@@ -275,7 +275,8 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   # when the noise is fixed or its band lies on one side of the level
   split <- log(max(1e-4, 10 * noise_floor))
   if (fixed[d + 2L] || split >= up[d + 2L]) split <- NA
-  ctl <- c(n_starts, 200, if (is.null(start)) 1e8 else 1e9, 0, 5, split, 10)
+  ctl <- gp_fit_control(n_starts, factr = if (is.null(start)) 1e8 else 1e9,
+                        split = split)
   fit_c <- function(idx, starts, ctl) {
     if (is.null(idx)) {
       call_c(C_gp_fit, Xs, ys, kcode, starts, lo, up, slot, use_prior, shape,
@@ -306,6 +307,23 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   ))
 }
 
+# The control of the multistart L-BFGS-B of C_gp_fit (class
+# costbo_fit_control, read by name by unpack_fit_control() in src/gp.c):
+# `n_starts` runs to convergence from the best screened starts, `maxit`,
+# `factr`, `pgtol` and `lmm` of L-BFGS-B, the log-noise level `split`
+# between the two noise regimes the multistart races (NA: none), the
+# racing iterations `race` of later runs (0: none), and `bar`: a run
+# happens only when the best screened value is below it.
+gp_fit_control <- function(n_starts, maxit = 200L, factr = 1e8, pgtol = 0,
+                           lmm = 5L, split = NA_real_, race = 10L,
+                           bar = Inf) {
+  structure(list(n_starts = as.integer(n_starts), maxit = as.integer(maxit),
+                 factr = as.double(factr), pgtol = as.double(pgtol),
+                 lmm = as.integer(lmm), split = as.double(split),
+                 race = as.integer(race), bar = as.double(bar)),
+            class = "costbo_fit_control")
+}
+
 # Largest number of points of simulate(): their joint covariance is factored
 # by one LAPACK call, which cannot be interrupted (about 0.15 s at 1000
 # points with R's reference LAPACK).
@@ -334,10 +352,10 @@ gp_fit_subset <- function(fit_c, n, d, starts, ctl, fixed, lo, up,
   free_l <- !fixed[seq_len(d)]
   th[seq_len(d)][free_l] <- pmin(th[seq_len(d)][free_l], log(5))
   ctl1 <- ctl
-  ctl1[1L] <- 1
+  ctl1$n_starts <- 1L
   opt <- fit_c(NULL, as.matrix(th), ctl1)
   nfun <- sub$nfun + opt$nfun
-  split <- ctl[6L]
+  split <- ctl$split
   if (!fixed[d + 2L] && is.finite(split)) {
     th <- opt$runs[, 1L]
     alt <- if (th[d + 2L] < split) log(c(1e-3, 1e-2)) else log(noise_floor)
@@ -345,7 +363,8 @@ gp_fit_subset <- function(fit_c, n, d, starts, ctl, fixed, lo, up,
     cand <- matrix(th, p, length(alt))
     cand[d + 2L, ] <- alt
     # run only from a level whose value already beats the converged fit
-    opt2 <- fit_c(NULL, cand, c(ctl1, opt$value))
+    ctl1$bar <- opt$value
+    opt2 <- fit_c(NULL, cand, ctl1)
     nfun <- nfun + opt2$nfun
     if (opt2$value < opt$value) opt <- opt2
   }

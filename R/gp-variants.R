@@ -151,9 +151,12 @@ new_gp_object <- function(x, variant) {
 # argument of the user's function the fit came in.
 gp_pack <- function(object, arg = "object", call = sys.call(-1L)) {
   object <- check_gp_object(object, arg = arg, call = call)
-  list(object$Xs, object$ys, object$L, object$beta, as.integer(object$kcode),
-       as.double(object$hyp), as.double(object$fmean),
-       as.double(object$fcov))
+  structure(list(X = object$Xs, y = object$ys, L = object$L,
+                 beta = object$beta, kcode = as.integer(object$kcode),
+                 hyp = as.double(object$hyp),
+                 fmean = as.double(object$fmean),
+                 fcov = as.double(object$fcov)),
+            class = "costbo_gp_pack")
 }
 
 # Kernel names in the order of the C kernel codes (enum in src/gp.h).

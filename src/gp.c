@@ -597,25 +597,31 @@ void gp_upper(const cb_gp *gp, double *U) {
       U[i + (size_t)j * ld] = gp->L[j + (size_t)i * ld];
 }
 
+/* A fit packed by gp_pack() (R/gp-variants.R), read by name. */
 void gp_unpack(cb_gp *gp, SEXP packed, int extra) {
-  SEXP X = VECTOR_ELT(packed, 0), fmean = VECTOR_ELT(packed, 6);
+  const char *cls = "costbo_gp_pack";
+  SEXP X = cb_elt(packed, cls, "X"), y = cb_elt(packed, cls, "y");
+  SEXP L = cb_elt(packed, cls, "L"), beta = cb_elt(packed, cls, "beta");
+  SEXP hyp = cb_elt(packed, cls, "hyp"), fmean = cb_elt(packed, cls, "fmean");
+  SEXP fcov = cb_elt(packed, cls, "fcov");
+  const int kern = cb_elt_int(packed, cls, "kcode");
+  if (!Rf_isMatrix(X) || TYPEOF(X) != REALSXP || TYPEOF(y) != REALSXP ||
+      TYPEOF(L) != REALSXP || TYPEOF(beta) != REALSXP ||
+      TYPEOF(hyp) != REALSXP || TYPEOF(fmean) != REALSXP ||
+      TYPEOF(fcov) != REALSXP)
+    Rf_error("internal error: an inconsistent GP reached C");
   const int n = Rf_nrows(X), d = Rf_ncols(X);
   /* R checked the whole object (check_gp_object()); these are the sizes
    * every later index relies on, checked once more in O(1). */
-  const int kern = Rf_asInteger(VECTOR_ELT(packed, 4));
   const cb_gp_ops *ops = gp_ops(kern);
   const R_xlen_t nn = (R_xlen_t)n * n, nf = Rf_xlength(fmean);
-  if (ops == NULL || Rf_xlength(VECTOR_ELT(packed, 1)) != n ||
-      Rf_xlength(VECTOR_ELT(packed, 2)) != nn ||
-      Rf_xlength(VECTOR_ELT(packed, 3)) != n ||
-      Rf_xlength(VECTOR_ELT(packed, 5)) < d + 4 ||
+  if (ops == NULL || Rf_xlength(y) != n || Rf_xlength(L) != nn ||
+      Rf_xlength(beta) != n || Rf_xlength(hyp) < d + 4 ||
       (ops->inputs == CB_INPUT_INDEX &&
-       (d != 1 || nf < 1 || Rf_xlength(VECTOR_ELT(packed, 7)) != nf * nf)))
+       (d != 1 || nf < 1 || Rf_xlength(fcov) != nf * nf)))
     Rf_error("internal error: an inconsistent GP reached C");
-  gp_init(gp, kern, d, n, n + extra, REAL(X), REAL(VECTOR_ELT(packed, 1)),
-          REAL(VECTOR_ELT(packed, 2)), REAL(VECTOR_ELT(packed, 3)),
-          REAL(VECTOR_ELT(packed, 5)), Rf_length(fmean), REAL(fmean),
-          REAL(VECTOR_ELT(packed, 7)));
+  gp_init(gp, kern, d, n, n + extra, REAL(X), REAL(y), REAL(L), REAL(beta),
+          REAL(hyp), Rf_length(fmean), REAL(fmean), REAL(fcov));
 }
 
 void gp_kernel_col(const cb_gp *gp, const double *x, int ldx, double *kx,
@@ -1068,16 +1074,19 @@ SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
               SEXP profile, SEXP control) {
   const int n = Rf_nrows(X), d = Rf_ncols(X), p = d + 3;
   const int S = Rf_ncols(starts);
-  const double *ctl = REAL(control);
-  /* control: n_opt, maxit, factr, pgtol, L-BFGS-B memory, noise split,
-   * racing iterations of later runs (0: none), and optionally a bar (see
-   * below).  The result also holds every run's end point (in the internal
+  /* control: a costbo_fit_control (gp_fit_control() in R/gp-fit.R).  The
+   * result also holds every run's end point (in the internal
    * parameterization, ready to be a start) and value. */
-  const int n_opt = (int)ctl[0], maxit = (int)ctl[1], lmm = (int)ctl[4];
-  const int race = (int)ctl[6];
-  /* optional ctl[7]: run only when the best screened value is below it */
-  const double bar = Rf_length(control) > 7 ? ctl[7] : R_PosInf;
-  const double factr = ctl[2], pgtol = ctl[3];
+  const char *cls = "costbo_fit_control";
+  const int n_opt = cb_elt_int(control, cls, "n_starts");
+  const int maxit = cb_elt_int(control, cls, "maxit");
+  const int lmm = cb_elt_int(control, cls, "lmm");
+  const int race = cb_elt_int(control, cls, "race");
+  /* run only when the best screened value is below the bar */
+  const double bar = cb_elt_real(control, cls, "bar");
+  const double factr = cb_elt_real(control, cls, "factr");
+  const double pgtol = cb_elt_real(control, cls, "pgtol");
+  const double split = cb_elt_real(control, cls, "split");
   const int *sl = INTEGER(slot);
   int np = 0, nfree = 0;
   lik_ctx c;
@@ -1103,15 +1112,15 @@ SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
   }
   rsort_with_index(sval, order, S);
   /* Diversity: the second run starts from the best point on the other side
-   * of the noise split ctl[5] (log noise entry), so that a noisy optimum and
+   * of the noise split (log noise entry), so that a noisy optimum and
    * a noise-free one are both explored; screening by value alone favours
    * low-noise starts, which overfit noisy data. */
-  if (S > 2 && n_opt > 1 && R_FINITE(ctl[5])) {
+  if (S > 2 && n_opt > 1 && R_FINITE(split)) {
     const double *first = REAL(starts) + (size_t)order[0] * p;
-    const int low = first[d + 1] < ctl[5];
+    const int low = first[d + 1] < split;
     for (int s = 1; s < S; s++) {
       const double *st = REAL(starts) + (size_t)order[s] * p;
-      if ((st[d + 1] < ctl[5]) != low) {
+      if ((st[d + 1] < split) != low) {
         int o = order[s];
         double v = sval[s];
         for (int t = s; t > 1; t--) {

@@ -86,8 +86,8 @@ test_that("the tree gradient is exact with a jittered factor", {
   s <- tree_setup_box()
   B <- 8
   pk <- tree_pack(s$fit, s$cost, budget = B)
-  pk$model[[6]][s$d + 4] <- 0.05
-  pk$cost_model[[6]][s$d + 4] <- 0.02
+  pk$model$hyp[s$d + 4] <- 0.05
+  pk$cost_model$hyp[s$d + 4] <- 0.02
   m <- c(3L, 2L)
   set.seed(24)
   zf <- rnorm(5)
