@@ -597,19 +597,24 @@ void gp_upper(const cb_gp *gp, double *U) {
       U[i + (size_t)j * ld] = gp->L[j + (size_t)i * ld];
 }
 
+/* Element `name` of a packed fit: doubles. */
+static SEXP pack_reals(SEXP packed, const char *name) {
+  SEXP v = cb_elt(packed, "costbo_gp_pack", name);
+  if (TYPEOF(v) != REALSXP)
+    Rf_error("element `%s` of the costbo_gp_pack object must be doubles",
+             name);
+  return v;
+}
+
 /* A fit packed by gp_pack() (R/gp-variants.R), read by name. */
 void gp_unpack(cb_gp *gp, SEXP packed, int extra) {
-  const char *cls = "costbo_gp_pack";
-  SEXP X = cb_elt(packed, cls, "X"), y = cb_elt(packed, cls, "y");
-  SEXP L = cb_elt(packed, cls, "L"), beta = cb_elt(packed, cls, "beta");
-  SEXP hyp = cb_elt(packed, cls, "hyp"), fmean = cb_elt(packed, cls, "fmean");
-  SEXP fcov = cb_elt(packed, cls, "fcov");
-  const int kern = cb_elt_int(packed, cls, "kcode");
-  if (!Rf_isMatrix(X) || TYPEOF(X) != REALSXP || TYPEOF(y) != REALSXP ||
-      TYPEOF(L) != REALSXP || TYPEOF(beta) != REALSXP ||
-      TYPEOF(hyp) != REALSXP || TYPEOF(fmean) != REALSXP ||
-      TYPEOF(fcov) != REALSXP)
-    Rf_error("internal error: an inconsistent GP reached C");
+  SEXP X = pack_reals(packed, "X"), y = pack_reals(packed, "y");
+  SEXP L = pack_reals(packed, "L"), beta = pack_reals(packed, "beta");
+  SEXP hyp = pack_reals(packed, "hyp"), fmean = pack_reals(packed, "fmean");
+  SEXP fcov = pack_reals(packed, "fcov");
+  const int kern = cb_elt_int(packed, "costbo_gp_pack", "kcode");
+  if (!Rf_isMatrix(X))
+    Rf_error("element `X` of the costbo_gp_pack object must be a matrix");
   const int n = Rf_nrows(X), d = Rf_ncols(X);
   /* R checked the whole object (check_gp_object()); these are the sizes
    * every later index relies on, checked once more in O(1). */

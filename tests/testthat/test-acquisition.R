@@ -260,6 +260,19 @@ boundary_cases <- function() {
     }),
     rh = list(obj = costbo:::rh_control(0L, rc, 5, Inf), run = function(o) {
       .Call(costbo:::C_rollout_rh_propose, ei, raw[1:3, ], raw, kg, o)
+    }),
+    # gp_fit()'s multistart on standardized data, from one start
+    fit = list(obj = costbo:::gp_fit_control(1L, maxit = 5L),
+               run = function(o) {
+                 .Call(costbo:::C_gp_fit, X, as.double(scale(fit$y)), 0L,
+                       matrix(c(log(0.3), log(0.3), 0, log(1e-3), 0), 5),
+                       c(rep(log(1e-3), 2), log(1e-4), log(1e-6), -Inf),
+                       c(rep(log(1e3), 2), log(1e8), log(10), Inf),
+                       c(0L, 1L, 2L, 3L, -1L), FALSE, c(3, 2, 1.1),
+                       c(6, 0.15, 0.05), 0L, o)
+               }),
+    gp = list(obj = costbo:::gp_pack(fit), run = function(o) {
+      .Call(costbo:::C_gp_predict, o, raw, FALSE)
     }))
 }
 
@@ -268,7 +281,8 @@ test_that("each unpacker rejects a missing or mistyped element", {
   expect_setequal(vapply(cases, function(k) class(k$obj), ""),
                   paste0("costbo_", c("max_control", "acq", "tree_control",
                                       "cmdp_control", "kg_control",
-                                      "rh_control")))
+                                      "rh_control", "fit_control",
+                                      "gp_pack")))
   for (nm in names(cases)) {
     obj <- cases[[nm]]$obj
     run <- cases[[nm]]$run
