@@ -220,7 +220,7 @@ test_that("model settings reach the objective's GP", {
                class = "costbo_error_arg")
 })
 
-test_that("model$cost settings reach the log-cost GP", {
+test_that("gp_args$cost settings reach the log-cost GP", {
   prob <- measured_cost_problem(budget = 30)
   band <- list(noise_floor = 1e-4, noise_ceiling = 1e-3)
   run <- bo_optimize(prob, policy_ei_pu(), seed = 3, max_evaluations = 3,
@@ -232,12 +232,12 @@ test_that("model$cost settings reach the log-cost GP", {
   nc <- coef(run$models$cost)$noise / run$models$cost$ysd^2
   nf <- coef(run$models$f)$noise / run$models$f$ysd^2
   for (v in c(nc, nf)) expect_true(v >= 1e-4 * (1 - 1e-8) && v <= 1e-3 * (1 + 1e-8))
-  # without model$cost the cost GP keeps its defaults
+  # without gp_args$cost the cost GP keeps its defaults
   run0 <- bo_optimize(prob, policy_ei_pu(), seed = 3, max_evaluations = 3,
                       gp_args = band, progress = FALSE)
   expect_identical(run0$models$cost$kernel, "matern52")
   expect_error(bo_optimize(prob, policy_ei_pu(), gp_args = list(cost = list(X = 1))),
-               "model\\$cost", class = "costbo_error_arg")
+               "gp_args\\$cost", class = "costbo_error_arg")
   expect_error(bo_optimize(prob, policy_ei_pu(), gp_args = list(cost = "se")),
                class = "costbo_error_arg")
 })
