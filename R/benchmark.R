@@ -70,12 +70,13 @@
 #'   `backend = "parallel"`; it is left running.
 #' @param seed The seed from which the replications' streams are derived.
 #' @param n_grid Number of points of each problem's cost grid.
-#' @param n_init,max_evaluations,charge_initial,model Passed to
-#'   [bo_optimize()] (`model`: further [gp_fit()] arguments for the
+#' @param n_init,max_evaluations,charge_initial,gp_args Passed to
+#'   [bo_optimize()] (`gp_args`: further [gp_fit()] arguments for the
 #'   objective's GP, e.g. fixed hyperparameters for Bayesian regret on GP
 #'   prior samples).
 #' @param progress Report each finished replication (sequential back end)
 #'   or round of replications.
+#' @param model Deprecated name of `gp_args`.
 #' @return A `bo_benchmark`: use [as.data.frame()] (the curves: one row per
 #'   problem, policy, replication and grid cost, with columns `problem`,
 #'   `policy`, `rep`, `cost`, `best_value`, `regret`, `log10_regret`),
@@ -113,8 +114,11 @@ bo_benchmark <- function(problems, policies, reps = 10L,
                          backend = c("sequential", "parallel", "future"),
                          workers = NULL, cluster = NULL, seed = 1L,
                          n_grid = 101L, n_init = NULL, max_evaluations = NULL,
-                         charge_initial = FALSE, model = list(),
-                         progress = interactive()) {
+                         charge_initial = FALSE, gp_args = list(),
+                         progress = interactive(), model) {
+  if (!missing(model)) {
+    gp_args <- renamed_arg(model, "model", "gp_args", !missing(gp_args))
+  }
   problems <- check_named_list(problems, "bo_problem", "problems",
                                allow_function = TRUE)
   policies <- check_named_list(policies, "bo_policy", "policies")
@@ -125,7 +129,7 @@ bo_benchmark <- function(problems, policies, reps = 10L,
   if (!is.null(n_init)) n_init <- check_count(n_init)
   if (!is.null(max_evaluations)) max_evaluations <- check_count(max_evaluations)
   charge_initial <- check_flag(charge_initial)
-  model <- check_model_args(model)
+  model <- check_model_args(gp_args)
   progress <- check_flag(progress)
   if (!is.null(workers)) workers <- check_count(workers, min = 1L)
   if (!is.null(cluster) && !inherits(cluster, "cluster")) {
@@ -167,45 +171,6 @@ new_benchmark <- function(records, tasks, seed, reps, n_grid, backend,
   x$replications <- benchmark_replications(x)
   x$evaluations <- benchmark_evaluations(x)
   structure(x, class = "bo_benchmark")
-}
-
-check_named_list <- function(x, class, arg, allow_function = FALSE,
-                             call = sys.call(-1L)) {
-  if (inherits(x, class)) {
-    nm <- if (class == "bo_problem") x$name else x$label
-    x <- stats::setNames(list(x), nm)
-  }
-  what <- if (allow_function) {
-    sprintf("a named list of %ss (or functions of the replication number returning one)",
-            class)
-  } else sprintf("a named list of %ss", class)
-  if (!is.list(x) || length(x) == 0L) stop_arg(arg, what, x, call)
-  nm <- names(x)
-  if (is.null(nm) || anyNA(nm) || any(!nzchar(nm)) || anyDuplicated(nm)) {
-    stop_arg(arg, paste(what, "with distinct non-empty names"), x, call,
-             show = FALSE)
-  }
-  ok <- vapply(x, function(e) {
-    inherits(e, class) || (allow_function && is.function(e))
-  }, logical(1))
-  if (!all(ok)) {
-    stop_arg(arg, paste0(what, "; element \"", nm[!ok][1L], "\" is ",
-                         describe_value(x[[which(!ok)[1L]]])), x, call,
-             show = FALSE)
-  }
-  x
-}
-
-check_reps <- function(reps, call = sys.call(-1L)) {
-  ok <- is.numeric(reps) && length(reps) >= 1L && !anyNA(reps) &&
-    all(is.finite(reps)) && all(reps == round(reps)) && all(reps >= 1) &&
-    all(reps <= 1e6) && !anyDuplicated(reps)
-  if (!ok) {
-    stop_arg("reps", "a number of replications or distinct replication numbers >= 1",
-             reps, call)
-  }
-  reps <- as.integer(reps)
-  if (length(reps) == 1L) seq_len(reps) else reps
 }
 
 # The generator's kind and state, and their restoration (removing a state
@@ -265,7 +230,7 @@ benchmark_task <- function(task, problems, policies, stream, args) {
     }
     bo_optimize(pr, policies[[task$policy]], n_init = args$n_init,
                 max_evaluations = args$max_evaluations,
-                charge_initial = args$charge_initial, model = args$model,
+                charge_initial = args$charge_initial, gp_args = args$model,
                 progress = FALSE)
   }, error = function(e) e)
   rec$seconds <- proc.time()[["elapsed"]] - t0

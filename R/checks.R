@@ -263,3 +263,159 @@ check_count_max <- function(x, min = 0L, max, arg, call = sys.call(-1L)) {
   }
   as.integer(x)
 }
+
+check_index <- function(x, n, arg = deparse(substitute(x)),
+                        call = sys.call(-1L)) {
+  force(arg)
+  if (is.matrix(x) && ncol(x) == 1L) x <- drop(x)
+  ok <- is.numeric(x) && length(x) >= 1L && !anyNA(x) && all(x == round(x)) &&
+    all(x >= 1) && all(x <= n)
+  if (!ok) stop_arg(arg, sprintf("candidate indices between 1 and %d", n), x,
+                    call = call)
+  as.double(x)
+}
+
+check_sources <- function(source, n, arg = deparse(substitute(source)),
+                          call = sys.call(-1L)) {
+  force(arg)
+  if (!(is.numeric(source) && length(source) == n && all(is.finite(source)) &&
+        all(source >= 0) && all(source == round(source)))) {
+    stop_arg(arg, sprintf("%d whole numbers >= 0 (0 = the objective)", n),
+             source, call = call)
+  }
+  as.integer(source)
+}
+
+# Internal-scale points must lie in the unit cube, i.e. inside the bounds of
+# the model.
+check_in_box <- function(Xs, arg, call) {
+  if (any(Xs < -1e-10) || any(Xs > 1 + 1e-10)) {
+    stop_arg(arg, "inside the bounds [lower, upper] of the model",
+             show = FALSE, call = call)
+  }
+}
+
+# A numeric vector of length 1 or n, finite, within [min, max] (or
+# (min, max] when min_open), recycled to length n.
+check_acq_vector <- function(x, n, min = -Inf, max = Inf, min_open = FALSE,
+                             arg = deparse(substitute(x)),
+                             call = sys.call(-1L)) {
+  force(arg)
+  rng <- if (is.finite(min) && is.finite(max)) {
+    sprintf(" in [%g, %g]", min, max)
+  } else if (is.finite(min)) {
+    sprintf(" %s %g", if (min_open) ">" else ">=", min)
+  } else ""
+  must <- sprintf("a numeric vector of length 1 or %d with finite values%s",
+                  n, rng)
+  ok <- is.numeric(x) && is.null(dim(x)) && length(x) %in% c(1L, n) &&
+    !anyNA(x) && all(is.finite(x))
+  if (ok) {
+    ok <- all(if (min_open) x > min else x >= min) && all(x <= max)
+  }
+  if (!ok) stop_arg(arg, must, x, call)
+  rep_len(as.double(x), n)
+}
+
+check_named_list <- function(x, class, arg, allow_function = FALSE,
+                             call = sys.call(-1L)) {
+  if (inherits(x, class)) {
+    nm <- if (class == "bo_problem") x$name else x$label
+    x <- stats::setNames(list(x), nm)
+  }
+  what <- if (allow_function) {
+    sprintf("a named list of %ss (or functions of the replication number returning one)",
+            class)
+  } else sprintf("a named list of %ss", class)
+  if (!is.list(x) || length(x) == 0L) stop_arg(arg, what, x, call)
+  nm <- names(x)
+  if (is.null(nm) || anyNA(nm) || any(!nzchar(nm)) || anyDuplicated(nm)) {
+    stop_arg(arg, paste(what, "with distinct non-empty names"), x, call,
+             show = FALSE)
+  }
+  ok <- vapply(x, function(e) {
+    inherits(e, class) || (allow_function && is.function(e))
+  }, logical(1))
+  if (!all(ok)) {
+    stop_arg(arg, paste0(what, "; element \"", nm[!ok][1L], "\" is ",
+                         describe_value(x[[which(!ok)[1L]]])), x, call,
+             show = FALSE)
+  }
+  x
+}
+
+check_reps <- function(reps, call = sys.call(-1L)) {
+  ok <- is.numeric(reps) && length(reps) >= 1L && !anyNA(reps) &&
+    all(is.finite(reps)) && all(reps == round(reps)) && all(reps >= 1) &&
+    all(reps <= 1e6) && !anyDuplicated(reps)
+  if (!ok) {
+    stop_arg("reps", "a number of replications or distinct replication numbers >= 1",
+             reps, call)
+  }
+  reps <- as.integer(reps)
+  if (length(reps) == 1L) seq_len(reps) else reps
+}
+
+check_sobol_dim <- function(d, arg = deparse(substitute(d)),
+                            call = sys.call(-1L)) {
+  force(arg)
+  d <- check_count(d, min = 1L, arg = arg, call = call)
+  dmax <- sobol_max_dim()
+  if (d > dmax) {
+    stop_arg(arg, sprintf("a single whole number in [1, %d]", dmax), d, call)
+  }
+  d
+}
+
+check_sobol_skip <- function(skip, n, arg = deparse(substitute(skip)),
+                             call = sys.call(-1L)) {
+  force(arg)
+  skip <- check_count(skip, arg = arg, call = call)
+  if (as.double(skip) + n > .Machine$integer.max) {
+    stop_arg(arg, sprintf("a whole number with n + %s <= %d", arg,
+                          .Machine$integer.max), skip, call)
+  }
+  skip
+}
+
+# Whether the policy suits the problem (see problem_accepts()).
+check_policy_fits <- function(problem, policy, call = sys.call(-1L)) {
+  problem_accepts(problem, policy, call)
+}
+
+check_model_args <- function(model, call = sys.call(-1L)) {
+  # `model` holds the user's `gp_args`
+  allowed <- setdiff(names(formals(gp_fit)), c("X", "y", "lower", "upper"))
+  ok <- function(m, extra = NULL) {
+    is.list(m) && (!length(m) || (!is.null(names(m)) &&
+                                    all(names(m) %in% c(allowed, extra))))
+  }
+  if (!ok(model, "cost")) {
+    stop_arg("gp_args", sprintf(paste("a named list of gp_fit() arguments",
+                                    "among %s, and `cost`"),
+                              paste(allowed, collapse = ", ")), model,
+             call = call)
+  }
+  if (!is.null(model$cost) && !ok(model$cost)) {
+    stop_arg("gp_args$cost", sprintf(paste("a named list of gp_fit() arguments",
+                                         "among %s for the log-cost GP"),
+                                   paste(allowed, collapse = ", ")),
+             model$cost, call = call)
+  }
+  model
+}
+
+# The problem and the policy of a run or session, and whether they fit
+# together.
+check_problem_policy <- function(problem, policy, call) {
+  if (!inherits(problem, "bo_problem")) {
+    stop_arg("problem", "a bo_problem (see bo_problem() and test_problem())",
+             problem, call = call)
+  }
+  if (!inherits(policy, "bo_policy")) {
+    stop_arg("policy", "a bo_policy (see policy_ei())", policy, call = call)
+  }
+  problem <- upgrade_problem(problem)
+  check_policy_fits(problem, policy, call = call)
+  invisible(problem)
+}

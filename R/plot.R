@@ -32,8 +32,8 @@
 #' @export
 plot.bo_run <- function(x, type = c("progress", "posterior", "regret"),
                         n_grid = 200L, ...) {
-  has_regret <- is_cvs(x$problem) && !is.null(x$problem$noise_free) &&
-    !is.null(x$problem$optimum)
+  x <- upgrade_state(x)
+  has_regret <- !is.null(problem_regret_curve(x$problem, x))
   if (identical(type, c("progress", "posterior", "regret")) && has_regret) {
     type <- "regret"
   }
@@ -108,7 +108,7 @@ plot_posterior <- function(x, n_grid) {
   }
   state <- state_fit(x)
   grid <- matrix(seq(pr$lower, pr$upper, length.out = n_grid))
-  pf <- predict(state$models$f, if (is_miso(pr)) cbind(grid, 0) else grid)
+  pf <- predict(state$models$f, problem_model_newdata(pr, grid))
   ok <- state_objective(state)
   acq <- state$policy$acquisition(state, grid)
   old <- graphics::par(mfrow = c(3L, 1L), mar = c(3.5, 4, 1.5, 1),

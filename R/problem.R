@@ -217,7 +217,11 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
                sources)
     }
     miso <- check_miso(sources, source_costs)
-    cost <- function(x) miso_cost(list(source_cost = miso$source_cost), x, 0L)
+    # the objective's own cost (source 0)
+    cost <- local({
+      source_cost <- miso$source_cost
+      function(x) source_price(source_cost, x, 0L)
+    })
   } else if (!is.null(source_costs)) {
     stop_arg("sources", "given with `source_costs`", NULL, show = FALSE)
   }
@@ -251,7 +255,21 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
   new_bo_problem(prob)
 }
 
-new_bo_problem <- function(x) structure(x, class = "bo_problem")
+# The variants of a problem are classes (see "The questions the loop asks"
+# below): "bo_problem_cvs" (control sets), "bo_problem_miso" (information
+# sources), "bo_problem_finite" (candidate points, with or without an
+# explicit prior) and "bo_problem_box" (a box), each also a "bo_problem".
+new_bo_problem <- function(x) {
+  kind <- if (isTRUE(x$cvs)) "cvs" else if (isTRUE(x$miso)) "miso" else
+    if (!is.null(x$candidates)) "finite" else "box"
+  structure(x, class = c(paste0("bo_problem_", kind), "bo_problem"))
+}
+
+# A problem saved by a costbo whose problems had the class "bo_problem" only
+# (in a checkpoint, a saved session or run) gets its variant's class.
+upgrade_problem <- function(x) {
+  if (length(class(x)) == 1L) new_bo_problem(unclass(x)) else x
+}
 
 #' @export
 print.bo_problem <- function(x, ...) {
@@ -265,127 +283,12 @@ print.bo_problem <- function(x, ...) {
   cat(sprintf("Cost-aware optimization problem \"%s\" (maximize), %d input%s\n",
               x$name, x$d, if (x$d == 1L) "" else "s"))
   cat("  domain: ", dom, "\n", sep = "")
-  cost <- if (is_miso(x)) {
-    if (is.null(x$source_costs)) {
-      sprintf("by source (%d sources, function of x and the source)",
-              x$n_sources)
-    } else {
-      paste0("by source: ", paste0("source ", seq_len(x$n_sources) - 1L, " ",
-                                   format(x$source_costs), collapse = ", "))
-    }
-  } else if (x$cost_type == "control") {
-    sets <- vapply(x$control_sets, function(s) {
-      paste0("{", paste(s, collapse = ","), "}")
-    }, "")
-    paste0("by control set: ", paste0(sets, " ", format(x$control_costs),
-                                      collapse = ", "))
-  } else if (x$cost_type == "measured") {
-    "measured by the objective (unknown in advance)"
-  } else if (!is.null(attr(x$cost, "costbo_cost"))) {
-    sprintf("known (%s)", attr(x$cost, "costbo_cost")$label)
-  } else "known (function of x)"
-  cat("  cost:   ", cost, "\n", sep = "")
+  cat("  cost:   ", problem_cost_label(upgrade_problem(x)), "\n", sep = "")
   cat("  budget: ", format(x$budget), "\n", sep = "")
   cat("  evaluations: ", if (isTRUE(x$noisy)) "noisy" else "deterministic",
       "\n", sep = "")
   if (!is.null(x$optimum)) cat("  known optimum: ", format(x$optimum), "\n",
                                sep = "")
-  invisible(x)
-}
-
-# Cost functions the C core evaluates itself (src/acq.c, CB_COST_*): an R
-# function of one point carrying attribute "costbo_cost" = list(kind, par,
-# label). `par` is in the layout acq_at() reads.
-new_cost <- function(fun, kind, par, label) {
-  structure(fun, costbo_cost = list(kind = kind, par = as.double(par),
-                                    label = label),
-            class = c("costbo_cost", "function"))
-}
-
-cost_constant <- function(value) {
-  new_cost(function(x) value, "const", value, sprintf("constant %g", value))
-}
-
-#' Cost functions of the papers' experiments
-#'
-#' Known cost functions evaluated by costbo's C core (so acquisitions using
-#' them are maximized entirely in C), with the formulas of the papers'
-#' reference implementations.
-#'
-#' `cost_linear()` is \eqn{c(x) = a + b\,\bar u} with \eqn{\bar u} the mean
-#' of the coordinates of \eqn{x} mapped to the unit cube; with the defaults
-#' \eqn{a = 1, b = 20} this is \eqn{20 (0.05 + \bar u)}, costs in
-#' \[1, 21\] (Xie et al. 2024).
-#'
-#' `cost_cosine()` is \eqn{\log c(x) = a \cdot \mathrm{mean}_i
-#' \cos(2\pi b (x_i + c) / P)} on the problem's own input scale (Astudillo et
-#' al. 2021, as in its code). With `seed` the coefficients are drawn as there:
-#' \eqn{a \in [0.75, 1.5]}, \eqn{b \in [1, 3]}, \eqn{c \in [0, 2\pi]},
-#' uniformly, from a generator seeded with `seed` modulo 20.
-#'
-#' @param lower,upper The problem's box.
-#' @param a,b Coefficients (see Details).
-#' @param c Phase of `cost_cosine()`.
-#' @param period The period divisor \eqn{P}.
-#' @param seed For `cost_cosine()`: draw `a`, `b`, `c` from this seed instead.
-#' @return A function of one point `x` returning its cost, of class
-#'   `costbo_cost`.
-#' @family problems
-#' @examples
-#' cl <- cost_linear(c(0, 0), c(1, 1))
-#' cl(c(0, 0)); cl(c(1, 1))
-#' cc <- cost_cosine(c(-5.12, -5.12), c(5.12, 5.12), period = 5.12, seed = 1)
-#' cc(c(0, 0))
-#' @export
-cost_linear <- function(lower, upper, a = 1, b = 20) {
-  d <- length(lower)
-  lower <- check_vector(lower)
-  upper <- check_vector(upper, d)
-  if (any(upper <= lower)) {
-    stop_arg("upper", "greater than `lower` in every coordinate", upper)
-  }
-  a <- check_number(a)
-  b <- check_number(b)
-  if (a <= 0 || a + b <= 0) {
-    stop_arg("a", "such that the cost a + b * mean(u) is positive on the box",
-             a)
-  }
-  range <- upper - lower
-  new_cost(function(x) a + b * mean((x - lower) / range), "linear", c(a, b),
-           sprintf("linear %g + %g mean(u)", a, b))
-}
-
-#' @rdname cost_linear
-#' @export
-cost_cosine <- function(lower, upper, a = 1, b = 2, c = 0, period = 1,
-                        seed = NULL) {
-  d <- length(lower)
-  lower <- check_vector(lower)
-  upper <- check_vector(upper, d)
-  if (any(upper <= lower)) {
-    stop_arg("upper", "greater than `lower` in every coordinate", upper)
-  }
-  period <- check_number(period, min = 0, min_open = TRUE)
-  if (!is.null(seed)) {
-    seed <- check_count(seed)
-    coef <- with_seed(seed %% 20L, stats::runif(3L))
-    a <- 0.75 + 0.75 * coef[1L]
-    b <- 1 + 2 * coef[2L]
-    c <- 2 * pi * coef[3L]
-  } else {
-    a <- check_number(a)
-    b <- check_number(b)
-    c <- check_number(c)
-  }
-  new_cost(function(x) exp(a * mean(cos(2 * pi * b * (x + c) / period))),
-           "cosine", c(a, b, c, period, lower),
-           sprintf("cosine a = %.3g, b = %.3g, c = %.3g, P = %g", a, b, c,
-                   period))
-}
-
-#' @export
-print.costbo_cost <- function(x, ...) {
-  cat("Cost function:", attr(x, "costbo_cost")$label, "\n")
   invisible(x)
 }
 

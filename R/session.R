@@ -1,262 +1,6 @@
-# The state of an optimization: evaluations, budget, models and policy
-# memory. bo_session()/bo_ask()/bo_tell() expose it for real experiments;
-# bo_optimize() drives the same machinery with the problem's objective.
-#
-# All state lives in plain R objects, so sessions and runs survive saveRDS()
-# and travel to parallel workers.
-
-new_state <- function(problem, policy, charge_initial, model = list()) {
-  d <- problem$d
-  list(
-    problem = problem, policy = policy,
-    X = matrix(0, 0, d), value = double(), cost = double(),
-    charged = logical(), phase = character(), status = character(),
-    message = character(), fit_time = double(), policy_time = double(),
-    eval_time = double(), info = list(),
-    control_set = integer(), random = matrix(0, 0, d), expected = double(),
-    source = integer(),
-    spent = 0, budget = problem$budget, budget_start = problem$budget,
-    charge_initial = charge_initial, models = list(f = NULL, cost = NULL),
-    model_args = model,
-    memory = NULL, pending = NULL, stop_reason = NULL, iteration = 0L
-  )
-}
-
-# Record one evaluation (or failure) at x.
-state_record <- function(state, x, value, cost, phase, status = "ok",
-                         message = "", fit_time = NA_real_,
-                         policy_time = NA_real_, eval_time = NA_real_,
-                         info = list(), control_set = NA_integer_,
-                         source = NA_integer_) {
-  charge <- phase != "initial" || state$charge_initial
-  pr <- state$problem
-  if (is_miso(pr)) state$source <- c(state$source, as.integer(source))
-  if (is_cvs(pr)) {
-    # the realized random inputs, and the expected noise-free objective of
-    # the chosen (control set, partial query) for the regret
-    random <- rep(NA_real_, pr$d)
-    expected <- NA_real_
-    if (!is.na(control_set)) {
-      ctrl <- pr$control_sets[[control_set]]
-      random[-ctrl] <- x[-ctrl]
-      if (!is.null(pr$noise_free)) {
-        expected <- cvs_expected_value(pr, x[ctrl], control_set)
-      }
-    } else if (!is.null(pr$noise_free)) {
-      expected <- pr$noise_free(matrix(x, 1L))
-    }
-    state$control_set <- c(state$control_set, as.integer(control_set))
-    state$random <- rbind(state$random, random, deparse.level = 0L)
-    state$expected <- c(state$expected, expected)
-  }
-  paid <- !is.na(cost) && charge
-  state$X <- rbind(state$X, x, deparse.level = 0L)
-  state$value <- c(state$value, value)
-  state$cost <- c(state$cost, cost)
-  state$charged <- c(state$charged, paid)
-  state$phase <- c(state$phase, phase)
-  state$status <- c(state$status, status)
-  state$message <- c(state$message, message)
-  state$fit_time <- c(state$fit_time, fit_time)
-  state$policy_time <- c(state$policy_time, policy_time)
-  state$eval_time <- c(state$eval_time, eval_time)
-  state$info <- c(state$info, list(info))
-  if (paid) state$spent <- state$spent + cost
-  if (phase == "initial" && !state$charge_initial) {
-    state$budget_start <- state$budget
-  } else if (phase == "initial") {
-    state$budget_start <- state$budget - state$spent
-  }
-  state
-}
-
-# The evaluations that inform the models: successful ones.
-state_ok <- function(state) state$status == "ok"
-
-# The best value of the objective (source 0 of a multi-source problem).
-state_best <- function(state) {
-  ok <- state_objective(state)
-  if (!any(ok)) return(NA_real_)
-  max(state$value[ok])
-}
-
-# The incumbent of the expected-improvement family (EI and its cost-aware
-# variants, B-MS-EI's tree, the rollouts, PBGI's stopping rule), in a state
-# whose models are fitted: the best observed value of a deterministic
-# objective; for a noisy one, the largest posterior mean of the objective at
-# its evaluated points (the plug-in of Picheny et al. 2013), so that an
-# improvement is measured against what the model believes rather than a
-# lucky noisy observation (which the GP partly calls noise: against it,
-# every expected improvement can vanish). Reporting keeps state_best().
-state_incumbent <- function(state) {
-  pr <- state$problem
-  model <- state$models$f
-  if (!isTRUE(pr$noisy) || is.null(model)) return(state_best(state))
-  ok <- state_objective(state)
-  if (!any(ok)) return(NA_real_)
-  X <- unique(state$X[ok, , drop = FALSE])
-  newdata <- if (!is.null(pr$prior)) {
-    match_candidates(pr$candidates, X)
-  } else if (is_miso(pr)) cbind(X, 0) else X
-  max(predict(model, newdata, sd = FALSE)$mean)
-}
-
-# Successful evaluations of the objective itself (source 0).
-state_objective <- function(state) {
-  ok <- state_ok(state)
-  if (is_miso(state$problem)) ok <- ok & state$source == 0L
-  ok
-}
-
-state_remaining <- function(state) state$budget - state$spent
-
-# The evaluations that inform the objective's model: the successful ones
-# and the failed ones, each failure with the worst successful value (of its
-# source, with information sources; of any source when its own has none),
-# so that the model, and through it every policy, steers away from points
-# near failures (see "Failures and interruptions" in ?bo_optimize). Without
-# failures, the successful evaluations alone. Returns list(use, y): the
-# rows of the state and their values.
-state_model_data <- function(state) {
-  ok <- state_ok(state)
-  use <- ok
-  y <- state$value
-  if (any(ok) && !all(ok)) {
-    worst <- min(state$value[ok])
-    if (is_miso(state$problem)) {
-      for (i in which(!ok)) {
-        same <- ok & state$source == state$source[i]
-        y[i] <- if (any(same)) min(state$value[same]) else worst
-      }
-    } else {
-      y[!ok] <- worst
-    }
-    use <- rep(TRUE, length(ok))
-  }
-  list(use = use, y = y[use])
-}
-
-# Fit (warm-started) the objective model, on the successful evaluations and
-# the failed ones at the worst successful value (state_model_data()), and,
-# for measured costs, the GP on log cost, on the evaluations whose cost is
-# known (valid).
-state_fit <- function(state) {
-  pr <- state$problem
-  md <- state_model_data(state)
-  ok <- md$use
-  X <- state$X[ok, , drop = FALSE]
-  y <- md$y
-  if (is_miso(pr)) {
-    prev <- state$models$f
-    state$models$f <- gp_fit_miso(X, state$source[ok], y,
-                                  n_sources = pr$n_sources, lower = pr$lower,
-                                  upper = pr$upper, start = prev)
-    return(state)
-  }
-  if (!is.null(pr$prior)) {
-    idx <- match_candidates(pr$candidates, X)
-    state$models$f <- gp_finite(pr$prior$mean, pr$prior$cov, x = idx, y = y,
-                                noise = pr$noise)
-  } else if (length(y) >= 2L && stats::sd(y) > 0) {
-    args <- state$model_args
-    args$cost <- NULL # model$cost is for the log-cost GP
-    args <- model_noise_default(args, exact = !isTRUE(pr$noisy))
-    state$models$f <- refit_gp(X, y, pr, args, state$models$f)
-  } else {
-    stop_costbo(paste("the objective model needs at least two successful",
-                      "evaluations with different values"))
-  }
-  if (pr$cost_type == "measured") {
-    known <- !is.na(state$cost)
-    lc <- log(state$cost[known])
-    state$models$cost <- if (length(lc) >= 2L && stats::sd(lc) > 0) {
-      # on a finite domain too, a GP on the candidates' coordinates
-      # a measured cost is exact
-      refit_gp(state$X[known, , drop = FALSE], lc, pr,
-               model_noise_default(state$model_args$cost, TRUE),
-               state$models$cost)
-    } else {
-      NULL
-    }
-  }
-  state
-}
-
-# The noise variance band of a GP of exact data (a deterministic objective,
-# and every measured cost), on the standardized scale: the band in which the
-# reference implementation of Astudillo et al. (2021) holds the noise of
-# both its GPs, so that the GP (nearly) interpolates. Free noise on such data
-# can explain a lone good observation as noise and flatten the posterior
-# (Dropwave, seed 2: noise twice the outputscale, every EI below 1e-8).
-exact_noise_band <- c(1e-4, 1e-3)
-
-# The gp_fit() arguments `args` of the user with the band above for exact
-# data, unless the user set the noise model (`noise`, `noise_floor`,
-# `noise_ceiling` or `estimate`): then gp_fit()'s own defaults fill in.
-model_noise_default <- function(args, exact) {
-  user <- c("noise", "noise_floor", "noise_ceiling", "estimate")
-  if (!exact || any(user %in% names(args))) return(args)
-  args$noise_floor <- exact_noise_band[1L]
-  args$noise_ceiling <- exact_noise_band[2L]
-  args
-}
-
-# gp_fit() of y on X over the problem's box with the user's settings
-# `model_args`, warm-started from the previous fit `prev` when its kernel is
-# the one asked for (and no start was given).
-refit_gp <- function(X, y, pr, model_args, prev) {
-  args <- c(list(X = X, y = y, lower = pr$lower, upper = pr$upper),
-            model_args)
-  kernel <- if (is.null(args$kernel)) "matern52" else args$kernel
-  if (is.null(args$start) && !is.null(prev) &&
-      identical(prev$kernel, kernel)) {
-    args$start <- prev
-  }
-  do.call(gp_fit, args)
-}
-
-# Row indices of the points X among the candidates.
-match_candidates <- function(candidates, X) {
-  key <- function(M) apply(M, 1L, function(r) paste(format(r, digits = 15),
-                                                     collapse = "\r"))
-  idx <- match(key(X), key(candidates))
-  if (anyNA(idx)) stop_costbo("an evaluated point is not one of the candidates")
-  idx
-}
-
-# What the acquisition functions need to know about the cost in this state:
-# a known cost, the log-cost GP, or (measured but not yet learnable, e.g. all
-# costs equal) the constant observed cost.
-state_cost_args <- function(state) {
-  pr <- state$problem
-  if (pr$cost_type == "known") {
-    cost <- pr$cost
-    if (!is.null(pr$prior)) {
-      cost <- apply(pr$candidates, 1L, cost)
-    } else if (is.null(attr(cost, "costbo_cost"))) {
-      f <- cost
-      cost <- function(X) apply(X, 1L, f)
-    }
-    return(list(cost = cost, cost_model = NULL))
-  }
-  if (!is.null(state$models$cost) && is.null(pr$prior)) {
-    return(list(cost = NULL, cost_model = state$models$cost))
-  }
-  if (!is.null(state$models$cost)) {
-    # finite domain with measured costs: predicted cost per candidate
-    p <- predict(state$models$cost, pr$candidates)
-    return(list(cost = exp(p$mean + p$sd^2 / 2), cost_model = NULL))
-  }
-  list(cost = exp(mean(log(state$cost[!is.na(state$cost)]))),
-       cost_model = NULL)
-}
-
-# Map a point proposed on a finite domain's model scale back to the problem.
-state_point <- function(state, x) {
-  pr <- state$problem
-  if (!is.null(pr$prior)) return(pr$candidates[x, ])
-  x
-}
+# Ask-and-tell sessions: the state of state.R driven by an experimenter
+# instead of an objective: bo_session(), bo_ask(), bo_tell() and
+# bo_acquisition().
 
 #' Ask-and-tell sessions for real experiments
 #'
@@ -271,7 +15,7 @@ state_point <- function(state, x) {
 #' proposals as in [bo_optimize()] (see its section on failures): the
 #' objective's model takes the failed point at the worst value observed, so
 #' `bo_ask()` does not propose it, or points near it, again.
-#' `bo_session()` checks the settings the session will need (`model`, and
+#' `bo_session()` checks the settings the session will need (`gp_args`, and
 #' whether the policy suits the problem) at once, as [bo_optimize()] does.
 #'
 #' @param problem A [bo_problem()]. Its objective is not called by a session
@@ -283,7 +27,7 @@ state_point <- function(state, x) {
 #' @param charge_initial Do the costs of the initial points count against the
 #'   budget? Default `FALSE`: the budget is for the optimization phase, as in
 #'   the papers' reference implementations.
-#' @param model A named list of further arguments to [gp_fit()] for the
+#' @param gp_args A named list of further arguments to [gp_fit()] for the
 #'   objective's GP, e.g. `list(kernel = "se")` or fixed hyperparameters
 #'   `list(estimate = "fixed", lengthscale = 0.1, outputscale = 1,
 #'   noise = 1e-4)`. By default a Matérn 5/2 GP fitted by MAP, warm-started
@@ -296,12 +40,13 @@ state_point <- function(state, x) {
 #'   noise; for a noisy objective it is estimated (between [gp_fit()]'s
 #'   defaults `noise_floor = 1e-6` and `noise_ceiling = 10`). Settings given
 #'   here win: with any of `noise`, `noise_floor`, `noise_ceiling` or
-#'   `estimate` in `model`, the band is not applied and [gp_fit()]'s
+#'   `estimate` in `gp_args`, the band is not applied and [gp_fit()]'s
 #'   defaults fill in the rest. Its element `cost`, a list of the same kind,
 #'   is for the GP on the log cost of a measured cost; a measured cost is
 #'   exact, so that GP holds its noise in the same band by default (under
 #'   the same rule), e.g. `list(cost = list(noise_floor = 1e-6))` lets it
 #'   estimate a noisy cost.
+#' @param model Deprecated name of `gp_args`.
 #' With control sets (see [bo_problem()]), `bo_ask()` returns the control
 #' partial query: the values of the chosen control set's inputs (named
 #' `x1`, `x3`, ...), with attribute `control_set`, the index of the set; the
@@ -325,12 +70,15 @@ state_point <- function(state, x) {
 #' s
 #' @export
 bo_session <- function(problem, policy, initial = NULL,
-                       charge_initial = FALSE, model = list()) {
+                       charge_initial = FALSE, gp_args = list(), model) {
   call <- sys.call()
-  check_problem_policy(problem, policy, call)
+  problem <- check_problem_policy(problem, policy, call)
   charge_initial <- check_flag(charge_initial)
-  model <- check_model_args(model)
-  state <- new_state(problem, policy, charge_initial, model)
+  if (!missing(model)) {
+    gp_args <- renamed_arg(model, "model", "gp_args", !missing(gp_args))
+  }
+  gp_args <- check_model_args(gp_args)
+  state <- new_state(problem, policy, charge_initial, gp_args)
   if (!is.null(initial)) state <- state_initial(state, initial)
   check_run_ready(state, call)
   state$memory <- policy_init(policy, state)
@@ -346,8 +94,7 @@ state_initial <- function(state, initial, call = sys.call(-1L)) {
              call = call)
   }
   xn <- paste0("x", seq_len(d))
-  need <- c(xn, "value", if (pr$cost_type == "measured") "cost",
-            if (is_miso(pr)) "source")
+  need <- c(xn, "value", problem_initial_columns(pr))
   miss <- setdiff(need, names(initial))
   if (length(miss)) {
     stop_arg("initial", sprintf("a data frame with column%s %s",
@@ -358,46 +105,17 @@ state_initial <- function(state, initial, call = sys.call(-1L)) {
   X <- check_matrix(as.matrix(initial[xn]), d = d, arg = "initial", call = call)
   value <- check_vector(initial$value, nrow(X), arg = "initial$value",
                         call = call)
-  source <- if (is_miso(pr)) {
-    s <- check_sources(initial$source, nrow(X), arg = "initial$source",
-                       call = call)
-    if (any(s >= pr$n_sources)) {
-      stop_arg("initial$source", sprintf("below the number of sources, %d",
-                                         pr$n_sources), show = FALSE,
-               call = call)
-    }
-    s
-  } else rep(NA_integer_, nrow(X))
-  cost <- if ("cost" %in% names(initial)) initial$cost else if (is_miso(pr)) {
-    vapply(seq_len(nrow(X)), function(i) miso_cost(pr, X[i, ], source[i]), 0)
-  } else apply(X, 1L, pr$cost)
-  cost <- check_vector(cost, nrow(X), arg = "initial$cost", call = call)
+  index <- problem_in_domain(pr, X, "initial", call)
+  init <- problem_initial_steps(pr, initial, X, index, call)
+  cost <- check_vector(init$cost, nrow(X), arg = "initial$cost", call = call)
   if (any(cost <= 0)) {
     stop_arg("initial$cost", "positive", show = FALSE, call = call)
   }
-  check_in_domain(pr, X, "initial", call)
   for (i in seq_len(nrow(X))) {
-    state <- state_record(state, X[i, ], value[i], cost[i], "initial",
-                          source = source[i])
+    state <- state_record(state, init$steps[[i]], value[i], cost[i],
+                          "initial")
   }
   state
-}
-
-check_in_domain <- function(problem, X, arg, call) {
-  tol <- 1e-10 * (problem$upper - problem$lower)
-  if (any(sweep(X, 2L, problem$lower - tol) < 0) ||
-      any(sweep(X, 2L, problem$upper + tol) > 0)) {
-    stop_arg(arg, "inside the problem's box [lower, upper]", show = FALSE,
-             call = call)
-  }
-  if (!is.null(problem$candidates)) {
-    idx <- tryCatch(match_candidates(problem$candidates, X),
-                    costbo_error = function(e) NULL)
-    if (is.null(idx)) {
-      stop_arg(arg, "made of the problem's candidate points", show = FALSE,
-               call = call)
-    }
-  }
 }
 
 #' @rdname bo_session
@@ -414,11 +132,9 @@ bo_ask <- function(session) {
   if (!inherits(session, "bo_session")) {
     stop_arg("session", "a bo_session", session)
   }
+  session <- upgrade_state(session)
   p <- state_propose(session)
-  x <- p$x
-  if (is_cvs(session$problem)) {
-    names(x) <- paste0("x", session$problem$control_sets[[p$control_set]])
-  }
+  x <- problem_ask_point(session$problem, p$step, p)
   structure(x, info = p$info, memory = p$memory, models = p$state$models,
             control_set = p$control_set, source = p$source,
             class = "bo_point")
@@ -446,19 +162,6 @@ print.bo_point <- function(x, ...) {
   invisible(x)
 }
 
-# Fit the models and ask the policy; returns list(x, info, memory,
-# fit_time, policy_time, state).
-state_propose <- function(state) {
-  t0 <- proc.time()[["elapsed"]]
-  state <- state_fit(state)
-  t1 <- proc.time()[["elapsed"]]
-  p <- state$policy$propose(state)
-  t2 <- proc.time()[["elapsed"]]
-  list(x = as.double(state_point(state, p$x)), info = p$info,
-       memory = p$memory, fit_time = t1 - t0, policy_time = t2 - t1,
-       state = state, control_set = p$control_set, source = p$source)
-}
-
 #' @rdname bo_session
 #' @param x The point that was evaluated (usually what `bo_ask()` returned;
 #'   for a problem with several information sources it must be, since it
@@ -475,61 +178,24 @@ bo_tell <- function(session, x, value, cost = NULL, asked = NULL) {
   if (!inherits(session, "bo_session")) {
     stop_arg("session", "a bo_session", session)
   }
+  session <- upgrade_state(session)
   pr <- session$problem
+  call <- sys.call()
   if (!is.numeric(x)) stop_arg("x", "a numeric point", x)
   xm <- check_matrix(as.double(x), d = pr$d, arg = "x")
   if (nrow(xm) != 1L) stop_arg("x", "one point", x)
-  check_in_domain(pr, xm, "x", sys.call())
+  index <- problem_in_domain(pr, xm, "x", call)
   if (!(is.numeric(value) || is.logical(value)) || length(value) != 1L) {
     stop_arg("value", "a single number (NA for a failed experiment)", value)
   }
-  control_set <- NA_integer_
-  src <- x
-  if (is_cvs(pr)) {
-    if (!is.null(asked)) {
-      if (!inherits(asked, "bo_point") || is.null(attr(asked, "control_set"))) {
-        stop_arg("asked", "the point bo_ask() returned", asked)
-      }
-      src <- asked
-    }
-    control_set <- attr(src, "control_set")
-    if (is.null(control_set)) {
-      stop_arg("asked", paste("given (the point bo_ask() returned) for a",
-                              "problem with control sets"), NULL, show = FALSE)
-    }
-    ctrl <- pr$control_sets[[control_set]]
-    if (!is.null(asked) && any(abs(xm[1L, ctrl] - as.double(asked)) >
-                               1e-8 * (pr$upper[ctrl] - pr$lower[ctrl]))) {
-      stop_arg("x", "equal to the asked point in the controlled inputs",
-               x)
-    }
-    cc <- pr$control_costs[control_set]
-    if (!is.null(cost) && !isTRUE(all.equal(as.double(cost), cc))) {
-      stop_arg("cost", sprintf("NULL or the control set's cost %g", cc), cost)
-    }
-    cost <- cc
-  } else if (!is.null(asked)) {
-    stop_arg("asked", "NULL for a problem without control sets", asked)
-  }
-  source <- NA_integer_
-  if (is_miso(pr)) {
-    source <- attr(x, "source")
-    if (is.null(source)) {
-      stop_arg("x", paste("the point bo_ask() returned (it carries its",
-                          "source) for a problem with sources"), x)
-    }
-    sc <- miso_cost(pr, xm[1L, ], source)
-    if (!is.null(cost) && !isTRUE(all.equal(as.double(cost), sc))) {
-      stop_arg("cost", sprintf("NULL or the source's cost %g", sc), cost)
-    }
-    cost <- sc
-  }
+  told <- problem_tell(pr, x, xm, index, cost, asked, call)
+  cost <- told$cost
   if (is.null(cost)) {
     if (pr$cost_type == "measured") {
       stop_arg("cost", "given: this problem's cost is measured", NULL,
                show = FALSE)
     }
-    pc <- point_cost(pr, xm[1L, ])
+    pc <- problem_price(pr, told$step)
     if (nzchar(pc$message)) {
       stop_arg("cost", sprintf(paste("given: the problem's cost function",
                                      "gives no cost at `x` (%s)"),
@@ -541,6 +207,7 @@ bo_tell <- function(session, x, value, cost = NULL, asked = NULL) {
               length(cost) == 1L && is.na(cost)) {
     NA_real_ # not measured: the value is kept, no cost is charged
   } else check_number(cost, min = 0, min_open = TRUE)
+  src <- told$src
   info <- attr(src, "info")
   ok <- is.finite(value)
   memory <- session$memory
@@ -548,11 +215,10 @@ bo_tell <- function(session, x, value, cost = NULL, asked = NULL) {
     memory <- attr(src, "memory")
     session$models <- attr(src, "models")
   }
-  session <- state_record(session, xm[1L, ], as.double(value), cost, "bo",
+  session <- state_record(session, told$step, as.double(value), cost, "bo",
                           status = if (ok) "ok" else "error",
                           message = if (ok) "" else "no value reported",
-                          info = if (is.null(info)) list() else info,
-                          control_set = control_set, source = source)
+                          info = if (is.null(info)) list() else info)
   session$memory <- memory
   session$iteration <- session$iteration + 1L
   session
@@ -582,18 +248,13 @@ bo_acquisition <- function(session, X) {
   if (!inherits(session, c("bo_session", "bo_run"))) {
     stop_arg("session", "a bo_session or bo_run", session)
   }
+  session <- upgrade_state(session)
   pr <- session$problem
-  if (is_miso(pr) && is.matrix(X) && ncol(X) == pr$d + 1L) {
-    # pairs (x, source)
-    check_sources(X[, pr$d + 1L], nrow(X), arg = "X[, d + 1]")
-    Xx <- check_matrix(X[, seq_len(pr$d), drop = FALSE], d = pr$d, arg = "X")
-  } else {
-    X <- Xx <- check_matrix(X, d = pr$d)
-  }
-  check_in_box(sweep(sweep(Xx, 2L, pr$lower), 2L, pr$upper - pr$lower, "/"),
-               "X", sys.call())
+  pts <- problem_acq_points(pr, X, sys.call())
+  check_in_box(sweep(sweep(pts$Xx, 2L, pr$lower), 2L, pr$upper - pr$lower,
+                     "/"), "X", sys.call())
   state <- state_fit(session)
-  state$policy$acquisition(state, X)
+  state$policy$acquisition(state, pts$X)
 }
 
 #' @export
@@ -617,56 +278,3 @@ print_state_summary <- function(x) {
   }
 }
 
-# Policies for control sets go with problems with control sets, and only.
-check_policy_fits <- function(problem, policy, call = sys.call(-1L)) {
-  if (is_cvs(problem) && !isTRUE(policy$cvs)) {
-    stop_arg("policy", paste("a policy for control sets (policy_ucb_cvs(),",
-                             "policy_etc(), policy_ucb_psq(), policy_ts_psq())",
-                             "for a problem with control sets"),
-             policy$label, call = call)
-  }
-  if (is_miso(problem) && !isTRUE(policy$miso)) {
-    stop_arg("policy", paste("a policy for several information sources",
-                             "(policy_kg() or policy_rollout() with",
-                             "base = \"kg\") for a problem with sources"),
-             policy$label, call = call)
-  }
-  if (!is_cvs(problem) && isTRUE(policy$cvs)) {
-    stop_arg("policy", "a policy for problems without control sets",
-             policy$label, call = call)
-  }
-}
-
-check_model_args <- function(model, call = sys.call(-1L)) {
-  allowed <- setdiff(names(formals(gp_fit)), c("X", "y", "lower", "upper"))
-  ok <- function(m, extra = NULL) {
-    is.list(m) && (!length(m) || (!is.null(names(m)) &&
-                                    all(names(m) %in% c(allowed, extra))))
-  }
-  if (!ok(model, "cost")) {
-    stop_arg("model", sprintf(paste("a named list of gp_fit() arguments",
-                                    "among %s, and `cost`"),
-                              paste(allowed, collapse = ", ")), model,
-             call = call)
-  }
-  if (!is.null(model$cost) && !ok(model$cost)) {
-    stop_arg("model$cost", sprintf(paste("a named list of gp_fit() arguments",
-                                         "among %s for the log-cost GP"),
-                                   paste(allowed, collapse = ", ")),
-             model$cost, call = call)
-  }
-  model
-}
-
-# The problem and the policy of a run or session, and whether they fit
-# together.
-check_problem_policy <- function(problem, policy, call) {
-  if (!inherits(problem, "bo_problem")) {
-    stop_arg("problem", "a bo_problem (see bo_problem() and test_problem())",
-             problem, call = call)
-  }
-  if (!inherits(policy, "bo_policy")) {
-    stop_arg("policy", "a bo_policy (see policy_ei())", policy, call = call)
-  }
-  check_policy_fits(problem, policy, call = call)
-}

@@ -115,9 +115,9 @@
 #' @param d The dimension: fixed for most problems; `"ackley"`, `"levy"`,
 #'   `"rosenbrock"`, `"griewank"` and `"gp_sample"` accept any `d` (`d >= 2`
 #'   for `"rosenbrock"`). `NULL` takes the default.
-#' @param cost The cost family: `"cosine"`, `"linear"`, `"uniform"` (or the
-#'   problem's own family, e.g. `"radial"`); `NULL` takes the problem's
-#'   default.
+#' @param cost_family The cost family: `"cosine"`, `"linear"`, `"uniform"`
+#'   (or the problem's own family, e.g. `"radial"`); `NULL` takes the
+#'   problem's default.
 #' @param known_cost Whether the policy knows the cost function (`TRUE`) or
 #'   only observes each evaluation's cost (`FALSE`); `NULL` takes the
 #'   family's default (measured for `"cosine"`, known otherwise).
@@ -126,10 +126,11 @@
 #'   `"gp_sample"` function. The caller's random number stream is left
 #'   untouched.
 #' @param budget The total budget; `NULL` takes the default (see Details).
-#' @param noise Standard deviation of Gaussian noise added to each returned
-#'   value (drawn from R's random number generator); 0 for none. The problem
-#'   is declared noisy (see `noisy` in [bo_problem()]) when it is positive,
-#'   deterministic otherwise.
+#' @param noise_sd Standard deviation of Gaussian noise added to each
+#'   returned value (drawn from R's random number generator); 0 for none.
+#'   The problem is declared noisy (see `noisy` in [bo_problem()]) when it
+#'   is positive, deterministic otherwise.
+#' @param cost,noise Deprecated names of `cost_family` and `noise_sd`.
 #' @return `test_problem()`: a [bo_problem()] whose `optimum` is the known
 #'   maximum value of the (noise-free) objective, with an extra element
 #'   `maximizer`, a matrix of known global maximizers (one per row). For
@@ -137,8 +138,8 @@
 #'   holds four points of its circle of maximizers.
 #'
 #'   `test_problems()`: a data frame with one row per problem and columns
-#'   `name`, `d` (default dimension), `d_allowed`, `domain`, `cost` (default
-#'   family), `known_cost` (default), `budget` (default, at the default `d`),
+#'   `name`, `d` (default dimension), `d_allowed`, `domain`, `cost_family`
+#'   (default family), `known_cost` (default), `budget` (default, at the default `d`),
 #'   `optimum` (`NA` when it depends on `seed`) and `paper`.
 #' @references
 #' Astudillo, R., Jiang, D. R., Balandat, M., Bakshy, E. and Frazier, P. I.
@@ -159,17 +160,25 @@
 #' Test Functions and Datasets. <https://www.sfu.ca/~ssurjano/>.
 #' @family problems
 #' @examples
-#' test_problems()[, c("name", "d", "cost", "budget", "optimum")]
+#' test_problems()[, c("name", "d", "cost_family", "budget", "optimum")]
 #' # paper 000: Dropwave with a measured cosine cost
 #' p <- test_problem("dropwave", seed = 3)
 #' p
 #' p$objective(c(0, 0))
 #' # paper 002's setting for Ackley in 4 dimensions
-#' a <- test_problem("ackley", d = 4, cost = "linear")
+#' a <- test_problem("ackley", d = 4, cost_family = "linear")
 #' a$cost(rep(0, 4))
 #' @export
-test_problem <- function(name, d = NULL, cost = NULL, known_cost = NULL,
-                         seed = 1, budget = NULL, noise = 0) {
+test_problem <- function(name, d = NULL, cost_family = NULL,
+                         known_cost = NULL, seed = 1, budget = NULL,
+                         noise_sd = 0, cost, noise) {
+  if (!missing(cost)) {
+    cost_family <- renamed_arg(cost, "cost", "cost_family",
+                               !missing(cost_family))
+  }
+  if (!missing(noise)) {
+    noise_sd <- renamed_arg(noise, "noise", "noise_sd", !missing(noise_sd))
+  }
   specs <- tp_specs()
   name <- check_choice(name, names(specs))
   spec <- specs[[name]]
@@ -184,14 +193,15 @@ test_problem <- function(name, d = NULL, cost = NULL, known_cost = NULL,
       stop_arg("d", sprintf(">= %d for \"%s\"", spec$d_min, name), d)
     }
   }
-  family <- if (is.null(cost)) spec$cost else
-    check_choice(cost, unique(c("cosine", "linear", "uniform", spec$cost)))
+  family <- if (is.null(cost_family)) spec$cost else
+    check_choice(cost_family, unique(c("cosine", "linear", "uniform",
+                                       spec$cost)))
   known_cost <- if (is.null(known_cost)) family != "cosine" else
     check_flag(known_cost)
   seed <- check_count(seed)
   budget <- if (is.null(budget)) tp_budget(family, d) else
     check_number(budget, min = 0, min_open = TRUE)
-  noise <- check_number(noise, min = 0)
+  noise_sd <- check_number(noise_sd, min = 0)
 
   lower <- rep_len(spec$lower, d)
   upper <- rep_len(spec$upper, d)
@@ -212,8 +222,8 @@ test_problem <- function(name, d = NULL, cost = NULL, known_cost = NULL,
     uniform = 1,
     radial = tp_radial_cost(lower, d)
   )
-  value <- if (noise > 0) {
-    function(x) f(x) + stats::rnorm(1L, sd = noise)
+  value <- if (noise_sd > 0) {
+    function(x) f(x) + stats::rnorm(1L, sd = noise_sd)
   } else f
   objective <- if (known_cost) value else {
     price <- if (is.function(cost_fun)) cost_fun else function(x) cost_fun
@@ -222,7 +232,7 @@ test_problem <- function(name, d = NULL, cost = NULL, known_cost = NULL,
   prob <- bo_problem(objective, lower = lower, upper = upper,
                      cost = if (known_cost) cost_fun else NULL,
                      budget = budget, name = name, optimum = optimum,
-                     noisy = noise > 0)
+                     noisy = noise_sd > 0)
   prob$maximizer <- maximizer
   prob
 }
@@ -242,7 +252,7 @@ test_problems <- function() {
       name = nm, d = s$d,
       d_allowed = if (s$d_fixed) as.character(s$d) else
         sprintf(">= %d", s$d_min),
-      domain = dom, cost = s$cost, known_cost = s$cost != "cosine",
+      domain = dom, cost_family = s$cost, known_cost = s$cost != "cosine",
       budget = tp_budget(s$cost, s$d),
       optimum = if (is.null(s$optimum)) NA_real_ else s$optimum,
       paper = s$paper, stringsAsFactors = FALSE
@@ -512,4 +522,192 @@ tp_gp_sample <- function(d, n_points = 2L^min(14L, 10L + d),
   }
   # the optimum as the problem's own objective evaluates it
   list(f = g, optimum = g(best_x), maximizer = matrix(best_x, nrow = 1L))
+}
+
+#' Test problems with control sets (Tay et al. 2023)
+#'
+#' The 3-D problems of Tay et al. (2023, Sec. 5 and App. C) as
+#' [bo_problem()]s with control sets: a sample from a GP prior
+#' (`"gp_sample"`: squared-exponential kernel, lengthscale 0.1, outputscale
+#' 1, 1024 random Fourier features, drawn from `seed`; its maximum is a
+#' numerical estimate, see [test_problem()]) or Hartmann-3 (`"hartmann3"`,
+#' maximum 3.86278), on \eqn{[0, 1]^3}, with the seven control sets \{1\},
+#' \{2\}, \{3\}, \{1, 2\}, \{1, 3\}, \{2, 3\}, \{1, 2, 3\} and the costs
+#' * `"cheap"`: 0.01, 0.01, 0.01, 0.1, 0.1, 0.1, 1;
+#' * `"moderate"`: 0.1, 0.1, 0.1, 0.2, 0.2, 0.2, 1;
+#' * `"expensive"`: 0.6, 0.6, 0.6, 0.8, 0.8, 0.8, 1.
+#'
+#' Every input is drawn, when not controlled, from a normal distribution with
+#' mean 0.5 truncated to \[0, 1\] whose variance (after truncation) is
+#' `variance` (0.02, 0.04 or 0.08 in the paper). Observations carry Gaussian
+#' noise of standard deviation `noise_sd` (0.01 in the paper). The problem
+#' records the noise-free objective, so runs report the paper's regret.
+#' The reference implementation's protocol further fixes the GP
+#' hyperparameters (`gp_args = list(kernel = "se", estimate = "fixed",
+#' lengthscale = 0.1, outputscale = 1, noise = 1e-4)` in [bo_optimize()]) and
+#' starts from 5 random points (`n_init = 5`).
+#'
+#' @param name `"gp_sample"` or `"hartmann3"`.
+#' @param cost_set The control sets' costs: `"cheap"`, `"moderate"` or
+#'   `"expensive"`.
+#' @param variance Variance of every input's distribution.
+#' @param seed Seed of the GP sample (the caller's random stream is left
+#'   untouched).
+#' @param budget The budget (50 in the paper).
+#' @param noise_sd Standard deviation of the observation noise; the problem
+#'   is declared noisy (`noisy` of [bo_problem()]) when it is positive.
+#' @param costs,noise Deprecated names of `cost_set` and `noise_sd`.
+#' @return A `bo_problem` with control sets.
+#' @family problems
+#' @examples
+#' p <- test_problem_cvs("hartmann3", cost_set = "cheap")
+#' p
+#' p$control_costs
+#' @export
+test_problem_cvs <- function(name = c("gp_sample", "hartmann3"),
+                             cost_set = c("cheap", "moderate", "expensive"),
+                             variance = 0.02, seed = 1, budget = 50,
+                             noise_sd = 0.01, costs, noise) {
+  if (!missing(costs)) {
+    cost_set <- renamed_arg(costs, "costs", "cost_set", !missing(cost_set))
+  }
+  if (!missing(noise)) {
+    noise_sd <- renamed_arg(noise, "noise", "noise_sd", !missing(noise_sd))
+  }
+  name <- check_choice(name, c("gp_sample", "hartmann3"))
+  cost_set <- check_choice(cost_set, c("cheap", "moderate", "expensive"))
+  variance <- check_number(variance, min = 0, max = 1 / 12, min_open = TRUE)
+  seed <- check_count(seed)
+  budget <- check_number(budget, min = 0, min_open = TRUE)
+  noise_sd <- check_number(noise_sd, min = 0)
+  cost_values <- switch(cost_set,
+                        cheap = c(0.01, 0.01, 0.01, 0.1, 0.1, 0.1, 1),
+                        moderate = c(0.1, 0.1, 0.1, 0.2, 0.2, 0.2, 1),
+                        expensive = c(0.6, 0.6, 0.6, 0.8, 0.8, 0.8, 1))
+  if (name == "gp_sample") {
+    gp <- with_seed(seed, tp_gp_sample(3L, kernel = "se"))
+    f1 <- gp$f
+    fm <- gp$f
+    optimum <- gp$optimum
+  } else {
+    f1 <- tp_hartmann3
+    fm <- tp_hartmann3
+    optimum <- 3.86278214782076
+  }
+  objective <- if (noise_sd > 0) {
+    function(x) f1(x) + stats::rnorm(1L, sd = noise_sd)
+  } else f1
+  sets <- list(1L, 2L, 3L, c(1L, 2L), c(1L, 3L), c(2L, 3L), 1:3)
+  bo_problem(objective, lower = 0, upper = c(1, 1, 1), budget = budget,
+             control_sets = sets, control_costs = cost_values,
+             variance = variance, noise_free = fm,
+             name = sprintf("%s, %s costs, variance %g", name, cost_set,
+                            variance),
+             optimum = optimum, noisy = noise_sd > 0)
+}
+
+#' Multi-information-source test problems
+#'
+#' Problems with several information sources: source 0 is the objective,
+#' the others cheaper biased versions of it, each with its own cost. They are
+#' [bo_problem()]s with `sources`, for [policy_kg()] and the rolling-horizon
+#' [policy_rollout()], and are **maximized** (the functions are negated).
+#'
+#' * `"rosenbrock"` (Poloczek et al. 2017, the misoKG benchmark that Yue
+#'   and Kontar 2020 follow): \eqn{f(x) = -((1 - x_1)^2 + 100 (x_2 -
+#'   x_1^2)^2)} on \eqn{[-2, 2]^2}; source 1 is \eqn{f(x) + 0.1 \sin(10 x_1
+#'   + 5 x_2)}; costs 1000 and 1; maximum 0 at \eqn{(1, 1)}; default budget
+#'   5000.
+#' * `"goldstein_price"`, `"bohachevsky"` (Yue and Kontar 2020, Sec.
+#'   5.4.1, three sources): the negated functions of [test_problem()];
+#'   source 1 is \eqn{f(x) + 2 \sin(10 x_1 + 5 x_2)} and source 2 is
+#'   \eqn{f(x) + \delta(x)} with \eqn{\delta} a sample of a GP with the
+#'   squared-exponential kernel, lengthscale 1 and variance 1 (random
+#'   Fourier features drawn from `seed`) plus independent Gaussian noise of
+#'   variance 0.5 at every evaluation (the nugget of the paper's kernel).
+#'   The paper applies both biases to the problem's own coordinates and so
+#'   does costbo. Costs \eqn{5 d = 10} for source 0 and \eqn{d = 2} for the
+#'   others, budget \eqn{10 d^2 = 40}, as in the paper's example.
+#'
+#' @param name `"rosenbrock"`, `"goldstein_price"` or `"bohachevsky"`.
+#' @param budget The total budget; `NULL` takes the default.
+#' @param source_costs Optional costs of the sources: one positive number
+#'   each, or a function(x, source), as `source_costs` of [bo_problem()].
+#' @param seed Seed of the bias GP sample of source 2 (the caller's random
+#'   stream is left untouched).
+#' @param noise_sd Standard deviation of Gaussian noise added to every
+#'   source. The problem is declared noisy (`noisy` of [bo_problem()]) when
+#'   it is positive, and always for `"goldstein_price"` and
+#'   `"bohachevsky"`, whose source 2 is noisy.
+#' @param costs,noise Deprecated names of `source_costs` and `noise_sd`.
+#' @return A [bo_problem()] with `optimum` (of source 0) and `maximizer`.
+#' @family problems
+#' @examples
+#' p <- test_problem_miso("rosenbrock")
+#' p
+#' p$objective(c(1, 1), 0)
+#' p$objective(c(1, 1), 1)
+#' @export
+test_problem_miso <- function(name = c("rosenbrock", "goldstein_price",
+                                       "bohachevsky"),
+                              budget = NULL, source_costs = NULL, seed = 1,
+                              noise_sd = 0, costs, noise) {
+  if (!missing(costs)) {
+    source_costs <- renamed_arg(costs, "costs", "source_costs",
+                                !missing(source_costs))
+  }
+  if (!missing(noise)) {
+    noise_sd <- renamed_arg(noise, "noise", "noise_sd", !missing(noise_sd))
+  }
+  name <- check_choice(if (is.character(name)) name[1L] else name,
+                       c("rosenbrock", "goldstein_price", "bohachevsky"),
+                       arg = "name")
+  seed <- check_count(seed)
+  noise_sd <- check_number(noise_sd, min = 0)
+  eps <- function() if (noise_sd > 0) stats::rnorm(1L, 0, noise_sd) else 0
+  if (name == "rosenbrock") {
+    f <- function(x) 1e5 * tp_rosenbrock(x) # test_problem()'s is / 1e5
+    obj <- function(x, source) {
+      b <- if (source == 1L) 0.1 * sin(10 * x[1L] + 5 * x[2L]) else 0
+      f(x) + b + eps()
+    }
+    lower <- c(-2, -2)
+    upper <- c(2, 2)
+    def_costs <- c(1000, 1)
+    def_budget <- 5000
+    optimum <- 0
+    maximizer <- matrix(c(1, 1), 1L)
+  } else {
+    spec <- tp_specs()[[name]]
+    f <- function(x) spec$f(x)
+    lower <- rep_len(spec$lower, 2L)
+    upper <- rep_len(spec$upper, 2L)
+    delta <- with_seed(seed, gp_prior_sample(2L, kernel = "se",
+                                             lengthscale = 1))
+    obj <- function(x, source) {
+      b <- switch(source + 1L, 0, 2 * sin(10 * x[1L] + 5 * x[2L]),
+                  delta(matrix(x, 1L)) + stats::rnorm(1L, 0, sqrt(0.5)))
+      f(x) + b + eps()
+    }
+    def_costs <- c(10, 2, 2)
+    def_budget <- 40
+    optimum <- spec$optimum
+    maximizer <- spec$maximizer(2L)
+  }
+  S <- length(def_costs)
+  if (!is.null(source_costs) && !is.function(source_costs) &&
+      !(is.numeric(source_costs) && length(source_costs) == S &&
+        all(is.finite(source_costs)) && all(source_costs > 0))) {
+    stop_arg("source_costs",
+             paste(sprintf("%d positive finite numbers (one per", S),
+                   "source) or a function(x, source)"), source_costs)
+  }
+  costs <- if (is.null(source_costs)) def_costs else source_costs
+  budget <- if (is.null(budget)) def_budget else budget
+  prob <- bo_problem(obj, lower = lower, upper = upper, budget = budget,
+                     name = paste0(name, "_miso"), optimum = optimum,
+                     sources = S, source_costs = costs,
+                     noisy = noise_sd > 0 || name != "rosenbrock")
+  prob$maximizer <- maximizer
+  prob
 }

@@ -19,7 +19,7 @@ strip <- function(x) {
   x
 }
 out <- list()
-prob <- test_problem("branin", cost = "cosine", budget = 8)
+prob <- test_problem("branin", cost_family = "cosine", budget = 8)
 pols <- list(ei = policy_ei(), bmsei = policy_bmsei(steps = 3, fantasies = c(2, 2)),
              rollout_adaptive = policy_rollout("adaptive", max_horizon = 3, n_cand = 20),
              kg = policy_kg(n_cand = 20), pbgi = policy_pbgi(1e-3))

@@ -35,7 +35,7 @@ scenarios <- list(
     setup = "prob <- test_problem('lee2021', budget = 50)",
     run = "bo_optimize(prob, policy_rollout(horizon = 4, n_samples = 4096), seed = 1, progress = FALSE)"),
   bmsei_tree = list(
-    setup = "prob <- test_problem('branin', cost = 'cosine', budget = 50)",
+    setup = "prob <- test_problem('branin', cost_family = 'cosine', budget = 50)",
     run = "bo_optimize(prob, policy_bmsei(steps = 4, fantasies = c(16, 16, 8)), seed = 1, progress = FALSE)"),
   ucb_cvs = list(
     setup = "prob <- test_problem_cvs('hartmann3', budget = 200)",

@@ -39,7 +39,7 @@ row <- function(label, st) {
 }
 free <- list(noise_floor = 1e-6, noise_ceiling = 10)
 old <- bo_optimize(prob, policy_ei_pu_cc(), seed = 2, max_evaluations = 6,
-                   progress = FALSE, model = c(free, list(cost = free)))
+                   progress = FALSE, gp_args = c(free, list(cost = free)))
 new <- bo_optimize(prob, policy_ei_pu_cc(), seed = 2, max_evaluations = 6,
                    progress = FALSE)
 s <- bo_session(prob, policy_ei_pu_cc(),
@@ -51,7 +51,7 @@ tab <- rbind(row("old default (free noise), old run", old),
 cat("Dropwave, seed 2, after 6 steps of EI-PU-CC\n")
 print(format(tab, digits = 3), row.names = FALSE)
 
-h6 <- test_problem("hartmann6", noise = 0.1, budget = 1000)
+h6 <- test_problem("hartmann6", noise_sd = 0.1, budget = 1000)
 set.seed(1)
 U6 <- sobol_points(4096, 6)
 rows <- lapply(1:6, function(seed) {

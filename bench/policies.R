@@ -64,7 +64,7 @@ initial_points <- function(prob, n) {
 
 # CPU seconds of one proposal of `policy` on a session made from `init`.
 time_proposal <- function(prob, policy, init, model = list()) {
-  s <- bo_session(prob, policy, initial = init, model = model)
+  s <- bo_session(prob, policy, initial = init, gp_args = model)
   set.seed(7)
   s <- costbo:::state_fit(s)  # what bo_ask() does before proposing
   policy_time(function() s$policy$propose(s))
@@ -82,7 +82,7 @@ bench_policies <- function(quick = FALSE) {
     d <- cell[1]
     n <- cell[2]
     prob <- test_problem(if (d == 2) "branin" else "hartmann6",
-                         cost = "cosine")
+                         cost_family = "cosine")
     set.seed(1)
     init <- initial_points(prob, n)
     case <- sprintf("n = %d, d = %d", n, d)

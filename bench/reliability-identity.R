@@ -58,7 +58,7 @@ cases$session <- function() {
 }
 cases$benchmark <- function() {
   probs <- list(branin = test_problem("branin", budget = 12),
-                cvs = test_problem_cvs("hartmann3", costs = "cheap",
+                cvs = test_problem_cvs("hartmann3", cost_set = "cheap",
                                        budget = 2),
                 miso = test_problem_miso("goldstein_price", budget = 30))
   pols <- list(bmsei = policy_bmsei(steps = 2, fantasies = 2),

@@ -27,7 +27,7 @@ worker <- function(case, n, steps) {
                 adaptive = policy_rollout("adaptive"),
                 cmdp4 = policy_rollout(4))
   run <- bo_optimize(prob, pol, n_init = n, seed = 1, max_evaluations = steps,
-                     progress = FALSE, model = list(noise_floor = 1e-4))
+                     progress = FALSE, gp_args = list(noise_floor = 1e-4))
   df <- as.data.frame(run)
   df <- df[df$phase == "bo", ]
   list(time = df$policy_time, h = if (!is.null(df$h)) df$h)

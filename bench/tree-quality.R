@@ -8,7 +8,7 @@
 # TREE_QUALITY_VARIANTS=path (or full) runs one variant.
 #
 # On 20 fixed states -- Dropwave, Alpine1, Shekel5 and Ackley from
-# test_problem(name, cost = "cosine", seed = s), s = 1, ..., 5, at n = 10,
+# test_problem(name, cost_family = "cosine", seed = s), s = 1, ..., 5, at n = 10,
 # 15, 20, 25, 30 evaluations of a uniformly random design (seed 100 + s) --
 # with both GPs fitted with the reference implementation's noise band
 # (noise_floor = 1e-4, noise_ceiling = 1e-3 on the standardized scale), the
@@ -30,7 +30,7 @@ tq_n <- c(10L, 15L, 20L, 25L, 30L)
 # GPs fitted in the reference's noise band, the scheduled tree budget and the
 # tree's packed acquisition.
 tq_state <- function(name, n, s, steps = 4L) {
-  prob <- test_problem(name, cost = "cosine", seed = s)
+  prob <- test_problem(name, cost_family = "cosine", seed = s)
   d <- prob$d
   set.seed(100 + s)
   U <- matrix(stats::runif(n * d), n, d)
@@ -41,7 +41,7 @@ tq_state <- function(name, n, s, steps = 4L) {
   names(init)[seq_len(d)] <- paste0("x", seq_len(d))
   band <- list(noise_floor = 1e-4, noise_ceiling = 1e-3)
   st <- bo_session(prob, policy_bmsei(), initial = init,
-                   model = c(band, list(cost = band)))
+                   gp_args = c(band, list(cost = band)))
   set.seed(200 + s)
   st <- costbo:::state_fit(st)
   budget <- costbo:::bmsei_budget(st, steps, "ei_pu_cc", "scheduled")$budget

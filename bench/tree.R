@@ -6,7 +6,7 @@
 # (defaults /work/wt/lib-main and the library costbo loads from R_LIBS).
 # Each library is timed in its own Rscript process on the same fixed
 # states: Dropwave (d = 2), Alpine1 (d = 3) and Shekel5 (d = 4) from
-# test_problem(name, cost = "cosine", seed = 1), n = 20 and 50 evaluations
+# test_problem(name, cost_family = "cosine", seed = 1), n = 20 and 50 evaluations
 # of a uniformly random design, both GPs fitted with the reference
 # implementation's noise band (noise_floor = 1e-4, noise_ceiling = 1e-3).
 # One proposal of policy_bmsei(path = TRUE) and of policy_bmsei() (4 steps,
@@ -22,7 +22,7 @@ bt_worker <- function(out) {
   suppressPackageStartupMessages(library(costbo))
   rows <- list()
   for (n in bt_n) for (i in seq_len(nrow(bt_cases))) {
-    prob <- test_problem(bt_cases$problem[i], cost = "cosine", seed = 1)
+    prob <- test_problem(bt_cases$problem[i], cost_family = "cosine", seed = 1)
     d <- prob$d
     set.seed(100 + n)
     U <- matrix(stats::runif(n * d), n, d)
@@ -35,7 +35,7 @@ bt_worker <- function(out) {
     for (path in c(TRUE, FALSE)) {
       pol <- policy_bmsei(path = path)
       s <- bo_session(prob, pol, initial = init,
-                      model = c(band, list(cost = band)))
+                      gp_args = c(band, list(cost = band)))
       set.seed(7)
       s <- costbo:::state_fit(s)
       set.seed(8)

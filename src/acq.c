@@ -463,6 +463,39 @@ int acq_pandora_stop(double best, const double *g, int n) {
   return 1;
 }
 
+/* The one switch over the acquisition types (CB_ACQ_* of acq.h), mirrored
+ * in R by the table acq_table (R/closed-forms.R): the closed form of type `type` at
+ * posterior moments (m, s) of the objective and (mc, sc) of the log cost
+ * (known = 0) or the known cost `cost` (known = 1), with the type's
+ * settings; d and iter may be NULL. */
+static double acq_value(int type, double m, double s, double best,
+                        double remaining, double nu, double lambda,
+                        double beta, double mc, double sc, int known,
+                        double cost, acq_grad *d, int *iter) {
+  switch (type) {
+    case CB_ACQ_EI:
+      return acq_ei(m, s, best, d);
+    case CB_ACQ_LOG_EI:
+      return acq_log_ei(m, s, best, d);
+    case CB_ACQ_UCB:
+      return acq_ucb(m, s, beta, d);
+    case CB_ACQ_Q1:
+      return acq_q1(m, s, best, mc, sc, remaining, known, cost, d);
+    case CB_ACQ_LOG_Q1:
+      return acq_log_q1(m, s, best, mc, sc, remaining, known, cost, d);
+    case CB_ACQ_EI_PU_CC:
+      return acq_ei_pu_cc(m, s, best, mc, sc, nu, known, cost, d);
+    case CB_ACQ_LOG_EI_PU_CC:
+      return acq_log_ei_pu_cc(m, s, best, mc, sc, nu, known, cost, d);
+    case CB_ACQ_PBGI:
+      return known ? acq_pbgi(m, s, lambda, cost, d, iter)
+                   : acq_pbgi_u(m, s, lambda, mc, sc, d, iter);
+    default:
+      Rf_error("internal error: unknown acquisition code %d", type);
+  }
+  return NAN; /* not reached */
+}
+
 /* Acquisitions at inputs ------------------------------------------------- */
 
 void acq_setup(cb_acq *a, int cap) {
@@ -474,21 +507,22 @@ void acq_setup(cb_acq *a, int cap) {
   a->gv = a->gm + d;
   a->gmc = a->gm + 2 * d;
   a->gvc = a->gm + 3 * d;
-  a->u_f = a->f->kernel != CB_FINITE
+  /* alpha and U = L' serve the gradients of gp_predict_at */
+  a->u_f = gp_has_xgrad(a->f)
                ? (double *)R_alloc((size_t)c * c, sizeof(double))
                : NULL;
-  a->u_c = a->cost_kind == CB_COST_GP && a->lc->kernel != CB_FINITE
+  a->u_c = a->cost_kind == CB_COST_GP && gp_has_xgrad(a->lc)
                ? (double *)R_alloc((size_t)c * c, sizeof(double))
                : NULL;
   acq_refresh(a);
 }
 
 void acq_refresh(cb_acq *a) {
-  if (a->f->kernel != CB_FINITE) {
+  if (gp_has_xgrad(a->f)) {
     gp_alpha(a->f, a->alpha_f);
     gp_upper(a->f, a->u_f);
   }
-  if (a->cost_kind == CB_COST_GP && a->lc->kernel != CB_FINITE) {
+  if (a->cost_kind == CB_COST_GP && gp_has_xgrad(a->lc)) {
     gp_alpha(a->lc, a->alpha_c);
     gp_upper(a->lc, a->u_c);
   }
@@ -544,20 +578,20 @@ static double known_cost_at(const cb_acq *a, int d, const double *x,
 
 double acq_at(int d, const double *x, double *grad, void *ctx) {
   cb_acq *a = (cb_acq *)ctx;
-  const int g = grad != NULL && a->f->kernel != CB_FINITE;
+  const int g = grad != NULL; /* gp_predict_at: an error without them */
   double mf, vf, mc = 0.0, vc = 0.0, sc = 0.0, cost = 1.0, v;
   int known = 1;
   acq_grad pd;
-  gp_predict1u(a->f, x, 1, a->alpha_f, a->u_f, &mf, &vf, g ? a->gm : NULL,
-               g ? a->gv : NULL, a->work);
+  gp_predict_at(a->f, x, 1, a->alpha_f, a->u_f, &mf, &vf, g ? a->gm : NULL,
+                g ? a->gv : NULL, a->work);
   double s = sd_of(vf, d, a->gv, g ? a->gv : NULL); /* gv: now d sd */
   double m = a->f_shift + a->f_scale * mf;
   s *= a->f_scale;
   switch (a->cost_kind) {
     case CB_COST_GP:
       known = 0;
-      gp_predict1u(a->lc, x, 1, a->alpha_c, a->u_c, &mc, &vc,
-                   g ? a->gmc : NULL, g ? a->gvc : NULL, a->work);
+      gp_predict_at(a->lc, x, 1, a->alpha_c, a->u_c, &mc, &vc,
+                    g ? a->gmc : NULL, g ? a->gvc : NULL, a->work);
       sc = a->c_scale * sd_of(vc, d, a->gvc, g ? a->gvc : NULL);
       mc = a->c_shift + a->c_scale * mc;
       break;
@@ -578,32 +612,8 @@ double acq_at(int d, const double *x, double *grad, void *ctx) {
                           a->cost_kind == CB_COST_COSINE ||
                           a->cost_kind == CB_COST_RADIAL);
   acq_grad *pg = g ? &pd : NULL;
-  switch (a->type) {
-    case CB_ACQ_EI:
-      v = acq_ei(m, s, a->best, pg);
-      break;
-    case CB_ACQ_LOG_EI:
-      v = acq_log_ei(m, s, a->best, pg);
-      break;
-    case CB_ACQ_UCB:
-      v = acq_ucb(m, s, a->beta, pg);
-      break;
-    case CB_ACQ_Q1:
-      v = acq_q1(m, s, a->best, mc, sc, a->remaining, known, cost, pg);
-      break;
-    case CB_ACQ_LOG_Q1:
-      v = acq_log_q1(m, s, a->best, mc, sc, a->remaining, known, cost, pg);
-      break;
-    case CB_ACQ_EI_PU_CC:
-      v = acq_ei_pu_cc(m, s, a->best, mc, sc, a->nu, known, cost, pg);
-      break;
-    case CB_ACQ_LOG_EI_PU_CC:
-      v = acq_log_ei_pu_cc(m, s, a->best, mc, sc, a->nu, known, cost, pg);
-      break;
-    default:
-      v = known ? acq_pbgi(m, s, a->lambda, cost, pg, NULL)
-                : acq_pbgi_u(m, s, a->lambda, mc, sc, pg, NULL);
-  }
+  v = acq_value(a->type, m, s, a->best, a->remaining, a->nu, a->lambda,
+                a->beta, mc, sc, known, cost, pg, NULL);
   if (grad) {
     for (int k = 0; k < d; k++) {
       double gk = 0.0;
@@ -624,7 +634,7 @@ double acq_cost(const cb_acq *a, int d, const double *x) {
   switch (a->cost_kind) {
     case CB_COST_GP: {
       double mc, vc;
-      gp_predict1(a->lc, x, 1, a->alpha_c, &mc, &vc, NULL, NULL, a->work);
+      gp_predict_at(a->lc, x, 1, NULL, NULL, &mc, &vc, NULL, NULL, a->work);
       const double sc = a->c_scale * (vc > 0.0 ? sqrt(vc) : 0.0);
       return exp(a->c_shift + a->c_scale * mc + 0.5 * sc * sc);
     }
@@ -641,33 +651,36 @@ double acq_cost(const cb_acq *a, int d, const double *x) {
 
 /* R entry points --------------------------------------------------------- */
 
-/* An acquisition packed by the R function acq_pack(): list(type, f GP,
- * f scaling c(shift, scale), cost kind, cost GP or NULL, cost scaling,
- * cost parameters, xrange, state c(best, remaining, nu, lambda, beta)). */
-void acq_unpack(cb_acq *a, cb_gp *f, cb_gp *lc, SEXP acq, int extra) {
-  const double *fs = REAL(VECTOR_ELT(acq, 2)), *cs = REAL(VECTOR_ELT(acq, 5));
-  const double *st = REAL(VECTOR_ELT(acq, 8));
-  a->type = Rf_asInteger(VECTOR_ELT(acq, 0));
-  gp_unpack(f, VECTOR_ELT(acq, 1), extra);
+/* A costbo_acq object built by the R function acq_pack(): the closed form,
+ * the GPs (gp_pack()) with their scalings to user units, the cost and the
+ * type's settings, all by name. */
+void unpack_acq(SEXP acq, cb_acq *a, cb_gp *f, cb_gp *lc, int extra) {
+  const char *cls = "costbo_acq";
+  a->type = cb_elt_int(acq, cls, "type");
+  gp_unpack(f, cb_elt_list(acq, cls, "model"), extra);
   a->f = f;
-  a->f_shift = fs[0];
-  a->f_scale = fs[1];
-  a->cost_kind = Rf_asInteger(VECTOR_ELT(acq, 3));
+  a->f_shift = cb_elt_real(acq, cls, "f_shift");
+  a->f_scale = cb_elt_real(acq, cls, "f_scale");
+  a->cost_kind = cb_elt_int(acq, cls, "cost_kind");
+  /* NULL unless the cost is a GP */
+  SEXP cm = cb_elt(acq, cls, "cost_model");
   a->lc = NULL;
   if (a->cost_kind == CB_COST_GP) {
-    gp_unpack(lc, VECTOR_ELT(acq, 4), extra);
+    gp_unpack(lc, cb_elt_list(acq, cls, "cost_model"), extra);
     a->lc = lc;
+  } else if (!Rf_isNull(cm)) {
+    Rf_error("element `cost_model` of the %s object must be NULL", cls);
   }
-  a->c_shift = cs[0];
-  a->c_scale = cs[1];
-  a->cost_par = REAL(VECTOR_ELT(acq, 6));
-  a->xrange = REAL(VECTOR_ELT(acq, 7));
+  a->c_shift = cb_elt_real(acq, cls, "c_shift");
+  a->c_scale = cb_elt_real(acq, cls, "c_scale");
+  a->cost_par = cb_elt_reals(acq, cls, "cost_par", -1);
+  a->xrange = cb_elt_reals(acq, cls, "xrange", -1);
   a->grad_unit = 0;
-  a->best = st[0];
-  a->remaining = st[1];
-  a->nu = st[2];
-  a->lambda = st[3];
-  a->beta = st[4];
+  a->best = cb_elt_real(acq, cls, "best");
+  a->remaining = cb_elt_real(acq, cls, "remaining");
+  a->nu = cb_elt_real(acq, cls, "nu");
+  a->lambda = cb_elt_real(acq, cls, "lambda");
+  a->beta = cb_elt_real(acq, cls, "beta");
   int cap = f->cap;
   if (a->lc && a->lc->cap > cap) cap = a->lc->cap;
   acq_setup(a, cap);
@@ -676,7 +689,7 @@ void acq_unpack(cb_acq *a, cb_gp *f, cb_gp *lc, SEXP acq, int extra) {
 SEXP C_acq_evaluate(SEXP acq, SEXP X, SEXP grad) {
   cb_acq a;
   cb_gp f, lc;
-  acq_unpack(&a, &f, &lc, acq, 0);
+  unpack_acq(acq, &a, &f, &lc, 0);
   if (Rf_ncols(X) != f.d)
     Rf_error("internal error: points with %d columns for a GP on %d",
              Rf_ncols(X), f.d);
@@ -688,13 +701,13 @@ SEXP C_acq_maximize(SEXP acq, SEXP lower, SEXP upper, SEXP raw, SEXP unif,
   const int d = Rf_length(lower), n_raw = Rf_nrows(raw);
   cb_acq a;
   cb_gp f, lc;
-  acq_unpack(&a, &f, &lc, acq, 0);
+  unpack_acq(acq, &a, &f, &lc, 0);
   if (d != f.d || Rf_length(upper) != d || Rf_ncols(raw) != d)
     Rf_error("internal error: a box of dimension %d for a GP on %d", d, f.d);
   /* optimize on the unit cube of the GPs; gradients there */
   a.grad_unit = 1;
   cb_max_control mc;
-  max_control_from(&mc, d, REAL(control), Rf_length(control));
+  unpack_max_control(control, &mc);
   double *x = (double *)R_alloc((size_t)d, sizeof(double)), rb;
   double v = max_box(acq_at, &a, d, REAL(lower), REAL(upper), n_raw,
                      REAL(raw), REAL(unif), &mc, x, &rb);
@@ -706,7 +719,7 @@ SEXP C_acq_argmax(SEXP acq, SEXP cand) {
   int np = 0;
   cb_acq a;
   cb_gp f, lc;
-  acq_unpack(&a, &f, &lc, acq, 0);
+  unpack_acq(acq, &a, &f, &lc, 0);
   if (d != f.d)
     Rf_error("internal error: points with %d columns for a GP on %d", d, f.d);
   const char *nms[] = {"index", "values", ""};
@@ -749,40 +762,9 @@ SEXP C_acq_closed_form(SEXP type, SEXP m, SEXP s, SEXP best, SEXP cost, SEXP mc,
   acq_grad d, *pd = g ? &d : NULL;
   for (int i = 0; i < n; i++) {
     if ((i & 1023) == 1023) R_CheckUserInterrupt();
-    switch (code) {
-      case CB_ACQ_EI:
-        val[i] = acq_ei(pm[i], ps[i], pb[i], pd);
-        break;
-      case CB_ACQ_LOG_EI:
-        val[i] = acq_log_ei(pm[i], ps[i], pb[i], pd);
-        break;
-      case CB_ACQ_UCB:
-        val[i] = acq_ucb(pm[i], ps[i], pbeta[i], pd);
-        break;
-      case CB_ACQ_Q1:
-        val[i] =
-            acq_q1(pm[i], ps[i], pb[i], pmc[i], psc[i], pr[i], kc, pc[i], pd);
-        break;
-      case CB_ACQ_LOG_Q1:
-        val[i] = acq_log_q1(pm[i], ps[i], pb[i], pmc[i], psc[i], pr[i], kc,
-                            pc[i], pd);
-        break;
-      case CB_ACQ_EI_PU_CC:
-        val[i] = acq_ei_pu_cc(pm[i], ps[i], pb[i], pmc[i], psc[i], pnu[i], kc,
-                              pc[i], pd);
-        break;
-      case CB_ACQ_LOG_EI_PU_CC:
-        val[i] = acq_log_ei_pu_cc(pm[i], ps[i], pb[i], pmc[i], psc[i], pnu[i],
-                                  kc, pc[i], pd);
-        break;
-      case CB_ACQ_PBGI:
-        val[i] =
-            kc ? acq_pbgi(pm[i], ps[i], pl[i], pc[i], pd, it + i)
-               : acq_pbgi_u(pm[i], ps[i], pl[i], pmc[i], psc[i], pd, it + i);
-        break;
-      default:
-        Rf_error("internal error: unknown acquisition code %d", code);
-    }
+    val[i] = acq_value(code, pm[i], ps[i], pb[i], pr[i], pnu[i], pl[i],
+                       pbeta[i], pmc[i], psc[i], kc, pc[i], pd,
+                       it ? it + i : NULL);
     if (g) {
       dd[0][i] = d.m;
       dd[1][i] = d.s;

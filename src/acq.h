@@ -109,7 +109,7 @@ int acq_pandora_stop(double best, const double *g, int n);
  * A cb_acq couples a closed form with a GP on the objective and a cost
  * model, and evaluates the acquisition (and its gradient) at an input x on
  * the unit cube of the GPs, chaining the partial derivatives above with the
- * gradients of the posterior moments in x (gp_predict1).  Its signature
+ * gradients of the posterior moments in x (gp_predict_at).  Its signature
  * matches cb_objfn of maximize.h, so it is maximized by max_box and
  * max_finite, and the lookahead modules evaluate it on fantasy states by
  * pointing f (and the cost GP) at a conditioned cb_gp and calling

@@ -33,8 +33,8 @@ double cvs_eucb(int nc, const double *xc, double *grad, void *ctx) {
     for (int j = 0; j < d; j++) c->x[j] = c->Z[s + (size_t)j * S];
     for (int k = 0; k < nc; k++) c->x[c->ctrl[k]] = xc[k];
     double m, v;
-    gp_predict1(c->gp, c->x, 1, c->alpha, &m, &v, grad ? c->dm : NULL,
-                grad ? c->dv : NULL, c->work);
+    gp_predict_at(c->gp, c->x, 1, c->alpha, NULL, &m, &v,
+                  grad ? c->dm : NULL, grad ? c->dv : NULL, c->work);
     const double sd = v > 0.0 ? sqrt(v) : 0.0;
     total += m + c->beta * sd;
     if (grad) {
@@ -68,6 +68,8 @@ double cvs_maximize(cb_cvs *c, int n_raw, const cb_max_control *ctl,
 static void cvs_unpack(cb_cvs *c, cb_gp *gp, SEXP packed, SEXP ctrl, SEXP Z,
                        SEXP beta) {
   gp_unpack(gp, packed, 0);
+  if (gp_inputs(gp) != CB_INPUT_BOX || !gp_has_xgrad(gp))
+    Rf_error("internal error: the expected UCB of a %s GP", gp->ops->name);
   double *alpha = (double *)R_alloc((size_t)(gp->n > 0 ? gp->n : 1),
                                     sizeof(double));
   gp_alpha(gp, alpha);
@@ -90,7 +92,7 @@ SEXP C_cvs_maximize(SEXP gp, SEXP ctrl, SEXP Z, SEXP beta, SEXP n_raw,
   cb_gp f;
   cvs_unpack(&c, &f, gp, ctrl, Z, beta);
   cb_max_control mc;
-  max_control_from(&mc, nc, REAL(control), Rf_length(control));
+  unpack_max_control(control, &mc);
   const char *nms[] = {"x", "value", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
   np++;

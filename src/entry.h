@@ -19,7 +19,6 @@ SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
               SEXP upper, SEXP slot, SEXP use_prior, SEXP pshape, SEXP prate,
               SEXP profile, SEXP control);
 SEXP C_gp_condition(SEXP gp, SEXP Xadd, SEXP yadd);
-SEXP C_gp_fantasy_roundtrip(SEXP gp, SEXP Xadd, SEXP yadd, SEXP Xtest);
 SEXP C_gp_sample(SEXP gp, SEXP Xnew, SEXP nsim);
 SEXP C_gp_rff_eval(SEXP X, SEXP omega, SEXP phase, SEXP weight, SEXP scale);
 
@@ -30,16 +29,27 @@ SEXP max_eval_rows(double (*f)(int, const double *, double *, void *),
                    void *ctx, SEXP X, int grad);
 /* The list(x, value, raw_best) returned by the maximizing entry points. */
 SEXP max_box_result(const double *x, int d, double value, double raw_best);
-SEXP C_max_select(SEXP vals, SEXP k, SEXP method, SEXP eta, SEXP unif);
-SEXP C_max_test(SEXP code, SEXP lower, SEXP upper, SEXP raw, SEXP unif,
-                SEXP control);
+/* Elements of a named control object of class cls, by name: the element
+ * (any type), a list, one integer (not NA), one double, or a double vector
+ * of length len (any length when len < 0).  A missing or mistyped element,
+ * or an object of another class, is an error. */
+SEXP cb_elt(SEXP list, const char *cls, const char *name);
+SEXP cb_elt_list(SEXP list, const char *cls, const char *name);
+int cb_elt_int(SEXP list, const char *cls, const char *name);
+double cb_elt_real(SEXP list, const char *cls, const char *name);
+const double *cb_elt_reals(SEXP list, const char *cls, const char *name,
+                           R_xlen_t len);
+/* A costbo_max_control object (R: max_control()) into the struct. */
+struct cb_max_control_s;
+void unpack_max_control(SEXP ctl, struct cb_max_control_s *mc);
+SEXP C_max_select(SEXP vals, SEXP control, SEXP unif);
 
 /* acq.c */
-/* An acquisition packed by the R function acq_pack(); its GPs get `extra`
- * rows of capacity for fantasy updates (tree.c). */
+/* A costbo_acq object (R: acq_pack()) into the struct; its GPs get `extra`
+ * rows of capacity for fantasy updates (tree.c, rollout.c). */
 struct cb_acq_s;
-void acq_unpack(struct cb_acq_s *a, struct cb_gp_s *f, struct cb_gp_s *lc,
-                SEXP acq, int extra);
+void unpack_acq(SEXP acq, struct cb_acq_s *a, struct cb_gp_s *f,
+                struct cb_gp_s *lc, int extra);
 SEXP C_acq_closed_form(SEXP type, SEXP m, SEXP s, SEXP best, SEXP cost,
                        SEXP mc, SEXP sc, SEXP remaining, SEXP nu,
                        SEXP lambda, SEXP beta, SEXP known_cost, SEXP grad);
@@ -65,25 +75,26 @@ SEXP C_qmc_gauss_hermite(SEXP n, SEXP physicists);
 SEXP C_tree_value(SEXP acq, SEXP fantasies, SEXP zf, SEXP zc, SEXP budget,
                   SEXP X, SEXP grad);
 SEXP C_tree_maximize(SEXP acq, SEXP fantasies, SEXP zf, SEXP zc,
-                     SEXP budget, SEXP lower, SEXP upper, SEXP n_raw,
-                     SEXP control, SEXP warm);
+                     SEXP budget, SEXP lower, SEXP upper, SEXP control,
+                     SEXP warm);
 SEXP C_tree_argmax(SEXP acq, SEXP fantasies, SEXP zf, SEXP zc, SEXP budget);
 SEXP C_tree_schedule(SEXP acq, SEXP zf, SEXP zc, SEXP lower, SEXP upper,
                      SEXP n_raw, SEXP control, SEXP budget_start);
 
 /* rollout.c */
 SEXP C_rollout_cmdp_value(SEXP acq, SEXP X, SEXP z, SEXP raw, SEXP unif,
-                          SEXP par);
+                          SEXP control);
 SEXP C_rollout_cmdp_propose(SEXP acq, SEXP design, SEXP z, SEXP raw,
-                            SEXP unif, SEXP par, SEXP outer);
+                            SEXP unif, SEXP control);
+SEXP C_rollout_rh_propose(SEXP acq, SEXP design, SEXP cand, SEXP nodes,
+                          SEXP control);
 SEXP C_rollout_rh_value(SEXP acq, SEXP X, SEXP cand, SEXP nodes, SEXP h);
 SEXP C_rollout_kg_grad(SEXP acq, SEXP X, SEXP cand, SEXP nodes);
-SEXP C_rollout_rh_propose(SEXP acq, SEXP design, SEXP cand, SEXP nodes,
-                          SEXP par);
 SEXP C_rollout_horizon(SEXP phi, SEXP ebar, SEXP alpha, SEXP n_left);
 SEXP C_rollout_miso_value(SEXP gp, SEXP X, SEXP xcost, SEXP cand,
-                          SEXP ccost, SEXP nodes, SEXP par);
+                          SEXP ccost, SEXP nodes, SEXP h, SEXP scale);
 SEXP C_rollout_miso_propose(SEXP gp, SEXP design, SEXP dcost, SEXP cand,
-                            SEXP ccost, SEXP nodes, SEXP par);
+                            SEXP ccost, SEXP nodes, SEXP control,
+                            SEXP scale, SEXP per_source);
 
 #endif

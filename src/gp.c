@@ -148,39 +148,38 @@ static int pivots_ok(const double *L, int n, int ld, double scale) {
   return 1;
 }
 
-/* Unit-outputscale kernel as a function of the scaled squared distance r2,
- * with its derivative in r2 (all three are smooth in r2 at 0). */
-/* Where exp(-sqrt(2 nu) r) underflows to 0 (r > 333, the distance between
+/* Radial profiles: the unit-outputscale kernel as a function of the scaled
+ * squared distance r2, with its derivative in r2 (all three are smooth in
+ * r2 at 0).
+ * Where exp(-sqrt(2 nu) r) underflows to 0 (r > 333, the distance between
  * inputs of huge magnitude may even overflow to r = Inf), the Matern kernels
  * and their derivatives are 0: returned directly, since the polynomial factor
  * times 0 is Inf * 0 = NaN once r2 overflows.  The values are those the
  * formulas give for any finite r2 in that range (+0 and -0). */
-static double kern_r2(int kernel, double r2, double *dk) {
-  double r, e;
-  switch (kernel) {
-    case CB_MATERN52:
-      r = sqrt(r2);
-      e = exp(-CB_SQRT5 * r);
-      if (e == 0.0) {
-        if (dk) *dk = -0.0;
-        return 0.0;
-      }
-      if (dk) *dk = -(5.0 / 6.0) * (1.0 + CB_SQRT5 * r) * e;
-      return (1.0 + CB_SQRT5 * r + (5.0 / 3.0) * r2) * e;
-    case CB_MATERN32:
-      r = sqrt(r2);
-      e = exp(-CB_SQRT3 * r);
-      if (e == 0.0) {
-        if (dk) *dk = -0.0;
-        return 0.0;
-      }
-      if (dk) *dk = -1.5 * e;
-      return (1.0 + CB_SQRT3 * r) * e;
-    default:
-      e = exp(-0.5 * r2);
-      if (dk) *dk = -0.5 * e;
-      return e;
+static inline double prof_matern52(double r2, double *dk) {
+  const double r = sqrt(r2), e = exp(-CB_SQRT5 * r);
+  if (e == 0.0) {
+    if (dk) *dk = -0.0;
+    return 0.0;
   }
+  if (dk) *dk = -(5.0 / 6.0) * (1.0 + CB_SQRT5 * r) * e;
+  return (1.0 + CB_SQRT5 * r + (5.0 / 3.0) * r2) * e;
+}
+
+static inline double prof_matern32(double r2, double *dk) {
+  const double r = sqrt(r2), e = exp(-CB_SQRT3 * r);
+  if (e == 0.0) {
+    if (dk) *dk = -0.0;
+    return 0.0;
+  }
+  if (dk) *dk = -1.5 * e;
+  return (1.0 + CB_SQRT3 * r) * e;
+}
+
+static inline double prof_se(double r2, double *dk) {
+  const double e = exp(-0.5 * r2);
+  if (dk) *dk = -0.5 * e;
+  return e;
 }
 
 static double scaled_r2(const double *x1, int ld1, const double *x2, int ld2,
@@ -193,6 +192,222 @@ static double scaled_r2(const double *x1, int ld1, const double *x2, int ld2,
   return s;
 }
 
+static void need_xgrad(const cb_gp *gp) {
+  if (!gp_has_xgrad(gp))
+    Rf_error("internal error: x-gradients of a %s GP were asked for (it has "
+             "none)",
+             gp->ops->name);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Kernel variants: their operations and tables (see gp.h)                  */
+/* ------------------------------------------------------------------------ */
+
+/* Radial kernels (Matern 5/2, Matern 3/2, squared exponential): sf2 k(r2)
+ * with r2 the lengthscale-scaled squared distance.  The operations are
+ * written once, inline, with the profile as an argument; each kernel's
+ * table gets copies with its profile called directly. */
+static double radial_prior_mean(const cb_gp *gp, const double *x, int ldx) {
+  (void)x;
+  (void)ldx;
+  return gp->mean;
+}
+
+static inline double radial_kernel(const cb_gp *gp, const double *x1, int ld1,
+                                   const double *x2, int ld2,
+                                   double (*prof)(double, double *)) {
+  return gp->sf2 * prof(scaled_r2(x1, ld1, x2, ld2, gp->iell, gp->d), NULL);
+}
+
+/* Squared distances accumulated one input dimension at a time (a loop over
+ * the n observations that vectorizes); dk: the r2-derivatives. */
+static inline void radial_col(const cb_gp *gp, const double *x, int ldx,
+                              double *kx, double *dk,
+                              double (*prof)(double, double *)) {
+  const int n = gp->n, ld = gp->cap, d = gp->d;
+  for (int i = 0; i < n; i++) kx[i] = 0.0;
+  for (int k = 0; k < d; k++) {
+    const double xk = x[(size_t)k * ldx], ik = gp->iell[k];
+    const double *Xk = gp->X + (size_t)k * ld;
+    for (int i = 0; i < n; i++) {
+      const double t = (xk - Xk[i]) * ik;
+      kx[i] += t * t;
+    }
+  }
+  if (dk) {
+    for (int i = 0; i < n; i++) kx[i] = gp->sf2 * prof(kx[i], dk + i);
+  } else {
+    for (int i = 0; i < n; i++) kx[i] = gp->sf2 * prof(kx[i], NULL);
+  }
+}
+
+static inline double radial_kernel_dx(const cb_gp *gp, const double *x1,
+                                      const double *x2, double c, double *g,
+                                      double (*prof)(double, double *)) {
+  double dk, r2 = scaled_r2(x1, 1, x2, 1, gp->iell, gp->d);
+  const double v = gp->sf2 * prof(r2, &dk);
+  dk *= 2.0 * gp->sf2 * c;
+  for (int k = 0; k < gp->d; k++)
+    g[k] += dk * (x1[k] - x2[k]) * gp->iell[k] * gp->iell[k];
+  return v;
+}
+
+static void radial_grad_col(const cb_gp *gp, const double *x, const double *u,
+                            const double *dk, double *g) {
+  const int n = gp->n, ld = gp->cap;
+  for (int k = 0; k < gp->d; k++) {
+    const double *Xk = gp->X + (size_t)k * ld;
+    double s = 0.0;
+    for (int i = 0; i < n; i++) s += u[i] * dk[i] * (x[k] - Xk[i]);
+    g[k] += 2.0 * gp->sf2 * gp->iell[k] * gp->iell[k] * s;
+  }
+}
+
+/* d k(X_i, x) / dx_k = 2 sf2 dk_i (x_k - X_ik) / ell_k^2, summed in one of
+ * three orders (CB_GRAD_*, gp.h): folded, alpha and w multiplied into dk
+ * once (in the arrays of w and dk), then one vectorizable pass per input
+ * dimension; plain, the products formed per term and scaled per dimension
+ * at the end; terms, each term scaled before it is added. */
+static void radial_grad_moments(const cb_gp *gp, const double *x, int ldx,
+                                const double *alpha, double *w, double *dk,
+                                int order, double *dmean, double *dvar) {
+  const int n = gp->n, ld = gp->cap, d = gp->d;
+  if (order == CB_GRAD_TERMS) {
+    for (int k = 0; k < d; k++) dmean[k] = dvar[k] = 0.0;
+    for (int i = 0; i < n; i++) {
+      const double dki = dk[i] * (2.0 * gp->sf2);
+      for (int k = 0; k < d; k++) {
+        const double g = dki * (x[(size_t)k * ldx] - gp->X[i + (size_t)k * ld]) /
+                         (gp->ell[k] * gp->ell[k]);
+        dmean[k] += alpha[i] * g;
+        dvar[k] -= 2.0 * w[i] * g;
+      }
+    }
+    return;
+  }
+  if (order == CB_GRAD_FOLDED) {
+    double *a = w, *b = dk;
+    for (int i = 0; i < n; i++) {
+      const double di = dk[i];
+      b[i] = w[i] * di;
+      a[i] = alpha[i] * di;
+    }
+    for (int k = 0; k < d; k++) {
+      const double xk = x[(size_t)k * ldx], *Xk = gp->X + (size_t)k * ld;
+      const double c = 2.0 * gp->sf2 * gp->iell[k] * gp->iell[k];
+      double gm = 0.0, gv = 0.0;
+      for (int i = 0; i < n; i++) {
+        const double t = xk - Xk[i];
+        gm += a[i] * t;
+        gv += b[i] * t;
+      }
+      dmean[k] = c * gm;
+      dvar[k] = -2.0 * c * gv;
+    }
+    return;
+  }
+  for (int k = 0; k < d; k++) {
+    const double xk = x[(size_t)k * ldx], *Xk = gp->X + (size_t)k * ld;
+    const double c = 2.0 * gp->sf2 / (gp->ell[k] * gp->ell[k]);
+    double gm = 0.0, gv = 0.0;
+    for (int i = 0; i < n; i++) {
+      double g = dk[i] * (xk - Xk[i]);
+      gm += alpha[i] * g;
+      gv += w[i] * g;
+    }
+    dmean[k] = c * gm;
+    dvar[k] = -2.0 * c * gv;
+  }
+}
+
+#define CB_RADIAL_VARIANT(suffix, label, prof)                               \
+  static double kernel_##suffix(const cb_gp *gp, const double *x1, int ld1,  \
+                                const double *x2, int ld2) {                 \
+    return radial_kernel(gp, x1, ld1, x2, ld2, prof);                        \
+  }                                                                          \
+  static void col_##suffix(const cb_gp *gp, const double *x, int ldx,        \
+                           double *kx, double *dk) {                         \
+    radial_col(gp, x, ldx, kx, dk, prof);                                    \
+  }                                                                          \
+  static double kernel_dx_##suffix(const cb_gp *gp, const double *x1,        \
+                                   const double *x2, double c, double *g) {  \
+    return radial_kernel_dx(gp, x1, x2, c, g, prof);                         \
+  }                                                                          \
+  static double profile_##suffix(double r2, double *dk) {                    \
+    return prof(r2, dk);                                                     \
+  }                                                                          \
+  static const cb_gp_ops ops_##suffix = {                                    \
+      label,           CB_INPUT_BOX,   radial_prior_mean,                    \
+      kernel_##suffix, col_##suffix,   radial_grad_col,                      \
+      radial_grad_moments, kernel_dx_##suffix, profile_##suffix};
+
+CB_RADIAL_VARIANT(matern52, "Matern 5/2", prof_matern52)
+CB_RADIAL_VARIANT(matern32, "Matern 3/2", prof_matern32)
+CB_RADIAL_VARIANT(se, "squared-exponential", prof_se)
+
+/* The column of a variant without x-gradients: one covariance per
+ * observation. */
+static void plain_col(const cb_gp *gp, const double *x, int ldx, double *kx,
+                      double *dk) {
+  const int n = gp->n, ld = gp->cap;
+  (void)dk;
+  for (int i = 0; i < n; i++)
+    kx[i] = gp->ops->kernel(gp, gp->X + i, ld, x, ldx);
+}
+
+/* Finite domain (CB_FINITE): inputs are candidate indices, the prior an
+ * explicit mean vector and covariance matrix. */
+static double finite_prior_mean(const cb_gp *gp, const double *x, int ldx) {
+  (void)ldx;
+  return gp->fmean[(int)x[0]];
+}
+
+static double finite_kernel(const cb_gp *gp, const double *x1, int ld1,
+                            const double *x2, int ld2) {
+  (void)ld1;
+  (void)ld2;
+  const int i = (int)x1[0], j = (int)x2[0];
+  return gp->fcov[i + (size_t)j * gp->nfin];
+}
+
+static const cb_gp_ops ops_finite = {
+    "finite-domain", CB_INPUT_INDEX, finite_prior_mean, finite_kernel,
+    plain_col,       NULL,           NULL,              NULL,
+    NULL};
+
+/* Multiple information sources (CB_MISO, see the header comment). */
+static double miso_kernel(const cb_gp *gp, const double *x1, int ld1,
+                          const double *x2, int ld2) {
+  const int dx = gp->d - 1;
+  double k = gp->sf2 * prof_matern52(
+                           scaled_r2(x1, ld1, x2, ld2, gp->iell, dx), NULL);
+  const int s1 = (int)x1[(size_t)dx * ld1], s2 = (int)x2[(size_t)dx * ld2];
+  if (s1 == s2 && s1 > 0) {
+    const double *b = gp->bias + (size_t)(s1 - 1) * (dx + 1);
+    double r2 = 0.0;
+    for (int j = 0; j < dx; j++) {
+      const double t = (x1[(size_t)j * ld1] - x2[(size_t)j * ld2]) / b[j];
+      r2 += t * t;
+    }
+    k += b[dx] * prof_matern52(r2, NULL);
+  }
+  return k;
+}
+
+static const cb_gp_ops ops_miso = {
+    "multi-source", CB_INPUT_SOURCE, radial_prior_mean, miso_kernel,
+    plain_col,      NULL,            NULL,              NULL,
+    NULL};
+
+/* The one place that reads a kernel code. */
+const cb_gp_ops *gp_ops(int kernel) {
+  static const cb_gp_ops *const table[] = {&ops_matern52, &ops_matern32,
+                                           &ops_se, &ops_finite, &ops_miso};
+  if (kernel < 0 || kernel >= (int)(sizeof(table) / sizeof(table[0])))
+    return NULL;
+  return table[kernel];
+}
+
 /* ------------------------------------------------------------------------ */
 /* Public C API                                                             */
 /* ------------------------------------------------------------------------ */
@@ -201,7 +416,8 @@ void gp_init(cb_gp *gp, int kernel, int d, int n, int cap, const double *X,
              const double *y, const double *L, const double *beta,
              const double *hyp, int nfin, const double *fmean,
              const double *fcov) {
-  gp->kernel = kernel;
+  gp->ops = gp_ops(kernel);
+  if (!gp->ops) Rf_error("internal error: unknown kernel code %d", kernel);
   gp->d = d;
   gp->n = n;
   gp->cap = cap < 1 ? 1 : cap;
@@ -230,43 +446,16 @@ void gp_init(cb_gp *gp, int kernel, int d, int n, int cap, const double *X,
   gp->nfin = nfin;
   gp->fmean = fmean;
   gp->fcov = fcov;
-  gp->bias = kernel == CB_MISO ? hyp + d + 4 : NULL;
-}
-
-/* The CB_MISO kernel (see gp.h). */
-static double miso_kernel(const cb_gp *gp, const double *x1, int ld1,
-                          const double *x2, int ld2) {
-  const int dx = gp->d - 1;
-  double k = gp->sf2 * kern_r2(CB_MATERN52,
-                               scaled_r2(x1, ld1, x2, ld2, gp->iell, dx), NULL);
-  const int s1 = (int)x1[(size_t)dx * ld1], s2 = (int)x2[(size_t)dx * ld2];
-  if (s1 == s2 && s1 > 0) {
-    const double *b = gp->bias + (size_t)(s1 - 1) * (dx + 1);
-    double r2 = 0.0;
-    for (int j = 0; j < dx; j++) {
-      const double t = (x1[(size_t)j * ld1] - x2[(size_t)j * ld2]) / b[j];
-      r2 += t * t;
-    }
-    k += b[dx] * kern_r2(CB_MATERN52, r2, NULL);
-  }
-  return k;
+  gp->bias = hyp + d + 4; /* read by the CB_MISO operations only */
 }
 
 double gp_kernel(const cb_gp *gp, const double *x1, int ld1, const double *x2,
                  int ld2) {
-  if (gp->kernel == CB_FINITE) {
-    int i = (int)x1[0], j = (int)x2[0];
-    return gp->fcov[i + (size_t)j * gp->nfin];
-  }
-  if (gp->kernel == CB_MISO) return miso_kernel(gp, x1, ld1, x2, ld2);
-  return gp->sf2 *
-         kern_r2(gp->kernel, scaled_r2(x1, ld1, x2, ld2, gp->iell, gp->d), NULL);
+  return gp->ops->kernel(gp, x1, ld1, x2, ld2);
 }
 
 double gp_prior_mean(const cb_gp *gp, const double *x, int ldx) {
-  (void)ldx;
-  if (gp->kernel == CB_FINITE) return gp->fmean[(int)x[0]];
-  return gp->mean;
+  return gp->ops->prior_mean(gp, x, ldx);
 }
 
 int gp_factor(cb_gp *gp) {
@@ -312,20 +501,25 @@ void gp_alpha(const cb_gp *gp, double *alpha) {
 
 /* Points are processed in blocks of nb rows: Vt = k(Xb, X) L^{-T} by a
  * right-side triangular solve keeps the nb x n block in cache while L is read
- * once per block (a left-side solve would stream all of L once per point). */
+ * once per block (a left-side solve would stream all of L once per point).
+ * Per point, the stages of gp_predict_at: prior moments, the variant's
+ * kernel column and gradient operations. */
 void gp_predict(const cb_gp *gp, int m, const double *Xn, int ldn,
                 double *mean, double *var, double *dmean, double *dvar) {
   const int n = gp->n, ld = gp->cap, d = gp->d, one = 1;
-  const int grad =
-      dmean != NULL && gp->kernel != CB_FINITE && gp->kernel != CB_MISO;
+  const int grad = dmean != NULL;
+  if (grad) need_xgrad(gp);
+  const cb_gp_ops *ops = gp->ops;
   const double done = 1.0;
   int nb = n > 0 ? 65536 / n : CB_BLOCK;
   nb = nb < 16 ? 16 : (nb > CB_BLOCK ? CB_BLOCK : nb);
-  double *Vt = NULL, *alpha = NULL;
+  double *Vt = NULL, *alpha = NULL, *col = NULL, *dk = NULL;
   if (n > 0) {
     Vt = (double *)R_alloc((size_t)n * nb, sizeof(double));
+    col = (double *)R_alloc((size_t)n, sizeof(double));
     if (grad) {
       alpha = (double *)R_alloc((size_t)n, sizeof(double));
+      dk = (double *)R_alloc((size_t)n * nb, sizeof(double));
       gp_alpha(gp, alpha);
     }
   }
@@ -334,13 +528,14 @@ void gp_predict(const cb_gp *gp, int m, const double *Xn, int ldn,
     R_CheckUserInterrupt();
     for (int j = 0; j < bs; j++) {
       const double *x = Xn + b0 + j;
-      mean[b0 + j] = gp_prior_mean(gp, x, ldn);
-      var[b0 + j] = gp_kernel(gp, x, ldn, x, ldn);
+      mean[b0 + j] = ops->prior_mean(gp, x, ldn);
+      var[b0 + j] = ops->kernel(gp, x, ldn, x, ldn);
     }
     if (n == 0) continue;
-    for (int i = 0; i < n; i++)
-      for (int j = 0; j < bs; j++)
-        Vt[j + (size_t)i * bs] = gp_kernel(gp, Xn + b0 + j, ldn, gp->X + i, ld);
+    for (int j = 0; j < bs; j++) {
+      ops->col(gp, Xn + b0 + j, ldn, col, grad ? dk + (size_t)j * n : NULL);
+      for (int i = 0; i < n; i++) Vt[j + (size_t)i * bs] = col[i];
+    }
     F77_CALL(dtrsm)("R", "L", "T", "N", &bs, &n, &done, gp->L, &ld, Vt, &bs
                     FCONE FCONE FCONE FCONE);
     F77_CALL(dgemv)("N", &bs, &n, &done, Vt, &bs, gp->beta, &one, &done,
@@ -350,70 +545,49 @@ void gp_predict(const cb_gp *gp, int m, const double *Xn, int ldn,
       for (int j = 0; j < bs; j++) var[b0 + j] -= v[j] * v[j];
     }
     if (!grad) continue;
-    /* Wt = Vt L^{-1}: row j is K^{-1} k(X, x_j); d var = -2 W' dk/dx */
+    /* Wt = Vt L^{-1}: row j is w = K^{-1} k(X, x_j) */
     F77_CALL(dtrsm)("R", "L", "N", "N", &bs, &n, &done, gp->L, &ld, Vt, &bs
                     FCONE FCONE FCONE FCONE);
     for (int j = 0; j < bs; j++) {
-      const double *x = Xn + b0 + j;
-      double *gm = dmean + (size_t)(b0 + j) * d;
-      double *gv = dvar + (size_t)(b0 + j) * d;
-      for (int k = 0; k < d; k++) gm[k] = gv[k] = 0.0;
-      for (int i = 0; i < n; i++) {
-        double dk, r2 = scaled_r2(x, ldn, gp->X + i, ld, gp->iell, d);
-        const double w = Vt[j + (size_t)i * bs];
-        kern_r2(gp->kernel, r2, &dk);
-        dk *= 2.0 * gp->sf2;
-        for (int k = 0; k < d; k++) {
-          double g = dk * (x[(size_t)k * ldn] - gp->X[i + (size_t)k * ld]) /
-                     (gp->ell[k] * gp->ell[k]);
-          gm[k] += alpha[i] * g;
-          gv[k] -= 2.0 * w * g;
-        }
-      }
+      for (int i = 0; i < n; i++) col[i] = Vt[j + (size_t)i * bs];
+      ops->grad_moments(gp, Xn + b0 + j, ldn, alpha, col, dk + (size_t)j * n,
+                        CB_GRAD_TERMS, dmean + (size_t)(b0 + j) * d,
+                        dvar + (size_t)(b0 + j) * d);
     }
   }
   if (grad && n == 0)
     for (size_t k = 0; k < (size_t)m * d; k++) dmean[k] = dvar[k] = 0.0;
 }
 
-void gp_predict1(const cb_gp *gp, const double *x, int ldx,
-                 const double *alpha, double *mean, double *var, double *dmean,
-                 double *dvar, double *work) {
+void gp_predict_at(const cb_gp *gp, const double *x, int ldx,
+                   const double *alpha, const double *U, double *mean,
+                   double *var, double *dmean, double *dvar, double *work) {
   const int n = gp->n, ld = gp->cap, d = gp->d, one = 1;
-  const int grad =
-      dmean != NULL && gp->kernel != CB_FINITE && gp->kernel != CB_MISO;
-  *mean = gp_prior_mean(gp, x, ldx);
-  *var = gp_kernel(gp, x, ldx, x, ldx);
+  const int grad = dmean != NULL;
+  if (grad) need_xgrad(gp);
+  *mean = gp->ops->prior_mean(gp, x, ldx);
+  *var = gp->ops->kernel(gp, x, ldx, x, ldx);
   if (grad)
     for (int k = 0; k < d; k++) dmean[k] = dvar[k] = 0.0;
   if (n == 0) return;
   double *v = work, *dk = work + n;
-  if (gp->kernel == CB_FINITE || gp->kernel == CB_MISO) {
-    for (int i = 0; i < n; i++) v[i] = gp_kernel(gp, gp->X + i, ld, x, ldx);
-  } else {
-    /* kernel values and their r2-derivatives in one pass */
-    for (int i = 0; i < n; i++) {
-      double r2 = scaled_r2(x, ldx, gp->X + i, ld, gp->iell, d);
-      v[i] = gp->sf2 * kern_r2(gp->kernel, r2, dk + i);
-    }
-  }
+  gp->ops->col(gp, x, ldx, v, grad ? dk : NULL);
   F77_CALL(dtrsv)("L", "N", "N", &n, gp->L, &ld, v, &one FCONE FCONE FCONE);
   *mean += F77_CALL(ddot)(&n, v, &one, gp->beta, &one);
   *var -= F77_CALL(ddot)(&n, v, &one, v, &one);
   if (!grad) return;
-  F77_CALL(dtrsv)("L", "T", "N", &n, gp->L, &ld, v, &one FCONE FCONE FCONE);
-  for (int k = 0; k < d; k++) {
-    const double xk = x[(size_t)k * ldx], *Xk = gp->X + (size_t)k * ld;
-    const double c = 2.0 * gp->sf2 / (gp->ell[k] * gp->ell[k]);
-    double gm = 0.0, gv = 0.0;
-    for (int i = 0; i < n; i++) {
-      double g = dk[i] * (xk - Xk[i]);
-      gm += alpha[i] * g;
-      gv += v[i] * g;
-    }
-    dmean[k] = c * gm;
-    dvar[k] = -2.0 * c * gv;
+  /* v <- K^{-1} k(X, x) = L^{-T} v: by a column-oriented (axpy) back
+   * substitution in U = L' when given, whose loops vectorize, instead of
+   * the row-oriented (dot product) solve with L, whose serial sums bound
+   * the speed at small n */
+  if (U) {
+    F77_CALL(dtrsv)("U", "N", "N", &n, U, &ld, v, &one FCONE FCONE FCONE);
+  } else {
+    F77_CALL(dtrsv)("L", "T", "N", &n, gp->L, &ld, v, &one FCONE FCONE FCONE);
   }
+  gp->ops->grad_moments(gp, x, ldx, alpha, v, dk,
+                        U != NULL ? CB_GRAD_FOLDED : CB_GRAD_PLAIN, dmean,
+                        dvar);
 }
 
 void gp_upper(const cb_gp *gp, double *U) {
@@ -423,113 +597,55 @@ void gp_upper(const cb_gp *gp, double *U) {
       U[i + (size_t)j * ld] = gp->L[j + (size_t)i * ld];
 }
 
-/* As gp_predict1, with every loop over the n data points in a form that
- * vectorizes: squared distances accumulated one input dimension at a time,
- * and K^{-1} k(X, x) = L^{-T} (L^{-1} k) by a column-oriented (axpy) back
- * substitution in U = L' instead of the row-oriented (dot product) solve
- * with L, whose serial sums bound the speed at small n. */
-void gp_predict1u(const cb_gp *gp, const double *x, int ldx,
-                  const double *alpha, const double *U, double *mean,
-                  double *var, double *dmean, double *dvar, double *work) {
-  const int n = gp->n, ld = gp->cap, d = gp->d, one = 1;
-  if (gp->kernel == CB_FINITE || gp->kernel == CB_MISO || n == 0) {
-    gp_predict1(gp, x, ldx, alpha, mean, var, dmean, dvar, work);
-    return;
-  }
-  const int grad = dmean != NULL;
-  double *v = work, *dk = work + n;
-  *mean = gp->mean;
-  *var = gp->sf2 * kern_r2(gp->kernel, 0.0, NULL);
-  for (int i = 0; i < n; i++) v[i] = 0.0;
-  for (int k = 0; k < d; k++) {
-    const double xk = x[(size_t)k * ldx], ik = gp->iell[k];
-    const double *Xk = gp->X + (size_t)k * ld;
-    for (int i = 0; i < n; i++) {
-      const double t = (xk - Xk[i]) * ik;
-      v[i] += t * t;
-    }
-  }
-  for (int i = 0; i < n; i++) v[i] = gp->sf2 * kern_r2(gp->kernel, v[i], dk + i);
-  F77_CALL(dtrsv)("L", "N", "N", &n, gp->L, &ld, v, &one FCONE FCONE FCONE);
-  *mean += F77_CALL(ddot)(&n, v, &one, gp->beta, &one);
-  *var -= F77_CALL(ddot)(&n, v, &one, v, &one);
-  if (!grad) return;
-  F77_CALL(dtrsv)("U", "N", "N", &n, U, &ld, v, &one FCONE FCONE FCONE);
-  /* fold alpha and K^{-1} k into the kernel derivative once */
-  double *a = v, *b = dk;
-  for (int i = 0; i < n; i++) {
-    const double di = dk[i];
-    b[i] = v[i] * di;
-    a[i] = alpha[i] * di;
-  }
-  for (int k = 0; k < d; k++) {
-    const double xk = x[(size_t)k * ldx], *Xk = gp->X + (size_t)k * ld;
-    const double c = 2.0 * gp->sf2 * gp->iell[k] * gp->iell[k];
-    double gm = 0.0, gv = 0.0;
-    for (int i = 0; i < n; i++) {
-      const double t = xk - Xk[i];
-      gm += a[i] * t;
-      gv += b[i] * t;
-    }
-    dmean[k] = c * gm;
-    dvar[k] = -2.0 * c * gv;
-  }
+/* Element `name` of a packed fit: doubles. */
+static SEXP pack_reals(SEXP packed, const char *name) {
+  SEXP v = cb_elt(packed, "costbo_gp_pack", name);
+  if (TYPEOF(v) != REALSXP)
+    Rf_error("element `%s` of the costbo_gp_pack object must be doubles",
+             name);
+  return v;
 }
 
+/* A fit packed by gp_pack() (R/gp-variants.R), read by name. */
 void gp_unpack(cb_gp *gp, SEXP packed, int extra) {
-  SEXP X = VECTOR_ELT(packed, 0), fmean = VECTOR_ELT(packed, 6);
+  SEXP X = pack_reals(packed, "X"), y = pack_reals(packed, "y");
+  SEXP L = pack_reals(packed, "L"), beta = pack_reals(packed, "beta");
+  SEXP hyp = pack_reals(packed, "hyp"), fmean = pack_reals(packed, "fmean");
+  SEXP fcov = pack_reals(packed, "fcov");
+  const int kern = cb_elt_int(packed, "costbo_gp_pack", "kcode");
+  if (!Rf_isMatrix(X))
+    Rf_error("element `X` of the costbo_gp_pack object must be a matrix");
   const int n = Rf_nrows(X), d = Rf_ncols(X);
   /* R checked the whole object (check_gp_object()); these are the sizes
    * every later index relies on, checked once more in O(1). */
-  const int kern = Rf_asInteger(VECTOR_ELT(packed, 4));
+  const cb_gp_ops *ops = gp_ops(kern);
   const R_xlen_t nn = (R_xlen_t)n * n, nf = Rf_xlength(fmean);
-  if (Rf_xlength(VECTOR_ELT(packed, 1)) != n ||
-      Rf_xlength(VECTOR_ELT(packed, 2)) != nn ||
-      Rf_xlength(VECTOR_ELT(packed, 3)) != n ||
-      Rf_xlength(VECTOR_ELT(packed, 5)) < d + 4 || kern < 0 ||
-      kern > CB_MISO || (kern == CB_FINITE &&
-                         (d != 1 || nf < 1 ||
-                          Rf_xlength(VECTOR_ELT(packed, 7)) != nf * nf)))
+  if (ops == NULL || Rf_xlength(y) != n || Rf_xlength(L) != nn ||
+      Rf_xlength(beta) != n || Rf_xlength(hyp) < d + 4 ||
+      (ops->inputs == CB_INPUT_INDEX &&
+       (d != 1 || nf < 1 || Rf_xlength(fcov) != nf * nf)))
     Rf_error("internal error: an inconsistent GP reached C");
-  gp_init(gp, Rf_asInteger(VECTOR_ELT(packed, 4)), d, n, n + extra, REAL(X),
-          REAL(VECTOR_ELT(packed, 1)), REAL(VECTOR_ELT(packed, 2)),
-          REAL(VECTOR_ELT(packed, 3)), REAL(VECTOR_ELT(packed, 5)),
-          Rf_length(fmean), REAL(fmean), REAL(VECTOR_ELT(packed, 7)));
+  gp_init(gp, kern, d, n, n + extra, REAL(X), REAL(y), REAL(L), REAL(beta),
+          REAL(hyp), Rf_length(fmean), REAL(fmean), REAL(fcov));
 }
 
 void gp_kernel_col(const cb_gp *gp, const double *x, int ldx, double *kx,
                    double *dk) {
-  const int n = gp->n, ld = gp->cap;
-  if (gp->kernel == CB_FINITE) {
-    for (int i = 0; i < n; i++) kx[i] = gp_kernel(gp, gp->X + i, ld, x, ldx);
-    return;
-  }
-  for (int i = 0; i < n; i++) {
-    double r2 = scaled_r2(x, ldx, gp->X + i, ld, gp->iell, gp->d);
-    kx[i] = gp->sf2 * kern_r2(gp->kernel, r2, dk ? dk + i : NULL);
-  }
+  if (dk) need_xgrad(gp);
+  gp->ops->col(gp, x, ldx, kx, dk);
 }
 
 void gp_kernel_col_grad(const cb_gp *gp, const double *x, const double *u,
                         const double *dk, double *g) {
-  const int n = gp->n, ld = gp->cap;
-  for (int k = 0; k < gp->d; k++) {
-    const double *Xk = gp->X + (size_t)k * ld;
-    double s = 0.0;
-    for (int i = 0; i < n; i++) s += u[i] * dk[i] * (x[k] - Xk[i]);
-    g[k] += 2.0 * gp->sf2 * gp->iell[k] * gp->iell[k] * s;
-  }
+  need_xgrad(gp);
+  gp->ops->grad_col(gp, x, u, dk, g);
 }
 
 double gp_kernel_dx(const cb_gp *gp, const double *x1, const double *x2,
                     double c, double *g) {
-  if (gp->kernel == CB_FINITE || !g) return gp_kernel(gp, x1, 1, x2, 1);
-  double dk, r2 = scaled_r2(x1, 1, x2, 1, gp->iell, gp->d);
-  const double v = gp->sf2 * kern_r2(gp->kernel, r2, &dk);
-  dk *= 2.0 * gp->sf2 * c;
-  for (int k = 0; k < gp->d; k++)
-    g[k] += dk * (x1[k] - x2[k]) * gp->iell[k] * gp->iell[k];
-  return v;
+  if (!g) return gp->ops->kernel(gp, x1, 1, x2, 1);
+  need_xgrad(gp);
+  return gp->ops->kernel_dx(gp, x1, x2, c, g);
 }
 
 int gp_fantasy_add(cb_gp *gp, const double *x, int ldx, double y) {
@@ -657,7 +773,8 @@ double gp_sample(const cb_gp *gp, int m, const double *Xn, int ldn, int nsim,
  * sit at their optimum), and lik_eval writes the optimal values into
  * c->prof = (sf2, noise, mean). */
 typedef struct {
-  int kernel, n, d, p, profile;
+  int n, d, p, profile;
+  double (*kprof)(double r2, double *dk); /* the radial kernel's profile */
   const double *X, *y;
   int use_prior;
   const double *pshape, *prate;
@@ -701,7 +818,7 @@ static double lik_eval(lik_ctx *c, const double *theta, double *grad) {
   for (int j = 0; j < n; j++) {
     if (j % 256 == 255) R_CheckUserInterrupt();
     for (int i = j + 1; i < n; i++) {
-      double dk, kv = kern_r2(c->kernel, A[i + (size_t)j * n], &dk);
+      double dk, kv = c->kprof(A[i + (size_t)j * n], &dk);
       B[j + (size_t)i * n] = kv;
       B[i + (size_t)j * n] = dk;
     }
@@ -840,7 +957,10 @@ static void lik_gr(int np, double *x, double *g, void *ex) {
 static void lik_setup(lik_ctx *c, int kernel, int n, int d, const double *X,
                       const double *y, int use_prior, const double *pshape,
                       const double *prate, int profile) {
-  c->kernel = kernel;
+  const cb_gp_ops *ops = gp_ops(kernel);
+  if (!ops || !ops->profile)
+    Rf_error("internal error: the likelihood of kernel code %d", kernel);
+  c->kprof = ops->profile;
   c->profile = profile;
   c->n = n;
   c->d = d;
@@ -905,6 +1025,7 @@ SEXP C_gp_predict(SEXP gpk, SEXP Xnew, SEXP grad) {
   cb_gp gp;
   gp_unpack(&gp, gpk, 0);
   const int d = gp.d; /* outputs sized by the GP's own dimension */
+  if (g) need_xgrad(&gp);
   if (Rf_ncols(Xnew) != d)
     Rf_error("internal error: points with %d columns for a GP on %d",
              Rf_ncols(Xnew), d);
@@ -958,16 +1079,19 @@ SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
               SEXP profile, SEXP control) {
   const int n = Rf_nrows(X), d = Rf_ncols(X), p = d + 3;
   const int S = Rf_ncols(starts);
-  const double *ctl = REAL(control);
-  /* control: n_opt, maxit, factr, pgtol, L-BFGS-B memory, noise split,
-   * racing iterations of later runs (0: none), and optionally a bar (see
-   * below).  The result also holds every run's end point (in the internal
+  /* control: a costbo_fit_control (gp_fit_control() in R/gp-fit.R).  The
+   * result also holds every run's end point (in the internal
    * parameterization, ready to be a start) and value. */
-  const int n_opt = (int)ctl[0], maxit = (int)ctl[1], lmm = (int)ctl[4];
-  const int race = (int)ctl[6];
-  /* optional ctl[7]: run only when the best screened value is below it */
-  const double bar = Rf_length(control) > 7 ? ctl[7] : R_PosInf;
-  const double factr = ctl[2], pgtol = ctl[3];
+  const char *cls = "costbo_fit_control";
+  const int n_opt = cb_elt_int(control, cls, "n_starts");
+  const int maxit = cb_elt_int(control, cls, "maxit");
+  const int lmm = cb_elt_int(control, cls, "lmm");
+  const int race = cb_elt_int(control, cls, "race");
+  /* run only when the best screened value is below the bar */
+  const double bar = cb_elt_real(control, cls, "bar");
+  const double factr = cb_elt_real(control, cls, "factr");
+  const double pgtol = cb_elt_real(control, cls, "pgtol");
+  const double split = cb_elt_real(control, cls, "split");
   const int *sl = INTEGER(slot);
   int np = 0, nfree = 0;
   lik_ctx c;
@@ -993,15 +1117,15 @@ SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
   }
   rsort_with_index(sval, order, S);
   /* Diversity: the second run starts from the best point on the other side
-   * of the noise split ctl[5] (log noise entry), so that a noisy optimum and
+   * of the noise split (log noise entry), so that a noisy optimum and
    * a noise-free one are both explored; screening by value alone favours
    * low-noise starts, which overfit noisy data. */
-  if (S > 2 && n_opt > 1 && R_FINITE(ctl[5])) {
+  if (S > 2 && n_opt > 1 && R_FINITE(split)) {
     const double *first = REAL(starts) + (size_t)order[0] * p;
-    const int low = first[d + 1] < ctl[5];
+    const int low = first[d + 1] < split;
     for (int s = 1; s < S; s++) {
       const double *st = REAL(starts) + (size_t)order[s] * p;
-      if ((st[d + 1] < ctl[5]) != low) {
+      if ((st[d + 1] < split) != low) {
         int o = order[s];
         double v = sval[s];
         for (int t = s; t > 1; t--) {
@@ -1127,27 +1251,6 @@ SEXP C_gp_condition(SEXP gpk, SEXP Xadd, SEXP yadd) {
                i + 1);
   const char *nms[] = {"L", "beta", ""};
   return factor_to_sexp(&gp, nms);
-}
-
-SEXP C_gp_fantasy_roundtrip(SEXP gpk, SEXP Xadd, SEXP yadd, SEXP Xtest) {
-  const int k = Rf_nrows(Xadd), m = Rf_nrows(Xtest);
-  int np = 0;
-  cb_gp gp;
-  gp_unpack(&gp, gpk, k);
-  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, m, 6));
-  np++;
-  double *o = REAL(out);
-  gp_predict(&gp, m, REAL(Xtest), m, o, o + m, NULL, NULL);
-  for (int i = 0; i < k; i++)
-    if (gp_fantasy_add(&gp, REAL(Xadd) + i, k, REAL(yadd)[i]) != 0)
-      Rf_error("conditioning on point %d failed", i + 1);
-  gp_predict(&gp, m, REAL(Xtest), m, o + 2 * (size_t)m, o + 3 * (size_t)m,
-             NULL, NULL);
-  for (int i = 0; i < k; i++) gp_fantasy_drop(&gp);
-  gp_predict(&gp, m, REAL(Xtest), m, o + 4 * (size_t)m, o + 5 * (size_t)m,
-             NULL, NULL);
-  UNPROTECT(np);
-  return out;
 }
 
 SEXP C_gp_sample(SEXP gpk, SEXP Xnew, SEXP nsim) {

@@ -17,7 +17,31 @@
  * kernels with d = (number of x columns) + 1 (hyp[d - 1], the "lengthscale"
  * of the source column, is unused and must be positive), followed by
  * (ell_s[0..d-2], sf2_s) for s = 1, 2, ...  The noise variance is shared by
- * the sources, and there are no x-gradients (gp_predict ignores dmean).
+ * the sources, and there are no x-gradients.
+ *
+ * Variants as tables of operations.  Everything that depends on the kernel
+ * variant -- prior mean, covariance, the kernel column k(X, x), the
+ * x-gradients and, for the radial kernels, the profile k(r^2) the
+ * likelihood uses -- is reached through gp->ops, a cb_gp_ops table with one
+ * const instance per variant (Matern 5/2, Matern 3/2 and squared exponential
+ * share the radial functions and differ in their profile; finite and
+ * multi-source have their own).  gp_ops() maps the kernel code that crosses
+ * the .Call boundary to its table and is the only place that reads the
+ * code.  A table of function pointers rather than one switch in a dispatch
+ * function: a variant's code then sits together in gp.c (its functions and
+ * its table) and adding one touches no consumer, whereas a switch repeats
+ * the list of variants in every operation; an indirect call per kernel
+ * column or per covariance costs no more than the switch it replaces (the
+ * radial columns call their profile directly, so the inner loops are
+ * unchanged).  Consumers ask what a variant can do (gp_has_xgrad(),
+ * gp_inputs()), never which variant it is.  An operation a variant lacks
+ * (x-gradients of CB_FINITE and CB_MISO) has a NULL entry, and asking for
+ * it is an Rf_error(), never a silent 0; the R layer rejects such requests
+ * first (gp_can() in R/gp-variants.R).
+ *
+ * Prediction at a point has one routine, gp_predict_at(); gp_predict runs
+ * its stages for a block of points at once (the triangular solves of the
+ * block by dtrsm, the rest through the same column and gradient operations).
  *
  * Buffers have a capacity `cap` >= n so that fantasy observations can be
  * appended in O(n^2) (gp_fantasy_add) and removed in O(1) (gp_fantasy_drop):
@@ -29,6 +53,7 @@
 
 #include "costbo.h"
 
+/* Kernel codes of the .Call boundary (gp_kernel_codes in R/gp-variants.R). */
 enum {
   CB_MATERN52 = 0,
   CB_MATERN32 = 1,
@@ -37,8 +62,52 @@ enum {
   CB_MISO = 4
 };
 
+/* What an input is: a point of the unit cube, a 0-based candidate index
+ * (in column 0), or a point of the unit cube followed by a source index. */
+enum { CB_INPUT_BOX = 0, CB_INPUT_INDEX = 1, CB_INPUT_SOURCE = 2 };
+
+struct cb_gp_s;
+
+/* The operations of one kernel variant (see the header comment). */
+typedef struct cb_gp_ops_s {
+  const char *name;   /* for messages */
+  int inputs;         /* CB_INPUT_BOX, CB_INPUT_INDEX or CB_INPUT_SOURCE */
+  /* prior mean at x and covariance of x1, x2 (elements strided by ld) */
+  double (*prior_mean)(const struct cb_gp_s *gp, const double *x, int ldx);
+  double (*kernel)(const struct cb_gp_s *gp, const double *x1, int ld1,
+                   const double *x2, int ld2);
+  /* kx[i] = k(X_i, x) for the first n observations; dk (NULL unless the
+   * variant has x-gradients) receives what grad_col and grad_moments read */
+  void (*col)(const struct cb_gp_s *gp, const double *x, int ldx, double *kx,
+              double *dk);
+  /* x-gradients (NULL for a variant without them):
+   * grad_col: g (length d) += sum_i u[i] d k(X_i, x) / dx, x contiguous;
+   * grad_moments: dmean = d (alpha' k(X, x)) / dx and dvar = -2 d (w'
+   *   k(X, x)) / dx with alpha, w fixed; alpha and dk may be overwritten;
+   *   `order` is the summation order (CB_GRAD_*, see below);
+   * kernel_dx: k(x1, x2) and g += c d k(x1, x2) / d x1 (contiguous). */
+  void (*grad_col)(const struct cb_gp_s *gp, const double *x, const double *u,
+                   const double *dk, double *g);
+  void (*grad_moments)(const struct cb_gp_s *gp, const double *x, int ldx,
+                       const double *alpha, double *w, double *dk, int order,
+                       double *dmean, double *dvar);
+  double (*kernel_dx)(const struct cb_gp_s *gp, const double *x1,
+                      const double *x2, double c, double *g);
+  /* radial kernels: k / sf2 as a function of the scaled squared distance,
+   * with its derivative (dk may be NULL); NULL for the others */
+  double (*profile)(double r2, double *dk);
+} cb_gp_ops;
+
+/* The summation orders of grad_moments: the gradient of the posterior
+ * moments at one point is the same sum in each, accumulated in the order
+ * that the single-point path (CB_GRAD_PLAIN), the precomputed-U path
+ * (CB_GRAD_FOLDED) and the batch predictions of gp_predict()
+ * (CB_GRAD_TERMS: each term scaled before it is added) have always used,
+ * so that every run and prediction keeps its last bits. */
+enum { CB_GRAD_PLAIN = 0, CB_GRAD_FOLDED = 1, CB_GRAD_TERMS = 2 };
+
 typedef struct cb_gp_s {
-  int kernel;          /* CB_MATERN52, CB_MATERN32, CB_SE or CB_FINITE */
+  const cb_gp_ops *ops; /* the variant's operations (gp_ops()) */
   int d;               /* input dimension (1 for CB_FINITE) */
   int n;               /* number of observations currently conditioned on */
   int cap;             /* capacity: rows of X and L */
@@ -57,6 +126,15 @@ typedef struct cb_gp_s {
   const double *fcov;  /* CB_FINITE: prior covariance, nfin x nfin */
   const double *bias;  /* CB_MISO: (ell_s, sf2_s) of sources 1, 2, ... */
 } cb_gp;
+
+/* The table of kernel code `kernel`; Rf_error for an unknown code. */
+const cb_gp_ops *gp_ops(int kernel);
+
+/* Does the variant have x-gradients?  What are its inputs? */
+static inline int gp_has_xgrad(const cb_gp *gp) {
+  return gp->ops->grad_moments != NULL;
+}
+static inline int gp_inputs(const cb_gp *gp) { return gp->ops->inputs; }
 
 /* Allocate (R_alloc) a cb_gp of capacity cap and copy the posterior into it.
  * hyp = (ell[0..d-1], sf2, noise, mean, jitter[, CB_MISO bias
@@ -78,42 +156,42 @@ double gp_prior_mean(const cb_gp *gp, const double *x, int ldx);
 int gp_factor(cb_gp *gp);
 
 /* Posterior mean and variance of f at m points Xn (m x d, leading dim ldn).
- * dmean and dvar (d x m, column j = gradient at point j) may be NULL. */
+ * dmean and dvar (d x m, column j = gradient at point j) may be NULL; they
+ * must be NULL for a variant without x-gradients. */
 void gp_predict(const cb_gp *gp, int m, const double *Xn, int ldn,
                 double *mean, double *var, double *dmean, double *dvar);
 
-/* One point without allocation: work has length 2 n; alpha = gp_alpha(gp)
- * (read only when gradients are requested: dmean, dvar of length d, may be
- * NULL). */
-void gp_predict1(const cb_gp *gp, const double *x, int ldx,
-                 const double *alpha, double *mean, double *var, double *dmean,
-                 double *dvar, double *work);
+/* The predict-at-one-point routine, without allocation: posterior mean and
+ * variance at x (elements strided by ldx); work has length 2 n.  With
+ * dmean, dvar (length d; only for a variant with x-gradients) also their
+ * gradients, for which alpha = gp_alpha(gp) is read, and U = L' from
+ * gp_upper when U != NULL (a column-oriented back substitution, faster at
+ * small n; the values differ from those without U in rounding only).  U is
+ * read only for gradients and may be NULL. */
+void gp_predict_at(const cb_gp *gp, const double *x, int ldx,
+                   const double *alpha, const double *U, double *mean,
+                   double *var, double *dmean, double *dvar, double *work);
 
 /* Kernel column kx[i] = k(X_i, x) for the first n observations and, when
- * dk != NULL (continuous kernels), the derivatives of the unit-outputscale
- * kernel in the scaled squared distance, the input of gp_kernel_col_grad. */
+ * dk != NULL (variants with x-gradients only), what gp_kernel_col_grad
+ * reads at the same x. */
 void gp_kernel_col(const cb_gp *gp, const double *x, int ldx, double *kx,
                    double *dk);
 
 /* g (length d) += sum_i u[i] d k(X_i, x) / dx over the first n
- * observations, with dk from gp_kernel_col at the same x; continuous
- * kernels only. */
+ * observations, with dk from gp_kernel_col at the same x; variants with
+ * x-gradients only. */
 void gp_kernel_col_grad(const cb_gp *gp, const double *x, const double *u,
                         const double *dk, double *g);
 
-/* k(x1, x2) and, when g != NULL, g += c d k(x1, x2) / d x1 (length d;
- * continuous kernels: the gradient in x2 is its negative). */
+/* k(x1, x2) and, when g != NULL (variants with x-gradients only), g += c d
+ * k(x1, x2) / d x1 (length d; radial kernels: the gradient in x2 is its
+ * negative). */
 double gp_kernel_dx(const cb_gp *gp, const double *x1, const double *x2,
                     double c, double *g);
 
-/* U = L' (upper triangle of a cap x cap array), for gp_predict1u. */
+/* U = L' (upper triangle of a cap x cap array), for gp_predict_at. */
 void gp_upper(const cb_gp *gp, double *U);
-
-/* gp_predict1 with U = L' from gp_upper (the same values, faster with its
- * gradient); work has length 2 n, and dmean, dvar may be NULL. */
-void gp_predict1u(const cb_gp *gp, const double *x, int ldx,
-                  const double *alpha, const double *U, double *mean,
-                  double *var, double *dmean, double *dvar, double *work);
 
 /* Condition on a hypothetical observation (x, y) by appending one row to the
  * Cholesky factor, O(n^2).  Returns 0, or 1 when n == cap or the new pivot

@@ -61,14 +61,6 @@ void max_control_default(cb_max_control *ctl, int d) {
   ctl->lmm = 5;
 }
 
-void max_control_from(cb_max_control *ctl, int d, const double *v, int len) {
-  max_control_default(ctl, d);
-  if (len > 0) ctl->n_starts = (int)v[0];
-  if (len > 1) ctl->select = (int)v[1];
-  if (len > 2) ctl->eta = v[2];
-  if (len > 3) ctl->maxit = (int)v[3];
-}
-
 /* Sort idx[0..n-1] by increasing key, ties by increasing index. */
 static void order_by_key(int n, double *key, int *idx) {
   for (int i = 0; i < n; i++) idx[i] = i;
@@ -251,96 +243,78 @@ SEXP max_box_result(const double *x, int d, double value, double raw_best) {
   return out;
 }
 
-/* The starting points the maximizer would choose from raw values (1-based),
- * for objectives evaluated in R. */
-SEXP C_max_select(SEXP vals, SEXP k, SEXP method, SEXP eta, SEXP unif) {
-  const int n = Rf_length(vals), kk = Rf_asInteger(k);
-  SEXP out = PROTECT(Rf_allocVector(INTSXP, kk));
-  int *ch = INTEGER(out);
-  select_starts(n, REAL(vals), kk, Rf_asInteger(method), Rf_asReal(eta),
-                REAL(unif), ch);
-  for (int j = 0; j < kk; j++) ch[j]++;
-  UNPROTECT(1);
-  return out;
+/* Named control objects.  Options cross the boundary as lists built and
+ * checked by one R constructor each (a class per struct); C reads them by
+ * name through these helpers, which turn a missing or mistyped element (an
+ * object edited or restored from an old version) into an error instead of
+ * a read out of bounds. */
+
+SEXP cb_elt(SEXP list, const char *cls, const char *name) {
+  if (!(TYPEOF(list) == VECSXP && Rf_inherits(list, cls)))
+    Rf_error("expected a %s object", cls);
+  SEXP nms = Rf_getAttrib(list, R_NamesSymbol);
+  const int n = Rf_length(list);
+  if (TYPEOF(nms) == STRSXP)
+    for (int i = 0; i < n; i++)
+      if (strcmp(CHAR(STRING_ELT(nms, i)), name) == 0)
+        return VECTOR_ELT(list, i);
+  Rf_error("the %s object has no element `%s`", cls, name);
+  return R_NilValue; /* not reached */
 }
 
-/* ------------------------------------------------------------------------ */
-/* Smooth test objectives with known maximizers, to exercise the maximizer  */
-/* from R: 0 = negated Rosenbrock (any d; max 0 at 1), 1 = negated Branin    */
-/* (d = 2; max -0.397887 at three points), 2 = Hartmann-6 (max 3.32237).    */
-/* ------------------------------------------------------------------------ */
-
-static double obj_rosenbrock(int d, const double *x, double *g, void *ctx) {
-  (void)ctx;
-  double v = 0.0;
-  if (g)
-    for (int k = 0; k < d; k++) g[k] = 0.0;
-  for (int k = 0; k + 1 < d; k++) {
-    double a = x[k + 1] - x[k] * x[k], b = 1.0 - x[k];
-    v += 100.0 * a * a + b * b;
-    if (g) {
-      g[k] -= -400.0 * a * x[k] - 2.0 * b;
-      g[k + 1] -= 200.0 * a;
-    }
-  }
-  return -v;
+int cb_elt_int(SEXP list, const char *cls, const char *name) {
+  SEXP v = cb_elt(list, cls, name);
+  if (!(TYPEOF(v) == INTSXP && XLENGTH(v) == 1 && INTEGER(v)[0] != NA_INTEGER))
+    Rf_error("element `%s` of the %s object must be one integer, not NA",
+             name, cls);
+  return INTEGER(v)[0];
 }
 
-static double obj_branin(int d, const double *x, double *g, void *ctx) {
-  (void)d;
-  (void)ctx;
-  const double b = 5.1 / (4.0 * M_PI * M_PI), c = 5.0 / M_PI, t = 1.0 / (8.0 * M_PI);
-  double u = x[1] - b * x[0] * x[0] + c * x[0] - 6.0;
-  if (g) {
-    g[0] = -(2.0 * u * (-2.0 * b * x[0] + c) - 10.0 * (1.0 - t) * sin(x[0]));
-    g[1] = -(2.0 * u);
-  }
-  return -(u * u + 10.0 * (1.0 - t) * cos(x[0]) + 10.0);
+double cb_elt_real(SEXP list, const char *cls, const char *name) {
+  SEXP v = cb_elt(list, cls, name);
+  if (!(TYPEOF(v) == REALSXP && XLENGTH(v) == 1))
+    Rf_error("element `%s` of the %s object must be one double", name, cls);
+  return REAL(v)[0];
 }
 
-static double obj_hartmann6(int d, const double *x, double *g, void *ctx) {
-  (void)d;
-  (void)ctx;
-  static const double al[4] = {1.0, 1.2, 3.0, 3.2};
-  static const double A[4][6] = {{10, 3, 17, 3.5, 1.7, 8},
-                                 {0.05, 10, 17, 0.1, 8, 14},
-                                 {3, 3.5, 1.7, 10, 17, 8},
-                                 {17, 8, 0.05, 10, 0.1, 14}};
-  static const double P[4][6] = {{0.1312, 0.1696, 0.5569, 0.0124, 0.8283, 0.5886},
-                                 {0.2329, 0.4135, 0.8307, 0.3736, 0.1004, 0.9991},
-                                 {0.2348, 0.1451, 0.3522, 0.2883, 0.3047, 0.6650},
-                                 {0.4047, 0.8828, 0.8732, 0.5743, 0.1091, 0.0381}};
-  double v = 0.0;
-  if (g)
-    for (int k = 0; k < 6; k++) g[k] = 0.0;
-  for (int i = 0; i < 4; i++) {
-    double s = 0.0;
-    for (int k = 0; k < 6; k++) s += A[i][k] * (x[k] - P[i][k]) * (x[k] - P[i][k]);
-    double e = al[i] * exp(-s);
-    v += e;
-    if (g)
-      for (int k = 0; k < 6; k++) g[k] += -2.0 * A[i][k] * (x[k] - P[i][k]) * e;
-  }
+SEXP cb_elt_list(SEXP list, const char *cls, const char *name) {
+  SEXP v = cb_elt(list, cls, name);
+  if (TYPEOF(v) != VECSXP)
+    Rf_error("element `%s` of the %s object must be a list", name, cls);
   return v;
 }
 
-SEXP C_max_test(SEXP code, SEXP lower, SEXP upper, SEXP raw, SEXP unif,
-                SEXP control) {
-  const int d = Rf_length(lower), n_raw = Rf_nrows(raw);
-  cb_objfn fns[3] = {obj_rosenbrock, obj_branin, obj_hartmann6};
+const double *cb_elt_reals(SEXP list, const char *cls, const char *name,
+                           R_xlen_t len) {
+  SEXP v = cb_elt(list, cls, name);
+  if (!(TYPEOF(v) == REALSXP && (len < 0 || XLENGTH(v) == len)))
+    Rf_error("element `%s` of the %s object must be a double vector%s", name,
+             cls, len < 0 ? "" : " of the expected length");
+  return REAL(v);
+}
+
+void unpack_max_control(SEXP ctl, cb_max_control *mc) {
+  const char *cls = "costbo_max_control";
+  mc->n_starts = cb_elt_int(ctl, cls, "n_starts");
+  mc->select = cb_elt_int(ctl, cls, "select");
+  mc->eta = cb_elt_real(ctl, cls, "eta");
+  mc->maxit = cb_elt_int(ctl, cls, "maxit");
+  mc->factr = cb_elt_real(ctl, cls, "factr");
+  mc->pgtol = cb_elt_real(ctl, cls, "pgtol");
+  mc->lmm = cb_elt_int(ctl, cls, "lmm");
+}
+
+/* The starting points the maximizer would choose from raw values (1-based),
+ * for objectives evaluated in R. */
+SEXP C_max_select(SEXP vals, SEXP control, SEXP unif) {
+  const int n = Rf_length(vals);
   cb_max_control mc;
-  max_control_from(&mc, d, REAL(control), Rf_length(control));
-  double *x = (double *)R_alloc((size_t)d, sizeof(double));
-  double rb = R_NaN, v;
-  if (n_raw > 0) {
-    v = max_box(fns[Rf_asInteger(code)], NULL, d, REAL(lower), REAL(upper),
-                n_raw, REAL(raw), REAL(unif), &mc, x, &rb);
-  } else {
-    /* draw 200 d raw points in C */
-    GetRNGstate();
-    v = max_box_sobol(fns[Rf_asInteger(code)], NULL, d, REAL(lower),
-                      REAL(upper), 200 * d, &mc, x);
-    PutRNGstate();
-  }
-  return max_box_result(x, d, v, rb);
+  unpack_max_control(control, &mc);
+  const int k = mc.n_starts < n ? mc.n_starts : n;
+  SEXP out = PROTECT(Rf_allocVector(INTSXP, k > 0 ? k : 0));
+  int *ch = INTEGER(out);
+  select_starts(n, REAL(vals), k, mc.select, mc.eta, REAL(unif), ch);
+  for (int j = 0; j < k; j++) ch[j]++;
+  UNPROTECT(1);
+  return out;
 }

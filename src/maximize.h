@@ -18,7 +18,7 @@ typedef double (*cb_objfn)(int d, const double *x, double *grad, void *ctx);
 
 enum { CB_SELECT_BOLTZMANN = 0, CB_SELECT_BEST = 1 };
 
-typedef struct {
+typedef struct cb_max_control_s {
   int n_starts; /* number of L-BFGS-B runs */
   int select;   /* CB_SELECT_BOLTZMANN or CB_SELECT_BEST */
   double eta;   /* Boltzmann temperature on standardized raw values */
@@ -29,12 +29,9 @@ typedef struct {
 } cb_max_control;
 
 /* Fill ctl with the defaults: 10 d starts, Boltzmann selection with eta = 1,
- * 200 iterations, factr 1e7, pgtol 0, memory 5. */
+ * 200 iterations, factr 1e7, pgtol 0, memory 5 (those of the R constructor
+ * max_control(), for C callers that maximize inner acquisitions). */
 void max_control_default(cb_max_control *ctl, int d);
-
-/* Control from a numeric vector (n_starts, select, eta[, maxit]) as the R
- * layer passes it; missing entries keep the defaults. */
-void max_control_from(cb_max_control *ctl, int d, const double *v, int len);
 
 /* Maximize f over [lower, upper] (length d).  raw: n_raw x d points in the
  * unit cube (column-major), mapped onto the box; unif: n_raw uniforms on

@@ -27,7 +27,7 @@ void rollout_cmdp_setup(cb_cmdp *r) {
  * fantasy convention of gp.h). */
 static void cmdp_moments(cb_acq *a, const double *x, double *m, double *s) {
   double mi, vi;
-  gp_predict1(a->f, x, 1, a->alpha_f, &mi, &vi, NULL, NULL, a->work);
+  gp_predict_at(a->f, x, 1, NULL, NULL, &mi, &vi, NULL, NULL, a->work);
   *m = a->f_shift + a->f_scale * mi;
   *s = a->f_scale * sqrt((vi > 0.0 ? vi : 0.0) + a->f->noise + a->f->jitter);
 }
@@ -402,15 +402,11 @@ double rollout_rh_value(cb_kg *k, const double *x, int h, double cost) {
 double rollout_kg_at(cb_kg *k, const double *x, double *grad) {
   const cb_gp *f = k->f;
   const int n = k->n, na = k->nb - 1, d = k->d, ld = f->cap, one = 1;
-  const int dograd = grad != NULL && !k->miso;
+  const int dograd = grad != NULL; /* gp_kernel_col: an error without */
   if (grad)
     for (int c = 0; c < d; c++) grad[c] = 0.0;
   double *w = k->kx;
-  if (dograd) {
-    gp_kernel_col(f, x, 1, w, k->dk);
-  } else {
-    for (int i = 0; i < n; i++) w[i] = gp_kernel(f, f->X + i, ld, x, 1);
-  }
+  gp_kernel_col(f, x, 1, w, dograd ? k->dk : NULL);
   if (n > 0)
     F77_CALL(dtrsv)("L", "N", "N", &n, f->L, &ld, w, &one FCONE FCONE FCONE);
   double mx = gp_prior_mean(f, x, 1), vx = gp_kernel(f, x, 1, x, 1);
@@ -589,36 +585,42 @@ static double kg_objective(int d, const double *x, double *grad, void *ctx) {
 
 /* R entry points --------------------------------------------------------- */
 
-/* par = (h, base, remaining, inner starts, inner maxit) */
-static void cmdp_unpack(cb_cmdp *r, cb_acq *a, SEXP z, SEXP raw, SEXP unif,
-                        SEXP par) {
-  const double *p = REAL(par);
+/* A costbo_cmdp_control object (R: cmdp_control()): horizon, base policy,
+ * remaining budget and the inner maximizer's control. */
+static void unpack_cmdp(SEXP ctl, cb_cmdp *r) {
+  const char *cls = "costbo_cmdp_control";
+  r->h = cb_elt_int(ctl, cls, "h");
+  r->base = cb_elt_int(ctl, cls, "base");
+  r->remaining = cb_elt_real(ctl, cls, "remaining");
+  unpack_max_control(cb_elt_list(ctl, cls, "inner"), &r->inner);
+}
+
+/* The CMDP engine on the acquisition a, with draws z, inner raw points and
+ * selection uniforms. */
+static void cmdp_setup(cb_cmdp *r, cb_acq *a, SEXP z, SEXP raw, SEXP unif,
+                       SEXP control) {
+  unpack_cmdp(control, r);
   r->acq = a;
   r->d = a->f->d;
-  r->h = (int)p[0];
-  r->base = (int)p[1];
-  r->remaining = p[2];
   r->nsamp = Rf_nrows(z);
   r->z = REAL(z);
   r->n_raw = Rf_nrows(raw);
   r->raw = REAL(raw);
   r->unif = REAL(unif);
-  max_control_default(&r->inner, r->d);
-  r->inner.n_starts = (int)p[3];
-  r->inner.maxit = (int)p[4];
   a->grad_unit = 1;
   rollout_cmdp_setup(r);
 }
 
 SEXP C_rollout_cmdp_value(SEXP acq, SEXP X, SEXP z, SEXP raw, SEXP unif,
-                          SEXP par) {
+                          SEXP control) {
   const int m = Rf_nrows(X), d = Rf_ncols(X);
   int np = 0;
   cb_acq a;
   cb_gp f, lc;
   cb_cmdp r;
-  acq_unpack(&a, &f, &lc, acq, (int)REAL(par)[0]);
-  cmdp_unpack(&r, &a, z, raw, unif, par);
+  unpack_acq(acq, &a, &f, &lc,
+             cb_elt_int(control, "costbo_cmdp_control", "h"));
+  cmdp_setup(&r, &a, z, raw, unif, control);
   const char *nms[] = {"value", "samples", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
   np++;
@@ -634,18 +636,20 @@ SEXP C_rollout_cmdp_value(SEXP acq, SEXP X, SEXP z, SEXP raw, SEXP unif,
   return out;
 }
 
-/* outer = (starts, maxit); design: unit-cube start candidates, to which
- * the base policy's own first choice is added.  When no design point is feasible, the cheapest one is returned
- * with value 0. */
+/* control: as for C_rollout_cmdp_value, with the outer search's starts and
+ * polls (maxit); design: unit-cube start candidates, to which the base
+ * policy's own first choice is added.  When no design point is feasible,
+ * the cheapest one is returned with value 0. */
 SEXP C_rollout_cmdp_propose(SEXP acq, SEXP design, SEXP z,
-                            SEXP raw, SEXP unif, SEXP par, SEXP outer) {
+                            SEXP raw, SEXP unif, SEXP control) {
   const int nd = Rf_nrows(design), d = Rf_ncols(design);
   int np = 0;
   cb_acq a;
   cb_gp f, lc;
   cb_cmdp r;
-  acq_unpack(&a, &f, &lc, acq, (int)REAL(par)[0]);
-  cmdp_unpack(&r, &a, z, raw, unif, par);
+  unpack_acq(acq, &a, &f, &lc,
+             cb_elt_int(control, "costbo_cmdp_control", "h"));
+  cmdp_setup(&r, &a, z, raw, unif, control);
   /* the design plus the base policy's first choice */
   const int n1 = nd + 1;
   double *des = (double *)R_alloc((size_t)n1 * (size_t)d, sizeof(double));
@@ -666,7 +670,9 @@ SEXP C_rollout_cmdp_propose(SEXP acq, SEXP design, SEXP z,
   a.type = type;
   a.nu = nu;
   for (int k = 0; k < d; k++) des[nd + (size_t)k * n1] = x0[k];
-  const int ns = (int)REAL(outer)[0] < n1 ? (int)REAL(outer)[0] : n1;
+  const int starts = cb_elt_int(control, "costbo_cmdp_control", "starts");
+  const int polls = cb_elt_int(control, "costbo_cmdp_control", "maxit");
+  const int ns = starts < n1 ? starts : n1;
   const char *nms[] = {"x", "value", "cost", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
   np++;
@@ -688,7 +694,7 @@ SEXP C_rollout_cmdp_propose(SEXP acq, SEXP design, SEXP z,
       if (!used[i] && (ib < 0 || dv[i] > dv[ib])) ib = i;
     used[ib] = 1;
     for (int k = 0; k < d; k++) xs[k] = des[ib + (size_t)k * n1];
-    const double vs = rollout_cmdp_search(&r, xs, dv[ib], (int)REAL(outer)[1]);
+    const double vs = rollout_cmdp_search(&r, xs, dv[ib], polls);
     if (vs > v) {
       v = vs;
       memcpy(REAL(x), xs, (size_t)d * sizeof(double));
@@ -717,23 +723,29 @@ SEXP C_rollout_cmdp_propose(SEXP acq, SEXP design, SEXP z,
   return out;
 }
 
-/* nodes = (n_nodes, n_deep, alpha, max_h); ccost: m x nsrc costs of the
- * candidates (R_NilValue: a single source, rewards are KG); scost: the
- * nsrc costs of the sources when they do not depend on x (or NULL). */
+/* A costbo_kg_control object (R: kg_control()): Gauss-Hermite nodes of the
+ * first and of later transitions, discount and largest horizon. */
+static void unpack_kg(SEXP ctl, cb_kg *k) {
+  const char *cls = "costbo_kg_control";
+  k->n_nodes = cb_elt_int(ctl, cls, "n_nodes");
+  k->n_deep = cb_elt_int(ctl, cls, "n_deep");
+  k->alpha = cb_elt_real(ctl, cls, "alpha");
+  k->max_h = cb_elt_int(ctl, cls, "max_h");
+}
+
+/* nodes: a costbo_kg_control; ccost: m x nsrc costs of the candidates
+ * (R_NilValue: a single source, rewards are KG); scost: the nsrc costs of
+ * the sources when they do not depend on x (or NULL). */
 static void kg_unpack(cb_kg *k, cb_gp *f, const cb_acq *a, double f_scale,
                       SEXP cand, SEXP nodes, SEXP ccost, const double *scost) {
-  const double *p = REAL(nodes);
+  unpack_kg(nodes, k);
   k->f = f;
   k->acq = a;
   k->f_scale = f_scale;
   k->d = f->d;
   k->m = Rf_nrows(cand);
   k->cand = REAL(cand);
-  k->n_nodes = (int)p[0];
-  k->n_deep = (int)p[1];
-  k->alpha = p[2];
-  k->max_h = (int)p[3];
-  k->miso = f->kernel == CB_MISO;
+  k->miso = gp_inputs(f) == CB_INPUT_SOURCE;
   k->cand_cost = Rf_isNull(ccost) ? NULL : REAL(ccost);
   k->nsrc = Rf_isNull(ccost) ? 1 : Rf_ncols(ccost);
   k->src_cost = scost;
@@ -756,7 +768,7 @@ SEXP C_rollout_rh_value(SEXP acq, SEXP X, SEXP cand, SEXP nodes, SEXP h) {
   cb_acq a;
   cb_gp f, lc;
   cb_kg k;
-  acq_unpack(&a, &f, &lc, acq, 1);
+  unpack_acq(acq, &a, &f, &lc, 1);
   kg_unpack(&k, &f, &a, a.f_scale, cand, nodes, R_NilValue, NULL);
   SEXP out = PROTECT(Rf_allocVector(REALSXP, m));
   double *x = (double *)R_alloc((size_t)d, sizeof(double));
@@ -777,7 +789,7 @@ SEXP C_rollout_kg_grad(SEXP acq, SEXP X, SEXP cand, SEXP nodes) {
   cb_acq a;
   cb_gp f, lc;
   cb_kg k;
-  acq_unpack(&a, &f, &lc, acq, 1);
+  unpack_acq(acq, &a, &f, &lc, 1);
   kg_unpack(&k, &f, &a, a.f_scale, cand, nodes, R_NilValue, NULL);
   SEXP out = PROTECT(Rf_allocMatrix(REALSXP, m, d + 1));
   double *o = REAL(out);
@@ -791,17 +803,41 @@ SEXP C_rollout_kg_grad(SEXP acq, SEXP X, SEXP cand, SEXP nodes) {
   return out;
 }
 
+/* The settings of a rolling-horizon decision: a costbo_rh_control object
+ * (R: rh_control()). */
+typedef struct {
+  int h;            /* horizon; 0: by Theorem 3 */
+  double K, u;      /* constants of the error bound (Corollary 1) */
+  int n_left;       /* evaluations left, N - k + 1 */
+  double remaining; /* remaining budget */
+  int n_top;        /* pairs of largest reward refined */
+  int starts;       /* compass searches */
+  int maxit;        /* polls per search */
+  int lbfgs_maxit;  /* L-BFGS-B iterations of the KG refinement */
+} cb_rh_control;
+
+static void unpack_rh_control(SEXP ctl, cb_rh_control *p) {
+  const char *cls = "costbo_rh_control";
+  p->h = cb_elt_int(ctl, cls, "h");
+  p->K = cb_elt_real(ctl, cls, "error_const");
+  p->u = cb_elt_real(ctl, cls, "error_offset");
+  p->n_left = cb_elt_int(ctl, cls, "n_left");
+  p->remaining = cb_elt_real(ctl, cls, "remaining");
+  p->n_top = cb_elt_int(ctl, cls, "n_top");
+  p->starts = cb_elt_int(ctl, cls, "starts");
+  p->maxit = cb_elt_int(ctl, cls, "maxit");
+  p->lbfgs_maxit = cb_elt_int(ctl, cls, "inner_maxit");
+}
+
 /* The decision among the nd design rows (pairs with miso) and the
- * candidates x sources, refined over the box; see rollout.h.  p = (h (0:
- * by Theorem 3), K, u, n_left, remaining, n_top, starts, maxit,
- * lbfgs_maxit).  Returns (x, value (internal scale), h, error_bound, phi,
- * power). */
+ * candidates x sources, refined over the box; see rollout.h.  Returns (x,
+ * value (internal scale), h, error_bound, phi, power). */
 static SEXP rh_choose(cb_kg *k, const double *design, int nd,
-                      const double *dcost, const double *p) {
+                      const double *dcost, const cb_rh_control *p) {
   const int d = k->d, mc = k->m, ns = k->nsrc, max_h = k->max_h;
-  const int n_left = (int)p[3], n_top = (int)p[5] > 0 ? (int)p[5] : 1;
-  const int starts = (int)p[6], maxit = (int)p[7], lmaxit = (int)p[8];
-  const double remaining = p[4];
+  const int n_left = p->n_left, n_top = p->n_top > 0 ? p->n_top : 1;
+  const int starts = p->starts, maxit = p->maxit, lmaxit = p->lbfgs_maxit;
+  const double remaining = p->remaining;
   const int refine = !k->miso || k->src_cost != NULL;
   int np = 0;
   const char *nms[] = {"x", "value", "h", "error_bound", "phi", "power", ""};
@@ -919,9 +955,9 @@ static SEXP rh_choose(cb_kg *k, const double *design, int nd,
   }
   /* the horizon */
   double power = NA_REAL, ebar = NA_REAL;
-  int h = (int)p[0];
+  int h = p->h;
   if (h == 0) {
-    ebar = rollout_error_bound(k, xg, p[1], p[2], &power);
+    ebar = rollout_error_bound(k, xg, p->K, p->u, &power);
     rollout_rh_profits(k, xg, max_h, REAL(phi));
     h = rollout_horizon(REAL(phi), max_h, ebar, k->alpha, n_left);
   }
@@ -978,16 +1014,19 @@ static SEXP rh_choose(cb_kg *k, const double *design, int nd,
   return out;
 }
 
-/* par: see rh_choose().  The value is in the user's units. */
+/* control: a costbo_rh_control (see rh_choose()).  The value is in the
+ * user's units. */
 SEXP C_rollout_rh_propose(SEXP acq, SEXP design, SEXP cand, SEXP nodes,
-                          SEXP par) {
+                          SEXP control) {
   cb_acq a;
   cb_gp f, lc;
   cb_kg k;
-  acq_unpack(&a, &f, &lc, acq, 1);
+  cb_rh_control p;
+  unpack_acq(acq, &a, &f, &lc, 1);
   kg_unpack(&k, &f, &a, a.f_scale, cand, nodes, R_NilValue, NULL);
+  unpack_rh_control(control, &p);
   SEXP out = PROTECT(rh_choose(&k, REAL(design), Rf_nrows(design), NULL,
-                               REAL(par)));
+                               &p));
   SET_VECTOR_ELT(out, 1, Rf_ScalarReal(a.f_scale *
                                        REAL(VECTOR_ELT(out, 1))[0]));
   UNPROTECT(1);
@@ -998,50 +1037,52 @@ SEXP C_rollout_rh_propose(SEXP acq, SEXP design, SEXP cand, SEXP nodes,
  * gp_pack()).  X / design rows are pairs (x, s); xcost their costs;
  * cand: m candidates with source 0 in the last column; ccost: m x nsrc
  * costs.  Values are KG per unit cost in the user's units per unit cost
- * (scale = user units per internal unit). */
+ * (scale = user units per internal unit); h: the horizon. */
 SEXP C_rollout_miso_value(SEXP gp, SEXP X, SEXP xcost, SEXP cand,
-                          SEXP ccost, SEXP nodes, SEXP par) {
+                          SEXP ccost, SEXP nodes, SEXP h, SEXP scale) {
   const int m = Rf_nrows(X), d = Rf_ncols(X);
-  const int hh = (int)REAL(par)[0];
-  const double scale = REAL(par)[1];
+  const int hh = Rf_asInteger(h);
+  const double sc = Rf_asReal(scale);
   cb_gp f;
   cb_kg k;
   gp_unpack(&f, gp, 1);
-  kg_unpack(&k, &f, NULL, scale, cand, nodes, ccost, NULL);
+  kg_unpack(&k, &f, NULL, sc, cand, nodes, ccost, NULL);
   SEXP out = PROTECT(Rf_allocVector(REALSXP, m));
   double *x = (double *)R_alloc((size_t)d, sizeof(double));
   for (int i = 0; i < m; i++) {
     R_CheckUserInterrupt();
     for (int c = 0; c < d; c++) x[c] = REAL(X)[i + (size_t)c * m];
     const double cst = REAL(xcost)[i];
-    REAL(out)[i] = scale * (hh <= 1 ? rollout_kg_at(&k, x, NULL) / cst
-                                    : rollout_rh_value(&k, x, hh, cst));
+    REAL(out)[i] = sc * (hh <= 1 ? rollout_kg_at(&k, x, NULL) / cst
+                                 : rollout_rh_value(&k, x, hh, cst));
   }
   UNPROTECT(1);
   return out;
 }
 
-/* par = (h, K, u, n_left, remaining, n_top, starts, maxit, lbfgs_maxit,
- * scale, per_source): per_source = 1 when the cost of a pair depends on
- * its source only (then ccost[0, s] is that cost and the pairs are
- * refined over the box); dcost: the costs of the design rows. */
+/* control: a costbo_rh_control (see rh_choose()); per_source: TRUE when the
+ * cost of a pair depends on its source only (then ccost[0, s] is that cost
+ * and the pairs are refined over the box); dcost: the costs of the design
+ * rows; scale: as for C_rollout_miso_value(). */
 SEXP C_rollout_miso_propose(SEXP gp, SEXP design, SEXP dcost, SEXP cand,
-                            SEXP ccost, SEXP nodes, SEXP par) {
-  const double *p = REAL(par);
-  const double scale = p[9];
+                            SEXP ccost, SEXP nodes, SEXP control,
+                            SEXP scale, SEXP per_source) {
+  const double sc = Rf_asReal(scale);
   const int S = Rf_ncols(ccost), m = Rf_nrows(cand);
   cb_gp f;
   cb_kg k;
+  cb_rh_control p;
   gp_unpack(&f, gp, 1);
   double *scost = NULL;
-  if (p[10] != 0.0) {
+  if (Rf_asLogical(per_source)) {
     scost = (double *)R_alloc((size_t)S, sizeof(double));
     for (int s = 0; s < S; s++) scost[s] = REAL(ccost)[(size_t)s * m];
   }
-  kg_unpack(&k, &f, NULL, scale, cand, nodes, ccost, scost);
+  kg_unpack(&k, &f, NULL, sc, cand, nodes, ccost, scost);
+  unpack_rh_control(control, &p);
   SEXP out = PROTECT(rh_choose(&k, REAL(design), Rf_nrows(design),
-                               REAL(dcost), p));
-  SET_VECTOR_ELT(out, 1, Rf_ScalarReal(scale * REAL(VECTOR_ELT(out, 1))[0]));
+                               REAL(dcost), &p));
+  SET_VECTOR_ELT(out, 1, Rf_ScalarReal(sc * REAL(VECTOR_ELT(out, 1))[0]));
   UNPROTECT(1);
   return out;
 }

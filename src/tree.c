@@ -13,15 +13,6 @@
 /* Half-width of the smoothed max of the path's best value, on the
  * standardized scale of the objective. */
 #define TREE_MAX_SMOOTH 1e-5
-/* L-BFGS-B tolerance of the one-shot optimization: the tree's value is
- * flat in many of its decisions, and the default 1e7 stops far from the
- * optimum. */
-#define TREE_FACTR 1e4
-/* L-BFGS-B memory of the one-shot optimization (scipy's default maxcor,
- * which the reference implementation's optimizer uses; the hundreds of
- * decision variables of a full tree converge in far fewer iterations than
- * with the default 5). */
-#define TREE_LMM 10
 /* The greedy trees and the warm start, which usually hold the best tree,
  * run this many times the iterations of a start from a raw point. */
 #define TREE_FORCED_MAXIT 4
@@ -54,7 +45,7 @@ static double smooth_max(double best, double y, double delta, double *lam) {
 static int fantasy_one(cb_gp *gp, const double *x, double z, double *work,
                        double *val) {
   double mu, var;
-  gp_predict1(gp, x, 1, NULL, &mu, &var, NULL, NULL, work);
+  gp_predict_at(gp, x, 1, NULL, NULL, &mu, &var, NULL, NULL, work);
   if (var < 0.0) var = 0.0;
   const double pv = var + gp->noise;
   const double prior = gp_kernel(gp, x, 1, x, 1) + gp->noise;
@@ -548,7 +539,7 @@ double tree_value(int D, const double *X, double *grad, void *ctx) {
   double *G = grad;
   if (grad) {
     memset(grad, 0, (size_t)D * sizeof(double));
-    if (t->f->kernel == CB_FINITE) G = NULL; /* no gradient on candidates */
+    if (!gp_has_xgrad(t->f)) G = NULL; /* no gradient on candidates */
   }
   t->bestk[0] = t->best;
   t->spent[0] = 0.0;
@@ -588,7 +579,7 @@ double tree_schedule(cb_acq *base, cb_gp *f, cb_gp *lc, int steps,
       base->nu = nu < 0.0 ? 0.0 : (nu > 1.0 ? 1.0 : nu);
     }
     acq_refresh(base);
-    if (f->kernel == CB_FINITE) {
+    if (gp_inputs(f) == CB_INPUT_INDEX) {
       double *cand = (double *)R_alloc((size_t)f->nfin, sizeof(double));
       for (int c = 0; c < f->nfin; c++) cand[c] = (double)c;
       x[0] = (double)max_finite(acq_at, base, 1, f->nfin, cand, NULL);
@@ -614,7 +605,7 @@ double tree_schedule(cb_acq *base, cb_gp *f, cb_gp *lc, int steps,
 static void tree_unpack(cb_tree *t, cb_acq *a, cb_gp *f, cb_gp *lc, SEXP acq,
                         SEXP fantasies, SEXP zf, SEXP zc, SEXP budget) {
   const int N = Rf_length(fantasies) + 1;
-  acq_unpack(a, f, lc, acq, N);
+  unpack_acq(acq, a, f, lc, N);
   a->grad_unit = 1;
   t->acq = a;
   t->f = f;
@@ -649,20 +640,35 @@ SEXP C_tree_value(SEXP acq, SEXP fantasies, SEXP zf, SEXP zc, SEXP budget,
   return out;
 }
 
+/* The optimizer settings of the one-shot tree (R: bmsei_tree_control()):
+ * raw points of the whole tree, greedy trees, and the L-BFGS-B control of
+ * the starts from raw points. */
+typedef struct {
+  int n_raw;
+  int n_greedy;
+  cb_max_control max;
+} cb_tree_control;
+
+static void unpack_tree_control(SEXP ctl, cb_tree_control *tc) {
+  const char *cls = "costbo_tree_control";
+  tc->n_raw = cb_elt_int(ctl, cls, "n_raw");
+  tc->n_greedy = cb_elt_int(ctl, cls, "n_greedy");
+  unpack_max_control(cb_elt_list(ctl, cls, "max"), &tc->max);
+}
+
 SEXP C_tree_maximize(SEXP acq, SEXP fantasies, SEXP zf, SEXP zc,
-                     SEXP budget, SEXP lower, SEXP upper, SEXP n_raw,
-                     SEXP control, SEXP warm) {
+                     SEXP budget, SEXP lower, SEXP upper, SEXP control,
+                     SEXP warm) {
   cb_tree t;
   cb_acq a;
   cb_gp f, lc;
   int np = 0;
   tree_unpack(&t, &a, &f, &lc, acq, fantasies, zf, zc, budget);
-  const int d = t.d, nn = t.n_nodes, D = d * nn, nr = Rf_asInteger(n_raw);
+  cb_tree_control tc;
+  unpack_tree_control(control, &tc);
+  const int d = t.d, nn = t.n_nodes, D = d * nn, nr = tc.n_raw;
   const double *lo = REAL(lower), *up = REAL(upper);
-  cb_max_control ctl;
-  max_control_from(&ctl, D, REAL(control), Rf_length(control));
-  ctl.factr = TREE_FACTR;
-  ctl.lmm = TREE_LMM;
+  const cb_max_control ctl = tc.max;
   double *LO = (double *)R_alloc((size_t)D, sizeof(double));
   double *UP = (double *)R_alloc((size_t)D, sizeof(double));
   for (int i = 0; i < D; i++) {
@@ -671,7 +677,7 @@ SEXP C_tree_maximize(SEXP acq, SEXP fantasies, SEXP zf, SEXP zc,
   }
   /* the starts run in any case: the greedy trees and the warm start */
   const int has_warm = Rf_length(warm) == D;
-  const int K = Rf_length(control) > 4 ? (int)REAL(control)[4] : 1;
+  const int K = tc.n_greedy;
   double *roots = (double *)R_alloc((size_t)(K > 1 ? K : 1) * d,
                                     sizeof(double));
   double *G = (double *)R_alloc((size_t)(K + 1) * D, sizeof(double));
@@ -772,10 +778,10 @@ SEXP C_tree_schedule(SEXP acq, SEXP zf, SEXP zc, SEXP lower, SEXP upper,
   const int steps = Rf_length(zf);
   cb_acq a;
   cb_gp f, lc;
-  acq_unpack(&a, &f, &lc, acq, steps);
+  unpack_acq(acq, &a, &f, &lc, steps);
   a.grad_unit = 1;
   cb_max_control ctl;
-  max_control_from(&ctl, f.d, REAL(control), Rf_length(control));
+  unpack_max_control(control, &ctl);
   SEXP out = PROTECT(Rf_allocVector(REALSXP, steps));
   GetRNGstate();
   tree_schedule(&a, &f, a.cost_kind == CB_COST_GP ? &lc : NULL, steps,

@@ -90,13 +90,13 @@ t_start <- cpu()
 rows <- list()
 for (k in seq_len(nrow(grid))) {
   g <- grid[k, ]
-  pr <- test_problem_cvs(g$name, costs = g$costs, variance = g$variance,
+  pr <- test_problem_cvs(g$name, cost_set = g$costs, variance = g$variance,
                          seed = g$seed, budget = 50)
   ns <- c(if (g$costs == "cheap") 5L, 20L, 50L,
           if (g$costs == "cheap") large)
   run <- bo_optimize(pr, policy_etc("adaptive", n_samples = 32L),
                      n_init = 5L, seed = g$seed, progress = FALSE,
-                     model = model, max_evaluations = max(ns))
+                     gp_args = model, max_evaluations = max(ns))
   for (n in ns[ns <= nrow(run$X)]) {
     st <- state_at(run, n)
     ref <- decide(st, samples(st, 1024L, 1L), 11L)

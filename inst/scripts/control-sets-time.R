@@ -46,7 +46,7 @@ for (c in cells) {
   pol <- study_eval(rec$policies)[[c[[2L]]]]
   t0 <- sum(proc.time()[c("user.self", "sys.self")])
   run <- bo_optimize(pr, pol, n_init = rec$n_init, seed = 1L,
-                     model = rec$model, max_evaluations = c[[4L]],
+                     gp_args = rec$model, max_evaluations = c[[4L]],
                      progress = FALSE)
   secs <- sum(proc.time()[c("user.self", "sys.self")]) - t0
   df <- as.data.frame(run)

@@ -123,7 +123,7 @@ problems_code <- function(names, variance, costs = cost_sets) {
   g <- expand.grid(costs = costs, name = names, stringsAsFactors = FALSE)
   paste0("list(", paste(sprintf(
     paste0('`%s, %s, variance %g` = function(r) test_problem_cvs("%s", ',
-           'costs = "%s", variance = %g, seed = r, budget = 50)'),
+           'cost_set = "%s", variance = %g, seed = r, budget = 50)'),
     labels[g$name], g$costs, variance, g$name, g$costs, variance),
     collapse = ", "), ")")
 }

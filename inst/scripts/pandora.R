@@ -54,7 +54,7 @@ gp <- function(d) {
 prior <- list(estimate = "fixed", lengthscale = 0.1, outputscale = 1,
               noise = 1e-6, mean = 0)
 synthetic <- function(name, label) {
-  sprintf('list(`%s d=16` = function(r) test_problem("%s", d = 16L, cost = "linear", seed = r))',
+  sprintf('list(`%s d=16` = function(r) test_problem("%s", d = 16L, cost_family = "linear", seed = r))',
           label, name)
 }
 one <- function(label, code) sprintf('list(`%s` = %s)', label, code)

@@ -65,7 +65,7 @@ study_run <- function(recipe, reps = recipe$reps, backend = "sequential",
                      reps = reps, backend = backend, workers = workers,
                      seed = recipe$seed, n_init = recipe$n_init,
                      max_evaluations = recipe$max_evaluations,
-                     model = recipe$model, progress = progress)
+                     gp_args = recipe$model, progress = progress)
   study_attach_costs(bm, log)
 }
 
@@ -111,6 +111,15 @@ study_cheapest <- function(bm) {
 study_reproduces <- function(recipe, record) {
   old <- options(costbo.study.replay = record)
   on.exit(options(old))
+  # a recipe written with the argument names of its time replays as it ran
+  withCallingHandlers(study_replay_record(recipe, record),
+                      costbo_warning_deprecated = function(w) {
+                        invokeRestart("muffleWarning")
+                      })
+}
+
+# Replay a record (see study_reproduces()).
+study_replay_record <- function(recipe, record) {
   probs <- study_eval(recipe$problems)[record$problem]
   pols <- study_eval(recipe$policies)[record$policy]
   # replication k alone: its own random stream, as bo_benchmark() gives it

@@ -14,7 +14,7 @@
 # without a prior with a measured cost; the control-set policies on a
 # control-set problem; the multi-source policies on a multi-source problem.
 golden_cases <- function() {
-  branin <- function() test_problem("branin", cost = "linear", budget = 40)
+  branin <- function() test_problem("branin", cost_family = "linear", budget = 40)
   dropwave <- function() test_problem("dropwave", seed = 3, budget = 6)
   plain <- list(
     ei = function() policy_ei(), ei_pu = function() policy_ei_pu(),
@@ -68,7 +68,7 @@ golden_cases <- function() {
                                             policy = plain[[p]])
     }
   }
-  cvs <- function() test_problem_cvs("gp_sample", costs = "moderate",
+  cvs <- function() test_problem_cvs("gp_sample", cost_set = "moderate",
                                      seed = 2, budget = 3)
   cvs_pols <- list(
     ts_psq = function() policy_ts_psq(n_features = 64, n_samples = 64,

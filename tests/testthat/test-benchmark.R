@@ -64,13 +64,13 @@ test_that("model settings reach every run", {
                 noise = 1e-6, mean = 0)
   bm <- bo_benchmark(list(linear = known_cost_problem(budget = 20)),
                      list(EI = policy_ei()), reps = 2, n_init = 4,
-                     model = fixed, progress = FALSE)
+                     gp_args = fixed, progress = FALSE)
   streams <- replication_streams(1L, 2L)
   old <- RNGkind()[1L]
   RNGkind("L'Ecuyer-CMRG")
   assign(".Random.seed", streams[[2L]], envir = globalenv())
   run <- bo_optimize(known_cost_problem(budget = 20), policy_ei(), n_init = 4,
-                     model = fixed, progress = FALSE)
+                     gp_args = fixed, progress = FALSE)
   RNGkind(old)
   ev <- bm$evaluations[bm$evaluations$rep == 2, ]
   expect_equal(ev$value, as.data.frame(run)$value)
@@ -84,7 +84,7 @@ test_that("model settings reach every run", {
                        progress = FALSE)$evaluations
   expect_false(isTRUE(all.equal(ev$value, dflt$value[dflt$rep == 2])))
   expect_error(bo_benchmark(known_cost_problem(budget = 6), policy_ei(),
-                            reps = 1, model = list(bogus = 1)),
+                            reps = 1, gp_args = list(bogus = 1)),
                class = "costbo_error_arg")
 })
 
@@ -211,17 +211,17 @@ test_that("the GP settings reach the runs and the policies' choices are kept", {
   # each evaluation played
   model <- list(kernel = "se", estimate = "fixed", lengthscale = 0.1,
                 outputscale = 1, noise = 1e-4)
-  prob <- list(cvs = test_problem_cvs("hartmann3", costs = "moderate",
+  prob <- list(cvs = test_problem_cvs("hartmann3", cost_set = "moderate",
                                       budget = 0.5))
   pol <- list(ETC = policy_etc(plays = 2, n_samples = 16, n_raw = 4,
                                n_starts = 1))
-  bm <- bo_benchmark(prob, pol, reps = 1, n_init = 3, model = model,
+  bm <- bo_benchmark(prob, pol, reps = 1, n_init = 3, gp_args = model,
                      progress = FALSE)
   streams <- replication_streams(1L, 1L)
   old <- RNGkind()[1L]
   RNGkind("L'Ecuyer-CMRG")
   assign(".Random.seed", streams[[1L]], envir = globalenv())
-  run <- bo_optimize(prob$cvs, pol$ETC, n_init = 3, model = model,
+  run <- bo_optimize(prob$cvs, pol$ETC, n_init = 3, gp_args = model,
                      progress = FALSE)
   RNGkind(old)
   rd <- as.data.frame(run)
@@ -239,7 +239,7 @@ test_that("the GP settings reach the runs and the policies' choices are kept", {
   ev <- bm$evaluations
   expect_equal(ev$phase, rep(c("initial", "bo"), c(4, 2)))
   expect_true(all(is.na(ev$h[1:4])) && all(ev$h[5:6] >= 1))
-  expect_error(bo_benchmark(prob, pol, model = 1), "`model` must be")
+  expect_error(bo_benchmark(prob, pol, gp_args = 1), "`gp_args` must be")
 })
 
 test_that("bo_benchmark() checks its arguments", {

@@ -48,8 +48,8 @@ test_that("the argument at fault is the one blamed", {
   expect_identical(e$value, c(1, 2, 3))
   expect_blames(caught(acq_closed_form("ei", NULL, 1, best = 0)), "mean",
                 "acq_closed_form")
-  e <- caught(test_problem_miso(costs = -1))
-  expect_blames(e, "costs", "test_problem_miso")
+  e <- caught(test_problem_miso(source_costs = -1))
+  expect_blames(e, "source_costs", "test_problem_miso")
   expect_identical(e$value, -1)
   set.seed(2)
   X <- matrix(runif(12), 6)
@@ -104,7 +104,7 @@ test_that("constructors reject settings that would fail later", {
 })
 
 test_that("one sample of the random inputs is a matrix (n_samples = 1)", {
-  prob <- test_problem_cvs("hartmann3", costs = "cheap", budget = 2)
+  prob <- test_problem_cvs("hartmann3", cost_set = "cheap", budget = 2)
   set.seed(3)
   one <- costbo:::cvs_samples(prob, 1L)
   set.seed(3)

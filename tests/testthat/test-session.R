@@ -77,7 +77,7 @@ test_that("bo_acquisition() gives the policy's acquisition in the current state"
 
 # Hartmann-6 with noise sd 0.1 after 100 evaluations of EI (14 initial).
 noisy_hartmann_run <- function(seed = 1) {
-  prob <- test_problem("hartmann6", noise = 0.1, budget = 1000)
+  prob <- test_problem("hartmann6", noise_sd = 0.1, budget = 1000)
   bo_optimize(prob, policy_ei(), seed = seed, max_evaluations = 86,
               progress = FALSE)
 }

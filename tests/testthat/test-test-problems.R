@@ -15,7 +15,7 @@ tp_fixed <- function() {
 test_that("test_problems() lists every problem with its defaults", {
   tab <- test_problems()
   expect_s3_class(tab, "data.frame")
-  expect_named(tab, c("name", "d", "d_allowed", "domain", "cost",
+  expect_named(tab, c("name", "d", "d_allowed", "domain", "cost_family",
                       "known_cost", "budget", "optimum", "paper"))
   expect_setequal(tab$name, c(
     "dropwave", "alpine1", "ackley", "shekel5", "levy", "rosenbrock",
@@ -24,7 +24,7 @@ test_that("test_problems() lists every problem with its defaults", {
   row <- function(nm) tab[tab$name == nm, ]
   # paper 000: budgets 40, 60, 80, 60, measured cosine costs
   for (nm in c("dropwave", "alpine1", "shekel5", "ackley")) {
-    expect_identical(row(nm)$cost, "cosine")
+    expect_identical(row(nm)$cost_family, "cosine")
     expect_false(row(nm)$known_cost)
   }
   expect_equal(sapply(c("dropwave", "alpine1", "shekel5", "ackley"),
@@ -33,18 +33,18 @@ test_that("test_problems() lists every problem with its defaults", {
   expect_equal(row("ackley")$d, 3)
   # paper 002: known linear cost, budget 25 d
   for (nm in c("levy", "rosenbrock", "gp_sample")) {
-    expect_identical(row(nm)$cost, "linear")
+    expect_identical(row(nm)$cost_family, "linear")
     expect_true(row(nm)$known_cost)
     expect_equal(row(nm)$budget, 25 * row(nm)$d)
   }
   expect_true(is.na(row("gp_sample")$optimum))
   # paper 001: its own cost and budget 150
-  expect_identical(row("lee2021")$cost, "radial")
+  expect_identical(row("lee2021")$cost_family, "radial")
   expect_equal(row("lee2021")$budget, 150)
   # paper 004: uniform cost, 10 d evaluations
   for (nm in c("branin", "six_hump_camel", "goldstein_price", "bohachevsky",
                "griewank")) {
-    expect_identical(row(nm)$cost, "uniform")
+    expect_identical(row(nm)$cost_family, "uniform")
     expect_equal(row(nm)$budget, 10 * row(nm)$d)
   }
   expect_equal(row("griewank")$d, 3)
@@ -78,7 +78,7 @@ test_that("the problems have the documented domains and dimensions", {
   expect_equal(probs$six_hump_camel$lower, c(-3, -2))
   expect_equal(probs$six_hump_camel$upper, c(3, 2))
   expect_equal(test_problem("levy", d = 3)$d, 3L)
-  expect_equal(test_problem("ackley", d = 5, cost = "linear")$budget, 125)
+  expect_equal(test_problem("ackley", d = 5, cost_family = "linear")$budget, 125)
   expect_equal(test_problem("rosenbrock", d = 2)$budget, 50)
   expect_equal(test_problem("griewank", d = 5)$budget, 50)
   expect_equal(test_problem("branin", budget = 7)$budget, 7)
@@ -228,7 +228,7 @@ test_that("the cost families follow the papers' formulas", {
   p <- test_problem("shekel5", seed = 3)
   expect_equal(p$objective(x4)$cost, exp(ln_cos(x4, coef000(3), 4, 4)))
   # other problems: period half the mean side of the box
-  p <- test_problem("branin", cost = "cosine", seed = 4)
+  p <- test_problem("branin", cost_family = "cosine", seed = 4)
   expect_equal(p$objective(x)$cost, exp(ln_cos(x, coef000(4), 7.5)))
   # paper 002: 20 (0.05 + mean(u)) on the unit-cube image
   lin <- function(x, lo, up) 20 * (0.05 + mean((x - lo) / (up - lo)))
@@ -236,9 +236,9 @@ test_that("the cost families follow the papers' formulas", {
   expect_equal(p$cost(c(-10, 0, 4)), lin(c(-10, 0, 4), -10, 10))
   expect_equal(p$cost(rep(-10, 3)), 1)
   expect_equal(p$cost(rep(10, 3)), 21)
-  p <- test_problem("ackley", d = 2, cost = "linear")
+  p <- test_problem("ackley", d = 2, cost_family = "linear")
   expect_equal(p$cost(c(0.5, -0.2)), lin(c(0.5, -0.2), -1, 1))
-  p <- test_problem("branin", cost = "linear")
+  p <- test_problem("branin", cost_family = "linear")
   expect_equal(p$cost(c(0, 3)), lin(c(0, 3), c(-5, 0), c(10, 15)))
   # paper 001: c(x) = 10 - 5 ||x||
   p <- test_problem("lee2021")
@@ -246,7 +246,7 @@ test_that("the cost families follow the papers' formulas", {
   expect_equal(p$cost(c(0, 0)), 10)
   # uniform cost
   expect_equal(test_problem("hartmann6")$cost(rep(0.5, 6)), 1)
-  expect_equal(test_problem("dropwave", cost = "uniform")$cost(c(1, 1)), 1)
+  expect_equal(test_problem("dropwave", cost_family = "uniform")$cost(c(1, 1)), 1)
 })
 
 test_that("measured costs come with the value, known costs go to the policy", {
@@ -308,7 +308,7 @@ test_that("seeds reproduce problems and leave the caller's stream alone", {
 })
 
 test_that("noise is Gaussian with the given sd, from R's generator", {
-  p <- test_problem("hartmann3", noise = 0.5)
+  p <- test_problem("hartmann3", noise_sd = 0.5)
   x <- c(0.2, 0.4, 0.6)
   n <- 2000
   set.seed(3)
@@ -318,7 +318,7 @@ test_that("noise is Gaussian with the given sd, from R's generator", {
   expect_equal(stats::sd(v), 0.5, tolerance = 0.1)
   set.seed(3)
   expect_identical(replicate(n, p$objective(x)), v)
-  m <- test_problem("alpine1", noise = 0.1)$objective(c(1, 1, 1))
+  m <- test_problem("alpine1", noise_sd = 0.1)$objective(c(1, 1, 1))
   expect_false(m$value == tp_value(test_problem("alpine1"), c(1, 1, 1)))
 })
 
@@ -329,14 +329,14 @@ test_that("the test problems declare whether they are noisy", {
     # deterministic: the same value at the same point
     x <- (p$lower + p$upper) / 2 + 0.1 * (p$upper - p$lower)
     expect_identical(tp_value(p, x), tp_value(p, x), label = nm)
-    expect_true(test_problem(nm, noise = 0.1)$noisy, label = nm)
+    expect_true(test_problem(nm, noise_sd = 0.1)$noisy, label = nm)
   }
   # the control-set problems carry the paper's noise (sd 0.01) by default
   expect_true(test_problem_cvs("hartmann3")$noisy)
-  expect_false(test_problem_cvs("gp_sample", noise = 0)$noisy)
+  expect_false(test_problem_cvs("gp_sample", noise_sd = 0)$noisy)
   # source 2 of the three-source problems is noisy (variance 0.5)
   expect_false(test_problem_miso("rosenbrock")$noisy)
-  expect_true(test_problem_miso("rosenbrock", noise = 0.1)$noisy)
+  expect_true(test_problem_miso("rosenbrock", noise_sd = 0.1)$noisy)
   expect_true(test_problem_miso("goldstein_price")$noisy)
   expect_true(test_problem_miso("bohachevsky")$noisy)
   p <- test_problem_miso("bohachevsky")
@@ -358,9 +358,9 @@ test_that("test_problem() rejects bad arguments, naming them", {
   bad(test_problem("rosenbrock", d = 1))
   bad(test_problem("levy", d = 0))
   bad(test_problem("levy", d = 2.5))
-  expect_error(test_problem("branin", cost = "free"), "`cost`",
+  expect_error(test_problem("branin", cost_family = "free"), "`cost_family`",
                class = "costbo_error_arg")
-  bad(test_problem("branin", cost = "radial"))
+  bad(test_problem("branin", cost_family = "radial"))
   bad(test_problem("branin", known_cost = NA))
   bad(test_problem("branin", known_cost = "yes"))
   expect_error(test_problem("branin", seed = -1), "`seed`",
@@ -369,6 +369,6 @@ test_that("test_problem() rejects bad arguments, naming them", {
   expect_error(test_problem("branin", budget = 0), "`budget`",
                class = "costbo_error_arg")
   bad(test_problem("branin", budget = NA))
-  expect_error(test_problem("branin", noise = -1), "`noise`",
+  expect_error(test_problem("branin", noise_sd = -1), "`noise_sd`",
                class = "costbo_error_arg")
 })

@@ -1,60 +1,9 @@
-# Policies: small objects that choose the next point from a state.
+# The myopic policies: one closed-form acquisition maximized per step (EI,
+# EI per unit cost, EI-PU with cost cooling, Q1, UCB, PBGI and PBGI-D), and
+# random search.
 
-#' Policies and the policy protocol
-#'
-#' A policy chooses the next point to evaluate from the current state of an
-#' optimization. costbo's policies are small objects of class `bo_policy`
-#' made by the `policy_*()` constructors; every policy works with known and
-#' with measured (unknown) costs.
-#'
-#' @section The protocol:
-#' A `bo_policy` is a list with
-#' * `name`, `label`: an identifier and a display name;
-#' * `params`: its parameters;
-#' * `propose(state)`: returns `list(x = , info = , memory = )`: the next
-#'   point (for a problem with an explicit prior over candidates, a candidate
-#'   index), a named list of scalar diagnostics recorded with the evaluation,
-#'   and the policy's memory for the next step;
-#' * `acquisition(state, X)`: the values the policy maximizes, at the rows of
-#'   `X` (used by [bo_acquisition()] and the plots);
-#' * `init(state)` (optional): the initial memory.
-#'
-#' The `state` holds the problem, the evaluations (`X`, `value`, `cost`,
-#' `status`), the budget (`budget`, `spent`, and `budget_start`, the budget
-#' at the start of the optimization phase), the fitted models (`models$f`,
-#' the GP of the objective, and `models$cost`, the GP of the log cost when the
-#' cost is measured and can be learned), and `memory`. Lookahead policies
-#' (scenario trees, rollouts, control sets) implement the same four
-#' functions, so [bo_optimize()], [bo_session()] and the plots work with all
-#' of them.
-#' @name bo_policy
-#' @family policies
-NULL
-
-new_bo_policy <- function(name, label, propose, acquisition, init = NULL,
-                          params = list()) {
-  structure(list(name = name, label = label, params = params,
-                 propose = propose, acquisition = acquisition, init = init),
-            class = "bo_policy")
-}
-
-policy_init <- function(policy, state) {
-  if (is.null(policy$init)) NULL else policy$init(state)
-}
-
-#' @export
-print.bo_policy <- function(x, ...) {
-  cat("Policy:", x$label, "\n")
-  if (length(x$params)) {
-    p <- vapply(x$params, function(v) paste(format(v), collapse = ", "),
-                character(1))
-    cat(paste0("  ", names(p), " = ", p, collapse = "\n"), "\n")
-  }
-  invisible(x)
-}
-
-# The arguments of acq_evaluate()/acq_maximize() for a closed-form type in a
-# state; `extra` holds the type's own parameters.
+# The settings of a closed-form type in a state (the arguments of
+# new_acq_spec()); `extra` holds the type's own parameters.
 myopic_args <- function(state, type, extra = list()) {
   cost <- state_cost_args(state)
   a <- list(model = state$models$f, type = type, cost_model = cost$cost_model,
@@ -67,25 +16,41 @@ myopic_args <- function(state, type, extra = list()) {
   c(a, extra)
 }
 
-# A policy that maximizes one closed-form acquisition.
+# A policy that maximizes one closed-form acquisition: over the box by the
+# protocol of acq_maximize() (200 d raw points, 10 d Boltzmann-selected
+# starts), exactly over candidates. The state is checked, so the policy
+# calls the workers of acq_maximize() and acq_evaluate(), not the
+# validating functions.
 myopic_policy <- function(name, label, type, extra = function(state) list(),
                           params = list(), init = NULL, after = NULL) {
   propose <- function(state) {
     a <- myopic_args(state, type, extra(state))
+    spec <- do.call(new_acq_spec, a)
+    model <- spec$model
     cand <- state$problem$candidates
-    if (!is.null(cand) && is.null(state$problem$prior)) a$candidates <- cand
-    r <- do.call(acq_maximize, a)
-    out <- list(x = r$x, info = list(acquisition = r$value),
+    if (spec$finite) {
+      r <- acq_argmax_rows(spec, matrix(seq_along(model$fmean) - 1, ncol = 1L))
+      x <- r$index
+    } else if (!is.null(cand)) {
+      r <- acq_argmax_rows(spec, gp_newdata(model, cand, arg = "candidates"))
+      x <- cand[r$index, ]
+    } else {
+      d <- model$d
+      r <- acq_maximize_box(spec, rep(0, d), rep(1, d), 200L * d,
+                            max_control(10L * d))
+      x <- r$x
+    }
+    out <- list(x = x, info = list(acquisition = r$value),
                 memory = state$memory)
     if (!is.null(after)) out <- after(state, out, a)
     out
   }
   acquisition <- function(state, X) {
-    a <- myopic_args(state, type, extra(state))
-    a$x <- if (!is.null(state$problem$prior)) {
-      match_candidates(state$problem$candidates, X)
-    } else X
-    do.call(acq_evaluate, a)
+    spec <- do.call(new_acq_spec, myopic_args(state, type, extra(state)))
+    if (!is.null(state$problem$prior)) {
+      X <- match_candidates(state$problem$candidates, X)
+    }
+    acq_values(spec, gp_newdata(spec$model, X, arg = "X"), FALSE)$value
   }
   new_bo_policy(name, label, propose, acquisition, init = init,
                 params = params)
@@ -173,8 +138,9 @@ policy_ucb <- function(beta = 2) {
 #' included; on a noisy objective the best posterior mean at the evaluated
 #' points, see [bo_problem()]) exceeds the index of the point just evaluated
 #' (the largest index found when it was proposed), \eqn{\lambda} is
-#' multiplied by `beta` for the following proposals. So on a deterministic
-#' objective \eqn{\lambda_{k+1} = \beta \lambda_k} if
+#' multiplied by `decay` (\eqn{\beta} of the paper) for the following
+#' proposals. So on a deterministic objective
+#' \eqn{\lambda_{k+1} = \beta \lambda_k} if
 #' \eqn{\max_{i \le k} y_i > g_k} and \eqn{\lambda_k} otherwise, with
 #' \eqn{g_k} the index of the \eqn{k}-th proposal (its `acquisition`).
 #'
@@ -185,12 +151,13 @@ policy_ucb <- function(beta = 2) {
 #'
 #' @param lambda The cost multiplier \eqn{\lambda > 0}, in units of the
 #'   objective per unit of cost.
-#' @param beta The decay factor in (0, 1) of PBGI-D.
+#' @param decay The decay factor \eqn{\beta} in (0, 1) of PBGI-D.
+#' @param beta Deprecated name of `decay`.
 #' @return A `bo_policy`.
 #' @family policies
 #' @examples
 #' policy_pbgi(1e-3)
-#' policy_pbgi_d(0.1, beta = 0.5)
+#' policy_pbgi_d(0.1, decay = 0.5)
 #' prob <- test_problem("branin", budget = 30)
 #' run <- bo_optimize(prob, policy_pbgi_d(1), seed = 1, progress = FALSE)
 #' as.data.frame(run)[, c("value", "acquisition", "lambda")]
@@ -204,21 +171,24 @@ policy_pbgi <- function(lambda = 1e-4) {
 
 #' @rdname policy_pbgi
 #' @export
-policy_pbgi_d <- function(lambda = 0.1, beta = 0.5) {
+policy_pbgi_d <- function(lambda = 0.1, decay = 0.5, beta) {
+  if (!missing(beta)) {
+    decay <- renamed_arg(beta, "beta", "decay", !missing(decay))
+  }
   lambda <- check_number(lambda, min = 0, min_open = TRUE)
-  beta <- check_number(beta, min = 0, max = 1, min_open = TRUE)
-  if (beta >= 1) stop_arg("beta", "below 1", beta)
+  decay <- check_number(decay, min = 0, max = 1, min_open = TRUE)
+  if (decay >= 1) stop_arg("decay", "below 1", decay)
   remember <- function(state, out, a) {
     out <- pandora_info(state, out, a)
     out$memory <- list(lambda = a$lambda, index = out$info$acquisition)
     out
   }
-  myopic_policy("pbgi_d", sprintf("PBGI-D (lambda = %g, beta = %g)", lambda,
-                                  beta), "pbgi",
+  myopic_policy("pbgi_d", sprintf("PBGI-D (lambda = %g, decay = %g)",
+                                  lambda, decay), "pbgi",
                 extra = function(state) {
-                  list(lambda = pbgi_d_lambda(state, beta))
+                  list(lambda = pbgi_d_lambda(state, decay))
                 },
-                params = list(lambda = lambda, beta = beta),
+                params = list(lambda = lambda, decay = decay),
                 init = function(state) list(lambda = lambda),
                 after = remember)
 }
@@ -227,8 +197,8 @@ policy_pbgi_d <- function(lambda = 0.1, beta = 0.5) {
 # the proposed point carries the largest index.
 pandora_info <- function(state, out, a) {
   out$info$lambda <- a$lambda
-  out$info$stop_rule <- acq_pandora_stop(state_incumbent(state),
-                                         out$info$acquisition)
+  out$info$stop_rule <- pandora_stop(state_incumbent(state),
+                                     out$info$acquisition)
   out
 }
 
@@ -237,11 +207,11 @@ pandora_info <- function(state, out, a) {
 # the reference code (PandoraBayesOpt, BayesianOptimizer.iterate()), lambda
 # decays when the incumbent (the best observed value on a deterministic
 # objective), the new evaluation included, exceeds that index (strictly).
-pbgi_d_lambda <- function(state, beta) {
+pbgi_d_lambda <- function(state, decay) {
   mem <- state$memory
   if (is.null(mem$index)) return(mem$lambda)
   best <- state_incumbent(state)
-  if (!is.na(best) && best > mem$index) mem$lambda * beta else mem$lambda
+  if (!is.na(best) && best > mem$index) mem$lambda * decay else mem$lambda
 }
 
 #' Random search

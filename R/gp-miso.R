@@ -1,9 +1,7 @@
-# Multiple information sources (Yue and Kontar 2020, Sec. 7, after Poloczek
-# et al. 2017): the multi-source GP (kernel CB_MISO of src/gp.c), the
-# problems' source costs and the multi-source test problems. The policies
-# are the KG-based ones of R/rollout.R.
-
-is_miso <- function(problem) isTRUE(problem$miso)
+# The multi-source GP (Poloczek et al. 2017, used by Yue and Kontar 2020,
+# Sec. 7): one GP over (x, source) pairs, kernel CB_MISO of src/gp.c,
+# fitted by gp_fit_miso(). The problems with sources are in
+# problem-miso.R, the KG-based policies in policies-rollout.R.
 
 #' Fit the multi-information-source Gaussian process
 #'
@@ -39,7 +37,8 @@ is_miso <- function(problem) isTRUE(problem$miso)
 #'   and sources, to warm-start from.
 #' @param noise_floor Smallest noise variance on the standardized scale.
 #' @param priors As for [gp_fit()].
-#' @return A `costbo_gp` with kernel `"miso"`. [predict()] takes `newdata`
+#' @return A `costbo_gp` of class `c("costbo_gp_miso", "costbo_gp")` (kernel
+#'   `"miso"`). [predict()] takes `newdata`
 #'   with one more column than `X`, the source (0 for the objective);
 #'   [coef()] returns `lengthscale`, `outputscale`, `bias_lengthscale` (one
 #'   row per source \eqn{s \ge 1}), `bias_outputscale`, `noise` and `mean`.
@@ -80,8 +79,8 @@ gp_fit_miso <- function(X, source, y, n_sources = NULL, lower = NULL,
   bounds <- check_bounds(lower, upper, X)
   noise_floor <- check_number(noise_floor, min = 0, min_open = TRUE)
   priors <- check_priors(priors)
-  if (!is.null(start)) check_gp_object(start, arg = "start")
-  if (!is.null(start) && !(identical(start$kernel, "miso") &&
+  if (!is.null(start)) start <- check_gp_object(start, arg = "start")
+  if (!is.null(start) && !(identical(gp_variant(start), "miso") &&
                            start$d == d && start$n_sources == n_sources)) {
     stop_arg("start", sprintf("a gp_fit_miso() fit with %d sources on %d inputs",
                               n_sources, d), start)
@@ -118,7 +117,7 @@ gp_fit_miso <- function(X, source, y, n_sources = NULL, lower = NULL,
   if (!is.finite(ev$value)) {
     stop_costbo("the multi-source covariance matrix could not be factored")
   }
-  new_costbo_gp(list(
+  new_costbo_gp_miso(list(
     kernel = "miso", kcode = 4L, d = d, n = n, n_sources = n_sources, X = X,
     source = source, y = y, Xs = Xs, ys = ys, lower = bounds$lower,
     upper = bounds$upper, ymean = ymean, ysd = ysd, theta = best$par,
@@ -128,17 +127,6 @@ gp_fit_miso <- function(X, source, y, n_sources = NULL, lower = NULL,
     nfun = best$counts[["function"]], convergence = best$convergence,
     fmean = double(), fcov = double()
   ))
-}
-
-check_sources <- function(source, n, arg = deparse(substitute(source)),
-                          call = sys.call(-1L)) {
-  force(arg)
-  if (!(is.numeric(source) && length(source) == n && all(is.finite(source)) &&
-        all(source >= 0) && all(source == round(source)))) {
-    stop_arg(arg, sprintf("%d whole numbers >= 0 (0 = the objective)", n),
-             source, call = call)
-  }
-  as.integer(source)
 }
 
 # Positions of the lengthscales in theta = (log ell_0, log sf2_0, (log ell_s,
@@ -198,7 +186,8 @@ miso_warm_theta <- function(start, range, ysd) {
   th
 }
 
-miso_coef <- function(object) {
+#' @exportS3Method
+gp_coef.costbo_gp_miso <- function(object) {
   d <- object$d
   S <- object$n_sources
   range <- object$upper - object$lower
@@ -215,7 +204,8 @@ miso_coef <- function(object) {
        mean = object$ymean + object$ysd * h[d + 4L])
 }
 
-print_miso_gp <- function(x, digits) {
+#' @exportS3Method
+gp_print.costbo_gp_miso <- function(x, digits) {
   cf <- coef(x)
   cat(sprintf("Multi-source Gaussian process, %d sources, %d input%s, %d observations (%s fit)\n",
               x$n_sources, x$d, if (x$d == 1L) "" else "s", x$n,
@@ -235,148 +225,3 @@ print_miso_gp <- function(x, digits) {
   invisible(x)
 }
 
-# Validate the multi-source arguments of bo_problem(); returns the problem's
-# multi-source elements.
-check_miso <- function(sources, source_costs, call = sys.call(-1L)) {
-  S <- check_count(sources, min = 1L, arg = "sources", call = call)
-  if (is.null(source_costs)) {
-    stop_arg("source_costs", "given with `sources`", NULL, show = FALSE,
-             call = call)
-  }
-  if (is.numeric(source_costs)) {
-    if (!(length(source_costs) == S && all(is.finite(source_costs)) &&
-          all(source_costs > 0))) {
-      stop_arg("source_costs",
-               sprintf("%d positive numbers (one per source) or a function(x, source)",
-                       S), source_costs, call = call)
-    }
-    cc <- as.double(source_costs)
-    fun <- function(x, source) cc[source + 1L]
-  } else if (is.function(source_costs)) {
-    fun <- source_costs
-  } else {
-    stop_arg("source_costs",
-             "positive numbers (one per source) or a function(x, source)",
-             source_costs, call = call)
-  }
-  list(miso = TRUE, n_sources = S, source_cost = fun,
-       source_costs = if (is.numeric(source_costs)) cc)
-}
-
-# The cost of evaluating source s at x, checked.
-miso_cost <- function(problem, x, s) {
-  c <- problem$source_cost(x, s)
-  if (!(is.numeric(c) && length(c) == 1L && is.finite(c) && c > 0)) {
-    stop_costbo(sprintf("`source_costs` returned %s for source %d, not a positive number",
-                        describe_value(c), s))
-  }
-  as.double(c)
-}
-
-# Costs of the rows of X (user units) at every source: nrow(X) x S.
-miso_cost_matrix <- function(problem, X) {
-  S <- problem$n_sources
-  if (!is.null(problem$source_costs)) {
-    return(matrix(problem$source_costs, nrow(X), S, byrow = TRUE))
-  }
-  vapply(seq_len(S) - 1L, function(s) {
-    apply(X, 1L, function(x) miso_cost(problem, x, s))
-  }, numeric(nrow(X)))
-}
-
-#' Multi-information-source test problems
-#'
-#' Problems with several information sources: source 0 is the objective,
-#' the others cheaper biased versions of it, each with its own cost. They are
-#' [bo_problem()]s with `sources`, for [policy_kg()] and the rolling-horizon
-#' [policy_rollout()], and are **maximized** (the functions are negated).
-#'
-#' * `"rosenbrock"` (Poloczek et al. 2017, the misoKG benchmark that Yue
-#'   and Kontar 2020 follow): \eqn{f(x) = -((1 - x_1)^2 + 100 (x_2 -
-#'   x_1^2)^2)} on \eqn{[-2, 2]^2}; source 1 is \eqn{f(x) + 0.1 \sin(10 x_1
-#'   + 5 x_2)}; costs 1000 and 1; maximum 0 at \eqn{(1, 1)}; default budget
-#'   5000.
-#' * `"goldstein_price"`, `"bohachevsky"` (Yue and Kontar 2020, Sec.
-#'   5.4.1, three sources): the negated functions of [test_problem()];
-#'   source 1 is \eqn{f(x) + 2 \sin(10 x_1 + 5 x_2)} and source 2 is
-#'   \eqn{f(x) + \delta(x)} with \eqn{\delta} a sample of a GP with the
-#'   squared-exponential kernel, lengthscale 1 and variance 1 (random
-#'   Fourier features drawn from `seed`) plus independent Gaussian noise of
-#'   variance 0.5 at every evaluation (the nugget of the paper's kernel).
-#'   The paper applies both biases to the problem's own coordinates and so
-#'   does costbo. Costs \eqn{5 d = 10} for source 0 and \eqn{d = 2} for the
-#'   others, budget \eqn{10 d^2 = 40}, as in the paper's example.
-#'
-#' @param name `"rosenbrock"`, `"goldstein_price"` or `"bohachevsky"`.
-#' @param budget The total budget; `NULL` takes the default.
-#' @param costs Optional costs of the sources: one positive number each, or
-#'   a function(x, source) as `source_costs` of [bo_problem()].
-#' @param seed Seed of the bias GP sample of source 2 (the caller's random
-#'   stream is left untouched).
-#' @param noise Standard deviation of Gaussian noise added to every source.
-#'   The problem is declared noisy (`noisy` of [bo_problem()]) when it is
-#'   positive, and always for `"goldstein_price"` and `"bohachevsky"`, whose
-#'   source 2 is noisy.
-#' @return A [bo_problem()] with `optimum` (of source 0) and `maximizer`.
-#' @family problems
-#' @examples
-#' p <- test_problem_miso("rosenbrock")
-#' p
-#' p$objective(c(1, 1), 0)
-#' p$objective(c(1, 1), 1)
-#' @export
-test_problem_miso <- function(name = c("rosenbrock", "goldstein_price",
-                                       "bohachevsky"),
-                              budget = NULL, costs = NULL, seed = 1,
-                              noise = 0) {
-  name <- check_choice(if (is.character(name)) name[1L] else name,
-                       c("rosenbrock", "goldstein_price", "bohachevsky"),
-                       arg = "name")
-  seed <- check_count(seed)
-  noise <- check_number(noise, min = 0)
-  eps <- function() if (noise > 0) stats::rnorm(1L, 0, noise) else 0
-  if (name == "rosenbrock") {
-    f <- function(x) 1e5 * tp_rosenbrock(x) # test_problem()'s is / 1e5
-    obj <- function(x, source) {
-      b <- if (source == 1L) 0.1 * sin(10 * x[1L] + 5 * x[2L]) else 0
-      f(x) + b + eps()
-    }
-    lower <- c(-2, -2)
-    upper <- c(2, 2)
-    def_costs <- c(1000, 1)
-    def_budget <- 5000
-    optimum <- 0
-    maximizer <- matrix(c(1, 1), 1L)
-  } else {
-    spec <- tp_specs()[[name]]
-    f <- function(x) spec$f(x)
-    lower <- rep_len(spec$lower, 2L)
-    upper <- rep_len(spec$upper, 2L)
-    delta <- with_seed(seed, gp_prior_sample(2L, kernel = "se",
-                                             lengthscale = 1))
-    obj <- function(x, source) {
-      b <- switch(source + 1L, 0, 2 * sin(10 * x[1L] + 5 * x[2L]),
-                  delta(matrix(x, 1L)) + stats::rnorm(1L, 0, sqrt(0.5)))
-      f(x) + b + eps()
-    }
-    def_costs <- c(10, 2, 2)
-    def_budget <- 40
-    optimum <- spec$optimum
-    maximizer <- spec$maximizer(2L)
-  }
-  S <- length(def_costs)
-  if (!is.null(costs) && !is.function(costs) &&
-      !(is.numeric(costs) && length(costs) == S && all(is.finite(costs)) &&
-        all(costs > 0))) {
-    stop_arg("costs", paste(sprintf("%d positive finite numbers (one per", S),
-                            "source) or a function(x, source)"), costs)
-  }
-  costs <- if (is.null(costs)) def_costs else costs
-  budget <- if (is.null(budget)) def_budget else budget
-  prob <- bo_problem(obj, lower = lower, upper = upper, budget = budget,
-                     name = paste0(name, "_miso"), optimum = optimum,
-                     sources = S, source_costs = costs,
-                     noisy = noise > 0 || name != "rosenbrock")
-  prob$maximizer <- maximizer
-  prob
-}

@@ -148,14 +148,40 @@ test_that("a fantasy update equals a fresh factorization and undoes exactly", {
   expect_equal(predict(upd, Xt), predict(fit30, Xt), tolerance = 1e-10)
   expect_equal(as.numeric(logLik(upd)), as.numeric(logLik(fit30)),
                tolerance = 1e-10)
-  # the C round trip: add five fantasies, predict, drop them, predict again
-  rt <- .Call(costbo:::C_gp_fantasy_roundtrip, costbo:::gp_pack(fit), Xa,
-              (ya - fit$ymean) / fit$ysd, Xt)
-  expect_identical(rt[, 5], rt[, 1])
-  expect_identical(rt[, 6], rt[, 2])
-  p30 <- predict(upd, Xt)
-  expect_equal(fit$ymean + fit$ysd * rt[, 3], p30$mean, tolerance = 1e-12)
-  expect_false(isTRUE(all.equal(rt[, 3], rt[, 1])))
+  # the C fantasies of the lookahead engines, through the CMDP rollout of
+  # horizon 2 (EI): each sample conditions the GP on a fantasy observation
+  # y = m + s z at x (gp_fantasy_add), moves to the one inner raw point (no
+  # L-BFGS-B starts) and drops the fantasy (gp_fantasy_drop); its value is
+  # max(best, y) - best + EI there, with the predictive sd of an observation
+  spec <- costbo:::acq_spec(fit, "ei", NULL, 1, NULL, NULL, NULL, NULL, NULL,
+                            call = NULL)
+  ctl <- costbo:::cmdp_control(2L, 1L, Inf, list(inner_starts = 0L,
+                                                 inner_maxit = 1L,
+                                                 starts = 1L, maxit = 0L))
+  z <- cbind(c(-1.3, 0.4, 2.2), 0)
+  raw <- rbind(c(0.62, 0.35))
+  cmdp <- function(X) {
+    .Call(costbo:::C_rollout_cmdp_value, costbo:::acq_pack(spec), X, z, raw,
+          0.5, ctl)
+  }
+  U <- rbind(c(0.15, 0.8), c(0.9, 0.1), c(0.15, 0.8))
+  rt <- cmdp(U)
+  # dropping restores the posterior exactly: the first point again, after
+  # the second one's fantasies, and alone
+  expect_identical(rt$samples[, 3], rt$samples[, 1])
+  expect_identical(cmdp(U[1, , drop = FALSE])$samples[, 1], rt$samples[, 1])
+  nugget <- coef(fit)$noise + fit$hyp[fit$d + 4L] * fit$ysd^2
+  best <- max(fit$y)
+  for (j in 1:2) {
+    p <- predict(fit, U[j, , drop = FALSE])
+    y <- p$mean + sqrt(p$sd^2 + nugget) * z[, 1]
+    ref <- vapply(seq_along(y), function(i) {
+      p2 <- predict(gp_condition(fit, U[j, , drop = FALSE], y[i]), raw)
+      b <- max(best, y[i])
+      b - best + ref_ei(p2$mean, sqrt(p2$sd^2 + nugget), b)
+    }, 0)
+    expect_equal(rt$samples[, j], ref, tolerance = 1e-10)
+  }
 })
 
 test_that("the fit recovers the lengthscales of data drawn from a known GP", {
@@ -515,4 +541,188 @@ test_that("joint samples at many points are the mean plus the factor times draws
   z <- matrix(rnorm(2 * m), m)
   expect_equal(as.vector(s), as.vector(post_mean + t(chol(post_cov)) %*% z),
                tolerance = 1e-8)
+})
+
+# GP variants as classes ---------------------------------------------------
+
+variant_fits <- function() {
+  set.seed(41)
+  X <- matrix(runif(20), ncol = 2)
+  fit_c <- gp_fit(X, sin(5 * X[, 1]) + X[, 2], lower = c(0, 0),
+                  upper = c(1, 1))
+  fit_f <- gp_finite(c(0, 0.5, 0), diag(c(1, 2, 1)) + 0.2, x = c(1, 3),
+                     y = c(0.4, -0.3), noise = 0.01)
+  s <- rep(0:1, 5)
+  fit_m <- gp_fit_miso(X, s, sin(5 * X[, 1]) + X[, 2] + 0.2 * s,
+                       lower = c(0, 0), upper = c(1, 1))
+  list(continuous = fit_c, finite = fit_f, miso = fit_m)
+}
+
+test_that("each fitting function makes its variant's class", {
+  fits <- variant_fits()
+  expect_identical(class(fits$continuous), c("costbo_gp_continuous", "costbo_gp"))
+  expect_identical(class(fits$finite), c("costbo_gp_finite", "costbo_gp"))
+  expect_identical(class(fits$miso), c("costbo_gp_miso", "costbo_gp"))
+  # conditioning keeps the class
+  expect_s3_class(gp_condition(fits$finite, 2, 0.1), "costbo_gp_finite")
+  expect_s3_class(gp_condition(fits$continuous, c(0.5, 0.5), 0.2),
+                  "costbo_gp_continuous")
+  expect_s3_class(gp_condition(fits$miso, c(0.5, 0.5, 1), 0.2),
+                  "costbo_gp_miso")
+})
+
+test_that("gp_can() tells what each variant can and cannot do", {
+  fits <- variant_fits()
+  can <- function(g) {
+    vapply(names(costbo:::gp_capabilities), function(w) costbo:::gp_can(g, w),
+           NA)
+  }
+  # the contract, written out
+  expect_identical(can(fits$continuous)[c("gradient", "box", "condition",
+                                          "sample", "acq_closed_form",
+                                          "cost_model", "prior_sample",
+                                          "control_sets")],
+                   setNames(rep(TRUE, 8), c("gradient", "box", "condition",
+                                            "sample", "acq_closed_form",
+                                            "cost_model", "prior_sample",
+                                            "control_sets")))
+  expect_identical(names(which(can(fits$finite))),
+                   c("condition", "sample", "acq_closed_form", "cost_model"))
+  expect_identical(names(which(can(fits$miso))),
+                   c("condition", "sample", "acq_closed_form"))
+  expect_identical(vapply(fits, costbo:::gp_inputs, ""),
+                   c(continuous = "box", finite = "candidates",
+                     miso = "sources"))
+  expect_error(costbo:::gp_can(fits$finite, "fly"), "unknown GP capability")
+  # what a variant can do, it does: conditioning and sampling everywhere
+  expect_equal(dim(simulate(fits$finite, 2, seed = 1, newdata = 1:3)), c(3, 2))
+  expect_equal(dim(simulate(fits$miso, 2, seed = 1,
+                            newdata = rbind(c(0.2, 0.3, 0), c(0.2, 0.3, 1)))),
+               c(2, 2))
+})
+
+test_that("a capability a variant lacks is an error naming the argument", {
+  fits <- variant_fits()
+  cap_error <- function(expr, arg, what, variant) {
+    e <- expect_error(expr, class = "costbo_error_capability")
+    expect_s3_class(e, "costbo_error_arg")
+    expect_identical(e$arg, arg)
+    expect_identical(e$capability, what)
+    expect_identical(e$variant, variant)
+    expect_match(conditionMessage(e), sprintf("`%s` must be", arg),
+                 fixed = TRUE)
+  }
+  nd <- rbind(c(0.2, 0.3, 0), c(0.7, 0.1, 1))
+  cap_error(predict(fits$finite, 1:2, grad = TRUE), "grad", "gradient",
+            "finite")
+  cap_error(predict(fits$miso, nd, grad = TRUE), "grad", "gradient", "miso")
+  cap_error(acq_evaluate(fits$finite, 1:2, "ei", grad = TRUE), "grad",
+            "gradient", "finite")
+  cap_error(acq_evaluate(fits$miso, nd, "ei", grad = TRUE), "grad",
+            "gradient", "miso")
+  cap_error(acq_maximize(fits$miso, "ei"), "candidates", "box", "miso")
+  cap_error(acq_evaluate(fits$miso, nd, "ei_pu", cost_model = fits$miso),
+            "cost_model", "cost_model", "miso")
+  for (v in c("finite", "miso")) {
+    cap_error(acq_expected_ucb(fits[[v]], 0.3, controlled = 1,
+                               samples = matrix(0.5, 4, 2)),
+              "model", "control_sets", v)
+  }
+  # the same calls on the continuous fit give numbers, not errors
+  p <- predict(fits$continuous, rbind(c(0.3, 0.6)), grad = TRUE)
+  expect_true(all(is.finite(p$mean_grad)) && all(is.finite(p$sd_grad)))
+  expect_true(is.finite(acq_expected_ucb(fits$continuous, 0.3, controlled = 1,
+                                         samples = matrix(0.5, 4, 2))))
+  # C refuses x-gradients of a variant without them (never a silent 0)
+  expect_error(.Call(costbo:::C_gp_predict, costbo:::gp_pack(fits$finite),
+                     matrix(0:2, ncol = 1), TRUE),
+               "x-gradients of a finite-domain GP")
+  expect_error(.Call(costbo:::C_gp_predict, costbo:::gp_pack(fits$miso),
+                     cbind(0.5, 0.5, 0:1), TRUE),
+               "x-gradients of a multi-source GP")
+})
+
+test_that("the gradient forms of the one predict routine agree with finite differences", {
+  fits <- variant_fits()
+  fit <- fits$continuous
+  x <- rbind(c(0.31, 0.62), c(0.8, 0.15))
+  p <- predict(fit, x, grad = TRUE)
+  # acq_evaluate (precomputed U) and acq_expected_ucb with every input
+  # controlled (plain back substitution) differentiate m + beta s
+  u <- acq_evaluate(fit, x, "ucb", beta = 1.5, grad = TRUE)
+  expect_equal(u$value, p$mean + 1.5 * p$sd, tolerance = 1e-12)
+  expect_equal(u$grad, p$mean_grad + 1.5 * p$sd_grad, tolerance = 1e-10)
+  e <- acq_expected_ucb(fit, x, controlled = 1:2, samples = matrix(0.5, 1, 2),
+                        beta = 1.5, grad = TRUE)
+  expect_equal(e$value, u$value, tolerance = 1e-12)
+  expect_equal(e$grad, u$grad, tolerance = 1e-10)
+  h <- 1e-6
+  for (k in 1:2) {
+    dx <- matrix(0, 2, 2)
+    dx[, k] <- h
+    fd <- (predict(fit, x + dx)$mean - predict(fit, x - dx)$mean) / (2 * h)
+    expect_equal(p$mean_grad[, k], fd, tolerance = 1e-6)
+    fd <- (predict(fit, x + dx)$sd - predict(fit, x - dx)$sd) / (2 * h)
+    expect_equal(p$sd_grad[, k], fd, tolerance = 1e-6)
+  }
+})
+
+test_that("hand-built objects of each class are accepted or rejected", {
+  fits <- variant_fits()
+  # a fit saved by the previous release (class "costbo_gp" alone) works and
+  # is upgraded where it enters
+  for (v in names(fits)) {
+    old <- fits[[v]]
+    class(old) <- "costbo_gp"
+    up <- costbo:::check_gp_object(old)
+    expect_identical(class(up), class(fits[[v]]))
+    expect_identical(costbo:::gp_inputs(old), costbo:::gp_inputs(fits[[v]]))
+    expect_identical(coef(old), coef(fits[[v]]))
+    expect_identical(utils::capture.output(print(old)),
+                     utils::capture.output(print(fits[[v]])))
+  }
+  old <- fits$continuous
+  class(old) <- "costbo_gp"
+  nd <- rbind(c(0.2, 0.4), c(0.9, 0.1))
+  expect_identical(predict(old, nd, grad = TRUE),
+                   predict(fits$continuous, nd, grad = TRUE))
+  expect_identical(acq_evaluate(old, nd, "ei"),
+                   acq_evaluate(fits$continuous, nd, "ei"))
+  expect_s3_class(gp_condition(old, nd[1, ], 0.5), "costbo_gp_continuous")
+  # ... and so are the models of a state read by bo_resume(), bo_ask(), ...
+  up <- costbo:::gp_upgrade_models(list(f = old, cost = NULL))
+  expect_s3_class(up$f, "costbo_gp_continuous")
+  expect_null(up$cost)
+  expect_identical(names(up), c("f", "cost"))
+  # a class and a kernel that disagree: rejected, naming the field
+  bad <- fits$finite
+  class(bad) <- c("costbo_gp_continuous", "costbo_gp")
+  e <- expect_error(predict(bad, 1:3), class = "costbo_error_arg")
+  expect_match(conditionMessage(e), "`object$kernel`", fixed = TRUE)
+  bad <- fits$continuous
+  class(bad) <- c("costbo_gp_finite", "costbo_gp")
+  e <- expect_error(predict(bad, 1), class = "costbo_error_arg")
+  expect_match(conditionMessage(e), "`object$kernel`", fixed = TRUE)
+  # a multi-source class on a continuous fit lacks the sources
+  bad <- fits$continuous
+  class(bad) <- c("costbo_gp_miso", "costbo_gp")
+  bad$kernel <- "miso"
+  bad$kcode <- 4L
+  e <- expect_error(predict(bad, cbind(nd, 0)), class = "costbo_error_arg")
+  expect_match(conditionMessage(e), "`object$n_sources`", fixed = TRUE)
+  # an unknown subclass, and an old fit whose kernel names no variant
+  bad <- fits$continuous
+  class(bad) <- c("costbo_gp_sparse", "costbo_gp")
+  e <- expect_error(predict(bad, nd), class = "costbo_error_arg")
+  expect_match(conditionMessage(e), "`class(object)`", fixed = TRUE)
+  old$kernel <- "matern12"
+  e <- expect_error(predict(old, nd), class = "costbo_error_arg")
+  expect_match(conditionMessage(e), "`object$kernel`", fixed = TRUE)
+  # another kernel of the same variant with its code: the structure of a
+  # continuous fit (its numbers are the user's business), accepted
+  se <- fits$continuous
+  se$kernel <- "se"
+  se$kcode <- 2L
+  expect_identical(class(costbo:::check_gp_object(se)), class(se))
+  expect_true(all(is.finite(predict(se, nd)$mean)))
 })

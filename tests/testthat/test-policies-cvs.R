@@ -82,7 +82,7 @@ test_that("UCB-CVS with epsilon 0 takes the largest expected UCB, with a huge ep
                      value = c(0.1, -0.5, 0.7, 1.2))
   set.seed(3)
   s <- bo_session(prob, policy_ucb_cvs(0, n_samples = 128), initial = init,
-                  model = fixed_model)
+                  gp_args = fixed_model)
   x <- bo_ask(s)
   i <- attr(x, "control_set")
   # every set's expected UCB on a fine grid stays below the chosen value
@@ -98,13 +98,13 @@ test_that("UCB-CVS with epsilon 0 takes the largest expected UCB, with a huge ep
 
   set.seed(3)
   s2 <- bo_session(prob, policy_ucb_cvs(1e6, n_samples = 128), initial = init,
-                   model = fixed_model)
+                   gp_args = fixed_model)
   expect_identical(attr(bo_ask(s2), "control_set"), 2L)
   # an epsilon schedule as a function of t
   set.seed(3)
   s3 <- bo_session(prob, policy_ucb_cvs(function(t) 1e6 / t,
                                         n_samples = 128),
-                   initial = init, model = fixed_model)
+                   initial = init, gp_args = fixed_model)
   expect_identical(attr(bo_ask(s3), "control_set"), 2L)
 })
 
@@ -114,7 +114,7 @@ test_that("ETC plays each cost group its number of times, cheapest first, then c
   run <- bo_optimize(prob, policy_etc(plays = c(3, 2), n_samples = 32,
                                       n_raw = 20, n_starts = 1),
                      n_init = 4, seed = 1, progress = FALSE,
-                     model = fixed_model)
+                     gp_args = fixed_model)
   df <- as.data.frame(run)
   bo <- df[df$phase == "bo", ]
   # group of cost 0.1 (set 2) 3 times, group of cost 0.2 (set 1) twice,
@@ -135,7 +135,7 @@ test_that("the commit phase without a full control set takes the best expected U
   run <- bo_optimize(prob, policy_etc(plays = 1, n_samples = 32, n_raw = 20,
                                       n_starts = 1),
                      n_init = 4, seed = 2, progress = FALSE,
-                     model = fixed_model)
+                     gp_args = fixed_model)
   bo <- as.data.frame(run)
   bo <- bo[bo$phase == "bo", ]
   expect_identical(bo$control_set[1], 1L)
@@ -146,7 +146,7 @@ test_that("the commit phase without a full control set takes the best expected U
 test_that("the run stops when the chosen control set no longer fits", {
   prob <- cvs_problem2(budget = 2.5)
   run <- bo_optimize(prob, policy_ucb_psq(n_samples = 16), n_init = 4,
-                     seed = 1, progress = FALSE, model = fixed_model)
+                     seed = 1, progress = FALSE, gp_args = fixed_model)
   df <- as.data.frame(run)
   expect_identical(df$control_set[df$phase == "bo"], c(3L, 3L))
   expect_equal(run$spent, 2)
@@ -160,7 +160,7 @@ test_that("random inputs are drawn, recorded and evaluated", {
   run <- bo_optimize(prob, policy_ucb_cvs(1e6, n_samples = 16, n_raw = 10,
                                           n_starts = 1),
                      n_init = 4, seed = 4, progress = FALSE,
-                     model = fixed_model)
+                     gp_args = fixed_model)
   df <- as.data.frame(run)
   bo <- df[df$phase == "bo", ]
   expect_true(all(bo$control_set == 1L))
@@ -179,17 +179,17 @@ test_that("random inputs are drawn, recorded and evaluated", {
 })
 
 test_that("runs with control sets are reproducible under set.seed()", {
-  prob <- test_problem_cvs("hartmann3", costs = "moderate", budget = 1)
+  prob <- test_problem_cvs("hartmann3", cost_set = "moderate", budget = 1)
   go <- function() {
     set.seed(11)
     bo_optimize(prob, policy_etc(plays = 2, n_samples = 16, n_raw = 10,
                                  n_starts = 1),
-                n_init = 5, progress = FALSE, model = fixed_model)
+                n_init = 5, progress = FALSE, gp_args = fixed_model)
   }
   expect_identical(run_frame(go()), run_frame(go()))
   ts <- function() {
     bo_optimize(prob, policy_ts_psq(n_features = 128), n_init = 5, seed = 5,
-                progress = FALSE, model = fixed_model)
+                progress = FALSE, gp_args = fixed_model)
   }
   a <- ts()
   expect_identical(run_frame(a), run_frame(ts()))
@@ -212,7 +212,7 @@ test_that("TS-PSQ's posterior sample follows the data and works without a full s
   run <- bo_optimize(prob, policy_ts_psq(n_features = 128, n_samples = 32,
                                          n_raw = 10, n_starts = 1),
                      n_init = 4, seed = 6, progress = FALSE,
-                     model = fixed_model)
+                     gp_args = fixed_model)
   expect_identical(sum(run$phase == "bo"), 3L)
 })
 
@@ -223,7 +223,7 @@ test_that("ask/tell sessions take the realized full query", {
   set.seed(8)
   s <- bo_session(prob, policy_etc(plays = 1, n_samples = 16, n_raw = 10,
                                    n_starts = 1),
-                  initial = init, model = fixed_model)
+                  initial = init, gp_args = fixed_model)
   x <- bo_ask(s)
   expect_identical(attr(x, "control_set"), 1L)
   expect_length(x, 1L)
@@ -308,7 +308,7 @@ test_that("the default distributions are the paper's truncated normals", {
 })
 
 test_that("test_problem_cvs() gives the paper's problems", {
-  p <- test_problem_cvs("hartmann3", costs = "cheap")
+  p <- test_problem_cvs("hartmann3", cost_set = "cheap")
   expect_identical(p$control_sets,
                    list(1L, 2L, 3L, c(1L, 2L), c(1L, 3L), c(2L, 3L), 1:3))
   expect_equal(p$control_costs, c(0.01, 0.01, 0.01, 0.1, 0.1, 0.1, 1))
@@ -322,7 +322,7 @@ test_that("test_problem_cvs() gives the paper's problems", {
   # the noise-free objective takes many rows at once, each as the objective
   set.seed(4)
   Z <- matrix(runif(30), 10, 3)
-  p0 <- test_problem_cvs("hartmann3", costs = "cheap", noise = 0)
+  p0 <- test_problem_cvs("hartmann3", cost_set = "cheap", noise_sd = 0)
   expect_equal(p0$noise_free(Z), apply(Z, 1L, p0$objective),
                tolerance = 1e-14)
   expect_length(p0$objective(Z[1, ]), 1L)
@@ -342,7 +342,7 @@ test_that("plot() shows the regret of runs with control sets", {
   run <- bo_optimize(prob, policy_ucb_cvs(1e6, n_samples = 16, n_raw = 10,
                                           n_starts = 1),
                      n_init = 4, seed = 4, progress = FALSE,
-                     model = fixed_model)
+                     gp_args = fixed_model)
   f <- tempfile(fileext = ".pdf")
   grDevices::pdf(f)
   on.exit(unlink(f))

@@ -1,11 +1,11 @@
-# Gaussian-process regression: the R face of src/gp.c.
+# Fitting Gaussian processes: gp_fit() (MAP, ML or fixed hyperparameters,
+# the likelihood and its gradient in C) and gp_finite() (an explicit prior
+# over candidates).
 #
 # Internally the GP lives on inputs scaled to the unit cube by `lower`/`upper`
 # and on standardized outputs; `theta` = (log lengthscales, log outputscale,
 # log noise, constant mean) on that scale. Everything a user sees is converted
 # back to the user's units.
-
-gp_kernels <- c("matern52", "matern32", "se")
 
 default_gp_priors <- function() {
   list(lengthscale = c(3, 6), outputscale = c(2, 0.15), noise = c(1.1, 0.05))
@@ -110,10 +110,24 @@ default_gp_priors <- function() {
 #' @param priors For `estimate = "map"`: a list with elements `lengthscale`,
 #'   `outputscale` and `noise`, each `c(shape, rate)` of a Gamma prior on the
 #'   unit-cube/standardized scale. `NULL` gives the defaults above.
-#' @return An object of class `costbo_gp`: a list holding the data, the
-#'   scaling, the hyperparameters, the Cholesky factor and the fit's log
-#'   marginal likelihood. Use [coef()], [logLik()], [predict()],
+#' @return An object of class `c("costbo_gp_continuous", "costbo_gp")`: a
+#'   list holding the data, the scaling, the hyperparameters, the Cholesky
+#'   factor and the fit's log marginal likelihood; its element `kernel` names
+#'   the kernel (as printed). Use [coef()], [logLik()], [predict()],
 #'   [simulate()] and [gp_condition()] on it.
+#' @section GP variants:
+#' A fitted GP is one of three subclasses of `costbo_gp`:
+#' `costbo_gp_continuous` ([gp_fit()]: a kernel on a box, with gradients in
+#' the input), `costbo_gp_finite` ([gp_finite()]: candidate indices as
+#' inputs) and `costbo_gp_miso` ([gp_fit_miso()]: inputs with an information
+#' source). Asking a variant for what it cannot give (gradients of a
+#' finite-domain or multi-source GP, a box search or a cost model of a
+#' multi-source GP, control sets of either) is an error of class
+#' `costbo_error_capability` (a `costbo_error_arg`) naming the argument that
+#' asked for it, with the capability and the variant in its `capability`
+#' and `variant` elements. Fits saved by earlier versions of costbo
+#' (class `costbo_gp` alone) are recognized by their `kernel` and work
+#' unchanged.
 #' @family gaussian-process
 #' @seealso [gp_finite()] for a GP over a finite set of candidates with an
 #'   explicit prior.
@@ -152,9 +166,9 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
                                     noise_ceiling), noise_floor)
   }
   priors <- check_priors(priors)
-  if (!is.null(start)) check_gp_object(start, arg = "start")
-  if (!is.null(start) && !(identical(start$kernel, kernel) &&
-                           start$d == d)) {
+  if (!is.null(start)) start <- check_gp_object(start, arg = "start")
+  if (!is.null(start) && !(identical(gp_variant(start), "continuous") &&
+                           identical(start$kernel, kernel) && start$d == d)) {
     stop_arg("start", sprintf("a costbo_gp fit with kernel \"%s\" on %d inputs",
                               kernel, d), start)
   }
@@ -261,7 +275,8 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   # when the noise is fixed or its band lies on one side of the level
   split <- log(max(1e-4, 10 * noise_floor))
   if (fixed[d + 2L] || split >= up[d + 2L]) split <- NA
-  ctl <- c(n_starts, 200, if (is.null(start)) 1e8 else 1e9, 0, 5, split, 10)
+  ctl <- gp_fit_control(n_starts, factr = if (is.null(start)) 1e8 else 1e9,
+                        split = split)
   fit_c <- function(idx, starts, ctl) {
     if (is.null(idx)) {
       call_c(C_gp_fit, Xs, ys, kcode, starts, lo, up, slot, use_prior, shape,
@@ -281,7 +296,7 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   hyp <- c(exp(theta[seq_len(d + 2L)]), theta[p], 0)
   fac <- call_c(C_gp_factor, Xs, ys, kcode, hyp, double(), double())
   hyp[p + 1L] <- fac$jitter
-  new_costbo_gp(list(
+  new_costbo_gp_continuous(list(
     kernel = kernel, kcode = kcode, d = d, n = n, X = X, y = y, Xs = Xs,
     ys = ys, lower = bounds$lower, upper = bounds$upper, ymean = ymean,
     ysd = ysd, theta = theta, hyp = hyp, fixed = fixed, L = fac$L,
@@ -290,6 +305,23 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
     log_posterior = -opt$value, nfun = opt$nfun,
     convergence = opt$convergence, fmean = double(), fcov = double()
   ))
+}
+
+# The control of the multistart L-BFGS-B of C_gp_fit (class
+# costbo_fit_control, read by name by unpack_fit_control() in src/gp.c):
+# `n_starts` runs to convergence from the best screened starts, `maxit`,
+# `factr`, `pgtol` and `lmm` of L-BFGS-B, the log-noise level `split`
+# between the two noise regimes the multistart races (NA: none), the
+# racing iterations `race` of later runs (0: none), and `bar`: a run
+# happens only when the best screened value is below it.
+gp_fit_control <- function(n_starts, maxit = 200L, factr = 1e8, pgtol = 0,
+                           lmm = 5L, split = NA_real_, race = 10L,
+                           bar = Inf) {
+  structure(list(n_starts = as.integer(n_starts), maxit = as.integer(maxit),
+                 factr = as.double(factr), pgtol = as.double(pgtol),
+                 lmm = as.integer(lmm), split = as.double(split),
+                 race = as.integer(race), bar = as.double(bar)),
+            class = "costbo_fit_control")
 }
 
 # Largest number of points of simulate(): their joint covariance is factored
@@ -320,10 +352,10 @@ gp_fit_subset <- function(fit_c, n, d, starts, ctl, fixed, lo, up,
   free_l <- !fixed[seq_len(d)]
   th[seq_len(d)][free_l] <- pmin(th[seq_len(d)][free_l], log(5))
   ctl1 <- ctl
-  ctl1[1L] <- 1
+  ctl1$n_starts <- 1L
   opt <- fit_c(NULL, as.matrix(th), ctl1)
   nfun <- sub$nfun + opt$nfun
-  split <- ctl[6L]
+  split <- ctl$split
   if (!fixed[d + 2L] && is.finite(split)) {
     th <- opt$runs[, 1L]
     alt <- if (th[d + 2L] < split) log(c(1e-3, 1e-2)) else log(noise_floor)
@@ -331,7 +363,8 @@ gp_fit_subset <- function(fit_c, n, d, starts, ctl, fixed, lo, up,
     cand <- matrix(th, p, length(alt))
     cand[d + 2L, ] <- alt
     # run only from a level whose value already beats the converged fit
-    opt2 <- fit_c(NULL, cand, c(ctl1, opt$value))
+    ctl1$bar <- opt$value
+    opt2 <- fit_c(NULL, cand, ctl1)
     nfun <- nfun + opt2$nfun
     if (opt2$value < opt$value) opt <- opt2
   }
@@ -353,11 +386,6 @@ iso_starts <- function(theta0, d, fixed, noise_floor, noise_ceiling) {
   out[seq_len(d), ] <- rep(g$l, each = d)
   out[d + 2L, ] <- g$noise
   out
-}
-
-new_costbo_gp <- function(x) {
-  x$loglik_std <- chol_loglik(x$L, x$beta)
-  structure(x, class = "costbo_gp")
 }
 
 # log N(y; m, K) from the Cholesky factor L of K and beta = L^{-1} (y - m)
@@ -419,368 +447,6 @@ warm_theta <- function(start, theta0, fixed, range, ymean, ysd) {
   ifelse(fixed, theta0, th)
 }
 
-# The GP in the fixed positional layout the C entry points read (see
-# gp_unpack() in src/gp.c): list(X, y, L, beta, kernel, hyp, fmean, fcov),
-# all on the internal scale and of the storage types C expects.
-#
-# Every element C indexes by is checked first (check_gp_object()), so that a
-# fit restored from an edited file or altered by hand gives an error naming
-# the argument and the field instead of a crash; `arg` and `call` name the
-# argument of the user's function the fit came in.
-gp_pack <- function(object, arg = "object", call = sys.call(-1L)) {
-  check_gp_object(object, arg = arg, call = call)
-  list(object$Xs, object$ys, object$L, object$beta, as.integer(object$kcode),
-       as.double(object$hyp), as.double(object$fmean),
-       as.double(object$fcov))
-}
-
-# Kernel names in the order of the C kernel codes (enum in src/gp.h).
-gp_kernel_codes <- c(gp_kernels, "finite", "miso")
-
-# Largest number of information sources of a multi-source GP.
-miso_max_sources <- 100L
-
-# The consistency of a costbo_gp: class, kernel and its code, dimensions,
-# the data on the internal scale, the Cholesky factor and its weights, the
-# hyperparameters (their number fixed by the kernel, the dimension and, for
-# multi-source fits, the number of sources), the candidate indices and the
-# prior of a finite-domain GP, and the source labels of a multi-source GP.
-# Cost: one pass over the factor (O(n^2)), less than one prediction.
-check_gp_object <- function(object, arg = "object", call = sys.call(-1L)) {
-  if (!(inherits(object, "costbo_gp") && is.list(object))) {
-    stop_arg(arg, "a costbo_gp fit (see gp_fit(), gp_finite() and gp_fit_miso())",
-             object, call = call)
-  }
-  bad <- function(field, must) {
-    stop_arg(sprintf("%s$%s", arg, field),
-             paste(must, "(the fit was altered after fitting; refit it)"),
-             object[[field]], call = call)
-  }
-  is_count <- function(x, min = 0) {
-    is.numeric(x) && length(x) == 1L && is.finite(x) && x == round(x) &&
-      x >= min && x <= .Machine$integer.max
-  }
-  is_real <- function(x, len) {
-    is.double(x) && length(x) == len && all(is.finite(x))
-  }
-  kernel <- object$kernel
-  if (!(is.character(kernel) && length(kernel) == 1L &&
-        kernel %in% gp_kernel_codes)) {
-    bad("kernel", sprintf("one of %s", paste0("\"", gp_kernel_codes, "\"",
-                                               collapse = ", ")))
-  }
-  code <- match(kernel, gp_kernel_codes) - 1L
-  if (!(is_count(object$kcode) && object$kcode == code)) {
-    bad("kcode", sprintf("%d, the code of kernel \"%s\"", code, kernel))
-  }
-  finite <- kernel == "finite"
-  miso <- kernel == "miso"
-  if (!is_count(object$d, min = 1) || (finite && object$d != 1)) {
-    bad("d", if (finite) "1 for a GP over candidates" else
-      "a whole number >= 1 (the input dimension)")
-  }
-  d <- as.integer(object$d)
-  if (!is_count(object$n)) bad("n", "a whole number >= 0")
-  n <- as.integer(object$n)
-  S <- 1L
-  if (miso) {
-    if (!is_count(object$n_sources, min = 1) ||
-        object$n_sources > miso_max_sources) {
-      bad("n_sources", sprintf("a whole number in 1..%d", miso_max_sources))
-    }
-    S <- as.integer(object$n_sources)
-  }
-  nfin <- 0L
-  if (finite) {
-    nfin <- length(object$fmean)
-    if (!(nfin >= 1L && is_real(object$fmean, nfin))) {
-      bad("fmean", "a finite double vector of length >= 1 (the prior mean)")
-    }
-    fc <- object$fcov
-    if (!(is.matrix(fc) && all(dim(fc) == nfin) && is_real(fc, nfin^2))) {
-      bad("fcov", sprintf("a finite %d x %d double matrix (the prior covariance)",
-                          nfin, nfin))
-    }
-  }
-  dc <- d + miso # columns of Xs
-  Xs <- object$Xs
-  if (!(is.matrix(Xs) && nrow(Xs) == n && ncol(Xs) == dc &&
-        is_real(Xs, n * dc))) {
-    bad("Xs", sprintf("a finite %d x %d double matrix (`n` x %s)", n, dc,
-                      if (miso) "(`d` + 1)" else "`d`"))
-  }
-  if (finite && any(Xs != round(Xs) | Xs < 0 | Xs > nfin - 1)) {
-    bad("Xs", sprintf("candidate indices in 0..%d", nfin - 1L))
-  }
-  if (miso && n > 0L) {
-    s <- Xs[, dc]
-    if (any(s != round(s) | s < 0 | s > S - 1)) {
-      bad("Xs", sprintf("source labels in 0..%d in its last column", S - 1L))
-    }
-  }
-  if (!is_real(object$ys, n)) bad("ys", sprintf("a finite double vector of length %d", n))
-  if (!(is.numeric(object$y) && length(object$y) == n && all(is.finite(object$y)))) {
-    bad("y", sprintf("a finite numeric vector of length %d", n))
-  }
-  L <- object$L
-  if (!(is.matrix(L) && nrow(L) == n && ncol(L) == n && is_real(L, n * n) &&
-        all(diag(L) > 0))) {
-    bad("L", sprintf("a finite %d x %d double matrix with a positive diagonal (the Cholesky factor)",
-                     n, n))
-  }
-  if (!is_real(object$beta, n)) {
-    bad("beta", sprintf("a finite double vector of length %d", n))
-  }
-  nh <- dc + 4L + if (miso) dc * (S - 1L) else 0L
-  h <- object$hyp
-  if (!(is.numeric(h) && length(h) == nh && all(is.finite(h)))) {
-    bad("hyp", sprintf("%d finite numbers", nh))
-  }
-  # bias blocks of a multi-source fit: (lengthscales, outputscale) per source
-  bias <- matrix(h[dc + 4L + seq_len(dc * (S - 1L))], dc, S - 1L)
-  if (!finite && (any(h[seq_len(dc)] <= 0) || any(bias[-dc, ] <= 0))) {
-    bad("hyp", "positive lengthscales")
-  }
-  if (any(h[c(dc + 1:2, dc + 4L)] < 0) || any(bias[dc, ] < 0)) {
-    bad("hyp", "non-negative variances and jitter")
-  }
-  if (!finite) {
-    ok_lo <- is.numeric(object$lower) && is_real(as.double(object$lower), d)
-    if (!(ok_lo && is.numeric(object$upper) &&
-          is_real(as.double(object$upper), d) &&
-          all(object$upper > object$lower))) {
-      bad(if (ok_lo) "upper" else "lower",
-          sprintf("%d finite numbers with `upper` > `lower`", d))
-    }
-  }
-  if (!(is.numeric(object$ymean) && length(object$ymean) == 1L &&
-        is.finite(object$ymean))) {
-    bad("ymean", "a single finite number")
-  }
-  if (!(is.numeric(object$ysd) && length(object$ysd) == 1L &&
-        is.finite(object$ysd) && object$ysd > 0)) {
-    bad("ysd", "a single positive finite number")
-  }
-  invisible(object)
-}
-
-#' @export
-print.costbo_gp <- function(x, digits = max(3L, getOption("digits") - 3L),
-                            ...) {
-  check_gp_object(x, arg = "x")
-  if (identical(x$kernel, "finite")) {
-    cat(sprintf("Gaussian process on %d candidates (explicit prior), %d observation%s\n",
-                length(x$fmean), x$n, if (x$n == 1L) "" else "s"))
-    cat(sprintf("  noise variance: %s\n", format(x$hyp[3L], digits = digits)))
-    return(invisible(x))
-  }
-  if (identical(x$kernel, "miso")) return(print_miso_gp(x, digits))
-  cf <- coef(x)
-  cat(sprintf("Gaussian process, %s kernel, %d input%s, %d observations (%s fit)\n",
-              x$kernel, x$d, if (x$d == 1L) "" else "s", x$n,
-              toupper(x$estimate)))
-  cat("  lengthscale: ", paste(format(cf$lengthscale, digits = digits),
-                               collapse = " "), "\n", sep = "")
-  cat(sprintf("  outputscale: %s   noise: %s   mean: %s\n",
-              format(cf$outputscale, digits = digits),
-              format(cf$noise, digits = digits),
-              format(cf$mean, digits = digits)))
-  cat(sprintf("  log marginal likelihood: %s", format(as.numeric(logLik(x)),
-                                                      digits = digits)))
-  if (x$hyp[length(x$hyp)] > 0) {
-    cat(sprintf("   (jitter %s)", format(x$hyp[length(x$hyp)], digits = 3L)))
-  }
-  cat("\n")
-  invisible(x)
-}
-
-#' Hyperparameters of a fitted Gaussian process
-#'
-#' @param object A `costbo_gp` fit from [gp_fit()].
-#' @param ... Unused.
-#' @return A list with `lengthscale` (one per input, in the units of `X`),
-#'   `outputscale` (signal variance) and `noise` (noise variance), both in the
-#'   units of `y` squared, and `mean` (the constant mean, units of `y`).
-#' @family gaussian-process
-#' @examples
-#' fit <- gp_fit(1:10, sin(1:10), kernel = "se", estimate = "ml")
-#' coef(fit)
-#' @export
-coef.costbo_gp <- function(object, ...) {
-  check_gp_object(object)
-  if (identical(object$kernel, "finite")) {
-    return(list(mean = object$fmean, cov = object$fcov,
-                noise = object$hyp[3L]))
-  }
-  if (identical(object$kernel, "miso")) return(miso_coef(object))
-  d <- object$d
-  range <- object$upper - object$lower
-  ls <- object$hyp[seq_len(d)] * range
-  names(ls) <- colnames(object$X)
-  list(lengthscale = ls,
-       outputscale = object$hyp[d + 1L] * object$ysd^2,
-       noise = object$hyp[d + 2L] * object$ysd^2,
-       mean = object$ymean + object$ysd * object$hyp[d + 3L])
-}
-
-#' Log marginal likelihood of a fitted Gaussian process
-#'
-#' @param object A `costbo_gp` fit.
-#' @param ... Unused.
-#' @return The log marginal likelihood of the observations, in the units of
-#'   `y`, as an object of class `"logLik"` with attributes `df` (number of
-#'   estimated hyperparameters) and `nobs`.
-#' @family gaussian-process
-#' @examples
-#' fit <- gp_fit(1:10, sin(1:10), estimate = "ml")
-#' logLik(fit)
-#' AIC(fit)
-#' @export
-logLik.costbo_gp <- function(object, ...) {
-  check_gp_object(object)
-  val <- object$loglik_std - object$n * log(object$ysd)
-  structure(val, df = sum(!object$fixed), nobs = object$n, class = "logLik")
-}
-
-#' @export
-nobs.costbo_gp <- function(object, ...) object$n
-
-#' Predict from a Gaussian process
-#'
-#' Posterior mean and standard deviation of the latent function at new
-#' points, and optionally their gradients with respect to the input.
-#'
-#' @param object A `costbo_gp` from [gp_fit()] or [gp_finite()].
-#' @param newdata Points to predict at: a matrix with one row per point and
-#'   one column per input (a vector is one point when the GP has several
-#'   inputs, several points when it has one). For [gp_finite()] models, a
-#'   vector of candidate indices (1-based). For [gp_fit_miso()] models, one
-#'   more column: the source (0 for the objective).
-#' @param sd Return the posterior standard deviation?
-#' @param grad Return gradients with respect to the input (continuous
-#'   kernels only)?
-#' @param ... Unused.
-#' @return A list with `mean` and, if `sd`, `sd` (of the latent function,
-#'   without observation noise; a variance that rounding makes negative is
-#'   reported as sd 0); with `grad = TRUE` also `mean_grad` and `sd_grad`,
-#'   matrices with one row per point and one column per input (in the units
-#'   of `y` per unit of input; 0 where the sd is 0).
-#' @family gaussian-process
-#' @examples
-#' fit <- gp_fit(matrix(seq(0, 1, length.out = 8)), sin(6 * seq(0, 1, length.out = 8)))
-#' p <- predict(fit, c(0.25, 0.5), grad = TRUE)
-#' p$mean; p$sd; p$mean_grad
-#' @export
-predict.costbo_gp <- function(object, newdata, sd = TRUE, grad = FALSE,
-                              ...) {
-  sd <- check_flag(sd)
-  grad <- check_flag(grad)
-  Xn <- gp_newdata(object, newdata)
-  if (grad && identical(object$kernel, "finite")) {
-    stop_arg("grad", "FALSE for a GP over a finite set of candidates", grad)
-  }
-  if (grad && identical(object$kernel, "miso")) {
-    stop_arg("grad", "FALSE for a multi-source GP", grad)
-  }
-  r <- call_c(C_gp_predict, gp_pack(object), Xn, grad)
-  out <- list(mean = object$ymean + object$ysd * r$mean)
-  s <- sqrt(pmax(r$var, 0))
-  if (sd) out$sd <- object$ysd * s
-  if (grad) {
-    range <- object$upper - object$lower
-    out$mean_grad <- sweep(t(r$dmean), 2L, object$ysd / range, "*")
-    sg <- t(r$dvar) / (2 * ifelse(s > 0, s, Inf))
-    out$sd_grad <- sweep(sg, 2L, object$ysd / range, "*")
-  }
-  out
-}
-
-# newdata on the internal scale (unit cube, or 0-based candidate indices)
-gp_newdata <- function(object, newdata, arg = "newdata",
-                       call = sys.call(-1L), object_arg = "object") {
-  check_gp_object(object, arg = object_arg, call = call)
-  if (identical(object$kernel, "finite")) {
-    return(matrix(check_index(newdata, length(object$fmean), arg = arg,
-                              call = call) - 1, ncol = 1L))
-  }
-  if (identical(object$kernel, "miso")) {
-    Xn <- check_matrix(newdata, d = object$d + 1L, arg = arg, call = call)
-    d <- object$d
-    s <- check_sources(Xn[, d + 1L], nrow(Xn), arg = sprintf("%s[, %d]", arg,
-                                                            d + 1L),
-                       call = call)
-    if (any(s >= object$n_sources)) {
-      stop_arg(arg, sprintf("with sources (last column) below %d",
-                            object$n_sources), show = FALSE, call = call)
-    }
-    U <- sweep(sweep(Xn[, seq_len(d), drop = FALSE], 2L, object$lower), 2L,
-               object$upper - object$lower, "/")
-    return(cbind(U, as.double(s), deparse.level = 0L))
-  }
-  Xn <- check_matrix(newdata, d = object$d, arg = arg, call = call)
-  sweep(sweep(Xn, 2L, object$lower), 2L, object$upper - object$lower, "/")
-}
-
-check_index <- function(x, n, arg = deparse(substitute(x)),
-                        call = sys.call(-1L)) {
-  force(arg)
-  if (is.matrix(x) && ncol(x) == 1L) x <- drop(x)
-  ok <- is.numeric(x) && length(x) >= 1L && !anyNA(x) && all(x == round(x)) &&
-    all(x >= 1) && all(x <= n)
-  if (!ok) stop_arg(arg, sprintf("candidate indices between 1 and %d", n), x,
-                    call = call)
-  as.double(x)
-}
-
-#' Condition a Gaussian process on new observations
-#'
-#' Adds observations to a fitted GP without refitting its hyperparameters,
-#' by appending one row per observation to the Cholesky factor: O(n^2) per
-#' point instead of the O(n^3) of a fresh factorization. This is the
-#' "fantasy" update on which every lookahead policy is built (the same C
-#' routine conditions on hypothetical outcomes inside scenario trees and
-#' rollouts, where it is undone just as cheaply).
-#'
-#' @param object A `costbo_gp` from [gp_fit()] or [gp_finite()].
-#' @param x New inputs (as `newdata` in [predict.costbo_gp()]: candidate
-#'   indices for [gp_finite()] models, rows (x, source) for [gp_fit_miso()]
-#'   models).
-#' @param y New observations, one per point of `x`.
-#' @return A `costbo_gp` with the observations added and the same
-#'   hyperparameters and scaling. Its [logLik()] is the log marginal likelihood
-#'   of all observations under those hyperparameters.
-#' @family gaussian-process
-#' @examples
-#' X <- matrix(c(0.1, 0.4, 0.9))
-#' fit <- gp_fit(X, sin(6 * X[, 1]), lower = 0, upper = 1)
-#' fit2 <- gp_condition(fit, 0.6, sin(3.6))
-#' predict(fit2, 0.6)
-#' @export
-gp_condition <- function(object, x, y) {
-  Xa <- gp_newdata(object, x, arg = "x")
-  y <- check_vector(y, nrow(Xa))
-  ya <- (y - object$ymean) / object$ysd
-  r <- call_c(C_gp_condition, gp_pack(object), Xa, ya)
-  if (identical(object$kernel, "finite")) {
-    object$X <- rbind(object$X, Xa + 1)
-  } else if (identical(object$kernel, "miso")) {
-    # rows (x, source), as for predict(): inputs and sources kept apart
-    d <- object$d
-    xm <- check_matrix(x, d = d + 1L)
-    object$X <- rbind(object$X, xm[, seq_len(d), drop = FALSE])
-    object$source <- c(object$source, as.integer(Xa[, d + 1L]))
-  } else {
-    object$X <- rbind(object$X, check_matrix(x, d = object$d))
-  }
-  object$Xs <- rbind(object$Xs, Xa)
-  object$y <- c(object$y, y)
-  object$ys <- c(object$ys, ya)
-  object$n <- length(object$y)
-  object$L <- r$L
-  object$beta <- r$beta
-  new_costbo_gp(unclass(object))
-}
-
 #' Gaussian process over a finite set of candidates with an explicit prior
 #'
 #' A GP whose domain is a finite set of `N` candidates and whose prior is given
@@ -796,7 +462,8 @@ gp_condition <- function(object, x, y) {
 #' @param x Optional indices of observed candidates.
 #' @param y Observations at `x`.
 #' @param noise Observation noise variance (`>= 0`).
-#' @return A `costbo_gp` over the candidates.
+#' @return A `costbo_gp` over the candidates, of class
+#'   `c("costbo_gp_finite", "costbo_gp")` (kernel `"finite"`).
 #' @family gaussian-process
 #' @examples
 #' S <- diag(c(1, 1, 4))
@@ -818,7 +485,7 @@ gp_finite <- function(mean, cov, x = NULL, y = NULL, noise = 0) {
                             min(ev)), cov, show = FALSE)
   }
   noise <- check_number(noise, min = 0)
-  obj <- new_costbo_gp(list(
+  obj <- new_costbo_gp_finite(list(
     kernel = "finite", kcode = 3L, d = 1L, n = 0L,
     X = matrix(0, 0, 1), y = double(), Xs = matrix(0, 0, 1), ys = double(),
     lower = 0, upper = 1, ymean = 0, ysd = 1, theta = double(),
@@ -833,125 +500,6 @@ gp_finite <- function(mean, cov, x = NULL, y = NULL, noise = 0) {
     obj <- gp_condition(obj, x, y)
   }
   obj
-}
-
-#' Joint posterior samples from a Gaussian process
-#'
-#' Draws `nsim` samples of the latent function jointly at the points
-#' `newdata`, from the posterior of a fitted GP (or the prior of a
-#' [gp_finite()] model without observations). Random numbers come from R's
-#' generator, so `set.seed()` or `seed` reproduces the draws exactly.
-#'
-#' @param object A `costbo_gp`.
-#' @param nsim Number of samples (at most 1e8 values in all, `nsim` times
-#'   the number of points).
-#' @param seed `NULL`, or an integer passed to [set.seed()] before drawing
-#'   (the previous random-number state is restored afterwards), as in
-#'   [stats::simulate()].
-#' @param newdata Points (as in [predict.costbo_gp()]), at most 1000: their
-#'   joint posterior covariance is factored by one LAPACK call, which cannot
-#'   be interrupted.
-#' @param ... Unused.
-#' @return A matrix with one row per point and one column per sample, with
-#'   attribute `"seed"` as in [stats::simulate()].
-#' @family gaussian-process
-#' @examples
-#' fit <- gp_fit(c(0.1, 0.5, 0.9), c(1, -1, 0.5), lower = 0, upper = 1)
-#' s <- simulate(fit, nsim = 3, seed = 1, newdata = seq(0, 1, by = 0.25))
-#' dim(s)
-#' @export
-simulate.costbo_gp <- function(object, nsim = 1, seed = NULL, newdata, ...) {
-  nsim <- check_count(nsim, min = 1L)
-  if (missing(newdata)) stop_arg("newdata", "given", NULL)
-  Xn <- gp_newdata(object, newdata)
-  if (as.double(nsim) * nrow(Xn) > 1e8) {
-    stop_arg("nsim", sprintf("at most %d for %d points (1e8 values)",
-                             floor(1e8 / nrow(Xn)), nrow(Xn)), nsim)
-  }
-  if (nrow(Xn) > gp_max_sample_points) {
-    stop_arg("newdata", sprintf(paste("at most %d points (their joint",
-                                      "covariance is factored)"),
-                                gp_max_sample_points), newdata,
-             show = FALSE)
-  }
-  if (!exists(".Random.seed", envir = globalenv(), inherits = FALSE)) {
-    stats::runif(1)
-  }
-  if (is.null(seed)) {
-    rng_state <- get(".Random.seed", envir = globalenv())
-  } else {
-    seed <- check_count(seed, min = 0L)
-    old <- get(".Random.seed", envir = globalenv())
-    on.exit(assign(".Random.seed", old, envir = globalenv()))
-    set.seed(seed)
-    rng_state <- structure(seed, kind = as.list(RNGkind()))
-  }
-  s <- call_c(C_gp_sample, gp_pack(object), Xn, nsim)
-  out <- object$ymean + object$ysd * s
-  attr(out, "seed") <- rng_state
-  out
-}
-
-#' Sample a function from a Gaussian-process prior
-#'
-#' Draws one function from a zero-mean stationary GP prior by random Fourier
-#' features (Rahimi and Recht, 2007): \eqn{f(x) = \sqrt{2\sigma^2/M}
-#' \sum_{m=1}^M w_m \cos(\omega_m^\top x + b_m)} with \eqn{w_m \sim N(0,1)},
-#' \eqn{b_m \sim U(0, 2\pi)} and \eqn{\omega_m} drawn from the kernel's
-#' spectral density (Gaussian for `"se"`, multivariate Student t with 2
-#' \eqn{\nu} degrees of freedom for Matérn \eqn{\nu}). The sample is a
-#' deterministic function that can be evaluated anywhere, which is how the
-#' Bayesian-regret test problems are built.
-#'
-#' @param d Input dimension.
-#' @param kernel `"matern52"`, `"matern32"` or `"se"`.
-#' @param lengthscale Lengthscale(s), one number or one per input.
-#' @param outputscale Signal variance.
-#' @param n_features Number of random features `M` (at most 1e6).
-#' @return A function of `x` (a matrix with `d` columns, or a vector of length
-#'   `d` for one point) returning the sampled values; its attributes hold the
-#'   features.
-#' @family gaussian-process
-#' @examples
-#' set.seed(1)
-#' f <- gp_prior_sample(2, lengthscale = 0.1)
-#' f(c(0.3, 0.7))
-#' f(matrix(runif(10), ncol = 2))
-#' @export
-gp_prior_sample <- function(d, kernel = "matern52", lengthscale = 0.1,
-                            outputscale = 1, n_features = 1024L) {
-  d <- check_count(d, min = 1L)
-  kernel <- check_choice(kernel, gp_kernels)
-  lengthscale <- check_positive_vector(lengthscale, d)
-  outputscale <- check_number(outputscale, min = 0, min_open = TRUE)
-  n_features <- check_count_max(n_features, 1L, 1e6, arg = "n_features")
-  M <- n_features
-  z <- matrix(stats::rnorm(M * d), M, d)
-  if (kernel != "se") {
-    nu2 <- if (kernel == "matern52") 5 else 3
-    z <- z * sqrt(nu2 / stats::rchisq(M, df = nu2))
-  }
-  omega <- sweep(z, 2L, lengthscale, "/")
-  phase <- stats::runif(M, 0, 2 * pi)
-  weight <- stats::rnorm(M)
-  scale <- sqrt(2 * outputscale / M)
-  f <- function(x) {
-    x <- check_matrix(x, d = d)
-    call_c(C_gp_rff_eval, x, omega, phase, weight, scale)
-  }
-  structure(f, class = c("costbo_prior_sample", "function"),
-            kernel = kernel, lengthscale = lengthscale,
-            outputscale = outputscale, n_features = M)
-}
-
-#' @export
-print.costbo_prior_sample <- function(x, ...) {
-  cat(sprintf("GP prior sample: %s kernel, %d input%s, lengthscale %s, outputscale %s, %d random features\n",
-              attr(x, "kernel"), length(attr(x, "lengthscale")),
-              if (length(attr(x, "lengthscale")) == 1L) "" else "s",
-              paste(format(unique(attr(x, "lengthscale"))), collapse = " "),
-              format(attr(x, "outputscale")), attr(x, "n_features")))
-  invisible(x)
 }
 
 # Negative log posterior (or likelihood) and its gradient at theta on the

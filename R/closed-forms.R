@@ -1,13 +1,56 @@
 # Closed-form acquisition functions (src/acq.c).
 
-acq_types <- c("ei", "log_ei", "ucb", "q1", "log_q1", "ei_pu", "log_ei_pu",
-               "ei_pu_cc", "log_ei_pu_cc", "pbgi")
+# The acquisition types, one row each: the one table that drives
+# acq_closed_form(), acq_spec(), new_acq_spec(), acq_pack() and the check
+# of the documentation (test-acq.R), mirrored in C by the one switch
+# acq_value() of src/acq.c.
+#   code      the CB_ACQ_* code of src/acq.h (EI-PU is EI-PU-CC with nu = 1)
+#   best      uses the best value observed (the incumbent)
+#   cost      cost-aware: needs a cost model or a known cost
+#   setting   the type's own setting, which the caller gives (NA: none)
+#   nu        the cost-cooling exponent the type fixes (NA: none)
+#   log       the natural logarithm of the acquisition
+#   gradient  closed-form derivatives in the posterior moments, hence
+#             gradients in x (acq_evaluate(grad = TRUE), acq_maximize())
+acq_table <- data.frame(
+  type = c("ei", "log_ei", "ucb", "q1", "log_q1", "ei_pu", "log_ei_pu",
+           "ei_pu_cc", "log_ei_pu_cc", "pbgi"),
+  code = c(1L, 2L, 3L, 4L, 5L, 6L, 7L, 6L, 7L, 8L),
+  best = c(TRUE, TRUE, FALSE, TRUE, TRUE, TRUE, TRUE, TRUE, TRUE, FALSE),
+  cost = c(FALSE, FALSE, FALSE, TRUE, TRUE, TRUE, TRUE, TRUE, TRUE, TRUE),
+  setting = c(NA, NA, "beta", "remaining", "remaining", NA, NA, "nu", "nu",
+              "lambda"),
+  nu = c(NA, NA, NA, NA, NA, 1, 1, NA, NA, NA),
+  log = c(FALSE, TRUE, FALSE, FALSE, TRUE, FALSE, TRUE, FALSE, TRUE, FALSE),
+  gradient = TRUE,
+  stringsAsFactors = FALSE
+)
 
-# The integer codes of the C switch in C_acq_closed_form(); EI-PU is EI-PU-CC
-# with nu = 1.
-acq_codes <- c(ei = 1L, log_ei = 2L, ucb = 3L, q1 = 4L, log_q1 = 5L,
-               ei_pu = 6L, log_ei_pu = 7L, ei_pu_cc = 6L, log_ei_pu_cc = 7L,
-               pbgi = 8L)
+acq_types <- acq_table$type
+acq_codes <- stats::setNames(acq_table$code, acq_table$type)
+
+# One row of acq_table as a list (`type` must be one of acq_types).
+acq_type <- function(type) {
+  i <- match(type, acq_table$type)
+  lapply(acq_table, `[[`, i)
+}
+
+# The closed form of a type at posterior moments, without checks: the
+# worker of acq_closed_form() and of the R path of acq_evaluate().
+# `settings` holds best, remaining, nu, lambda and beta (a NULL element is
+# not used by the type); every vector is recycled to length(mean). Give the
+# known `cost`, or `log_cost_mean` and `log_cost_sd`, for a cost-aware type.
+acq_closed_worker <- function(type, mean, sd, settings, cost = NULL,
+                              log_cost_mean = NULL, log_cost_sd = NULL,
+                              grad = FALSE) {
+  n <- length(mean)
+  v <- function(x) if (is.null(x)) double(n) else rep_len(as.double(x), n)
+  call_c(C_acq_closed_form, acq_codes[[type]], v(mean), v(sd),
+         v(settings[["best"]]), v(cost), v(log_cost_mean), v(log_cost_sd),
+         v(settings[["remaining"]]), v(settings[["nu"]]),
+         v(settings[["lambda"]]), v(settings[["beta"]]), !is.null(cost),
+         grad)
+}
 
 #' Closed-form acquisition functions
 #'
@@ -120,16 +163,11 @@ acq_closed_form <- function(type, mean, sd, best, cost = NULL,
   grad <- check_flag(grad, call = call)
   if (missing(best)) best <- NULL
 
-  uses_best <- !(type %in% c("ucb", "pbgi"))
-  uses_cost <- type %in% c("q1", "log_q1", "ei_pu", "log_ei_pu", "ei_pu_cc",
-                           "log_ei_pu_cc", "pbgi")
-  needs <- list(
-    best = uses_best,
-    remaining = type %in% c("q1", "log_q1"),
-    nu = type %in% c("ei_pu_cc", "log_ei_pu_cc"),
-    lambda = type == "pbgi",
-    beta = type == "ucb"
-  )
+  info <- acq_type(type)
+  uses_cost <- info$cost
+  settings <- c("remaining", "nu", "lambda", "beta")
+  needs <- c(list(best = info$best),
+             stats::setNames(as.list(settings %in% info$setting), settings))
   given <- list(best = best, remaining = remaining, nu = nu, lambda = lambda,
                 beta = beta)
   for (a in names(needs)) {
@@ -199,14 +237,10 @@ acq_closed_form <- function(type, mean, sd, best, cost = NULL,
     args[[a]] <- check_acq_vector(args[[a]], n, min = b[1], max = b[3],
                                   min_open = b[2] == 1, arg = a, call = call)
   }
-  filler <- double(n)
-  pick <- function(a) if (is.null(args[[a]])) filler else args[[a]]
-  if (type %in% c("ei_pu", "log_ei_pu")) args$nu <- rep(1, n)
-
-  res <- call_c(C_acq_closed_form, acq_codes[[type]], pick("mean"),
-               pick("sd"), pick("best"), pick("cost"), pick("log_cost_mean"),
-               pick("log_cost_sd"), pick("remaining"), pick("nu"),
-               pick("lambda"), pick("beta"), known, grad)
+  if (!is.na(info$nu)) args$nu <- info$nu
+  res <- acq_closed_worker(type, args$mean, args$sd, args, cost = args$cost,
+                           log_cost_mean = args$log_cost_mean,
+                           log_cost_sd = args$log_cost_sd, grad = grad)
   if (!grad) return(res$value)
   cols <- c("value", "d_mean", "d_sd")
   if (uses_cost) {
@@ -214,28 +248,6 @@ acq_closed_form <- function(type, mean, sd, best, cost = NULL,
                                                 "d_log_cost_sd"))
   }
   as.data.frame(res[cols])
-}
-
-# A numeric vector of length 1 or n, finite, within [min, max] (or
-# (min, max] when min_open), recycled to length n.
-check_acq_vector <- function(x, n, min = -Inf, max = Inf, min_open = FALSE,
-                             arg = deparse(substitute(x)),
-                             call = sys.call(-1L)) {
-  force(arg)
-  rng <- if (is.finite(min) && is.finite(max)) {
-    sprintf(" in [%g, %g]", min, max)
-  } else if (is.finite(min)) {
-    sprintf(" %s %g", if (min_open) ">" else ">=", min)
-  } else ""
-  must <- sprintf("a numeric vector of length 1 or %d with finite values%s",
-                  n, rng)
-  ok <- is.numeric(x) && is.null(dim(x)) && length(x) %in% c(1L, n) &&
-    !anyNA(x) && all(is.finite(x))
-  if (ok) {
-    ok <- all(if (min_open) x > min else x >= min) && all(x <= max)
-  }
-  if (!ok) stop_arg(arg, must, x, call)
-  rep_len(as.double(x), n)
 }
 
 #' Pandora's Box stopping rule
@@ -264,8 +276,11 @@ acq_pandora_stop <- function(best, g) {
   if (!(is.numeric(g) && is.null(dim(g)) && !anyNA(g))) {
     stop_arg("g", "a numeric vector without NA", g)
   }
-  length(g) == 0L || best >= max(g)
+  pandora_stop(best, g)
 }
+
+# The rule of acq_pandora_stop() without checks (policies).
+pandora_stop <- function(best, g) length(g) == 0L || best >= max(g)
 
 # Internal: t solving log h(t) = y with the number of Newton steps, and
 # log h(u) itself (for tests of the C core).

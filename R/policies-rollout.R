@@ -261,8 +261,8 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
     dr <- cmdp_draws(s$d, horizon, n_samples, control)
     ds <- sobol_points(10L * s$d, s$d)
     r <- call_c(C_rollout_cmdp_propose, s$pack, ds, dr$z, dr$raw,
-               dr$unif, cmdp_par(horizon, base_code, s$remaining, control),
-               as.double(c(control$starts, control$maxit)))
+               dr$unif, cmdp_control(horizon, base_code, s$remaining,
+                                     control))
     list(x = s$lower + r$x * (s$upper - s$lower),
          info = list(acquisition = r$value, h = horizon),
          memory = state$memory)
@@ -271,7 +271,7 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
     s <- rollout_state(state)
     dr <- cmdp_draws(s$d, horizon, n_samples, control)
     call_c(C_rollout_cmdp_value, s$pack, to_unit(X, s), dr$z, dr$raw, dr$unif,
-          cmdp_par(horizon, base_code, s$remaining, control))$value
+          cmdp_control(horizon, base_code, s$remaining, control))$value
   }
   new_bo_policy(
     paste0("rollout_", base),
@@ -324,7 +324,7 @@ rollout_max_kg_horizon <- 10L
 # miso_propose().
 kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
                       params) {
-  nodes <- as.double(c(n_nodes, control$n_deep, alpha, max(max_h, h, 1L)))
+  nodes <- kg_control(n_nodes, control$n_deep, alpha, max(max_h, h, 1L))
   propose <- function(state) {
     if (is_miso(state$problem)) {
       return(miso_propose(state, h, nodes, n_cand, control))
@@ -332,9 +332,9 @@ kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
     s <- rollout_state(state)
     cand <- sobol_points(n_cand, s$d)
     ds <- sobol_points(10L * s$d, s$d)
-    par <- kg_par(h, control, remaining_evaluations(state, s$remaining),
-                  s$remaining)
-    r <- call_c(C_rollout_rh_propose, s$pack, ds, cand, nodes, par)
+    ctl <- rh_control(h, control, remaining_evaluations(state, s$remaining),
+                      s$remaining)
+    r <- call_c(C_rollout_rh_propose, s$pack, ds, cand, nodes, ctl)
     list(x = s$lower + r$x * (s$upper - s$lower),
          info = list(acquisition = r$value, h = r$h,
                      error_bound = r$error_bound, power = r$power),
@@ -371,10 +371,11 @@ miso_propose <- function(state, h, nodes, n_cand, control) {
   design <- cbind(ds[rep(seq_len(nrow(ds)), S), , drop = FALSE],
                   rep(seq_len(S) - 1L, each = nrow(ds)), deparse.level = 0L)
   per_source <- !is.null(pr$source_costs)
-  par <- c(kg_par(h, control, remaining_evaluations(state, remaining),
-                  remaining), model$ysd, as.double(per_source))
+  ctl <- rh_control(h, control, remaining_evaluations(state, remaining),
+                    remaining)
   r <- call_c(C_rollout_miso_propose, gp_pack(model), design, dcost,
-             cbind(cand, 0, deparse.level = 0L), ccost, nodes, par)
+             cbind(cand, 0, deparse.level = 0L), ccost, nodes, ctl,
+             as.double(model$ysd), per_source)
   if (!per_source) r <- miso_refine(state, r, nodes, cand, control,
                                     remaining)
   list(x = pr$lower + r$x[seq_len(d)] * (pr$upper - pr$lower),
@@ -384,12 +385,55 @@ miso_propose <- function(state, h, nodes, n_cand, control) {
        memory = state$memory)
 }
 
-# The numbers the C decision reads: (h, K, u, N - k + 1, remaining budget,
-# n_top, starts, polls, L-BFGS-B iterations).
-kg_par <- function(h, control, n_left, remaining) {
-  as.double(c(h, control$error_const, control$error_offset, n_left,
-              remaining, control$n_top, control$starts, control$maxit,
-              control$inner_maxit))
+# The control objects of the KG engine of src/rollout.c, read by name.
+# kg_control() (unpack_kg()): Gauss-Hermite nodes of the first and of later
+# transitions, discount alpha in (0, 1], largest horizon.
+kg_control <- function(n_nodes, n_deep, alpha, max_h, call = sys.call(-1L)) {
+  structure(list(
+    n_nodes = check_count_max(n_nodes, 1L, 1000L, arg = "n_nodes",
+                              call = call),
+    n_deep = check_count_max(n_deep, 1L, 1000L, arg = "n_deep", call = call),
+    alpha = check_number(alpha, min = 0, max = 1, min_open = TRUE,
+                         arg = "alpha", call = call),
+    max_h = check_count_max(max_h, 1L, rollout_max_kg_horizon,
+                            arg = "max_h", call = call)),
+    class = "costbo_kg_control")
+}
+
+# rh_control() (unpack_rh_control()): a rolling-horizon decision with
+# horizon h (0: by Theorem 3), the constants K, u of the error bound, the
+# evaluations left N - k + 1, the remaining budget, and the refinement (the
+# n_top pairs of largest reward, `starts` compass searches of at most
+# `maxit` polls, L-BFGS-B iterations inner_maxit), from
+# check_rollout_control()'s list.
+rh_control <- function(h, control, n_left, remaining, call = sys.call(-1L)) {
+  structure(list(
+    h = check_count_max(h, 0L, rollout_max_kg_horizon, arg = "h",
+                        call = call),
+    error_const = check_number(control$error_const, min = 0,
+                               arg = "error_const", call = call),
+    error_offset = check_number(control$error_offset, min = 0,
+                                arg = "error_offset", call = call),
+    n_left = check_count_max(n_left, 0L, 1e6, arg = "n_left", call = call),
+    remaining = rollout_remaining(remaining, call),
+    n_top = check_count_max(control$n_top, 1L, 1000L, arg = "n_top",
+                            call = call),
+    starts = check_count_max(control$starts, 1L, 1000L, arg = "starts",
+                             call = call),
+    maxit = check_count_max(control$maxit, 0L, 10000L, arg = "maxit",
+                            call = call),
+    inner_maxit = check_count_max(control$inner_maxit, 1L, 10000L,
+                                  arg = "inner_maxit", call = call)),
+    class = "costbo_rh_control")
+}
+
+# A remaining budget: a number, possibly Inf (no budget), not NA.
+rollout_remaining <- function(remaining, call) {
+  if (!(is.numeric(remaining) && length(remaining) == 1L &&
+        !is.na(remaining))) {
+    stop_arg("remaining", "a single number", remaining, call = call)
+  }
+  as.double(remaining)
 }
 
 # With source costs that depend on x the C core cannot price a moved pair,
@@ -454,7 +498,7 @@ miso_values <- function(state, X, h, nodes, cand) {
   call_c(C_rollout_miso_value, gp_pack(state$models$f),
         cbind(Xu, src, deparse.level = 0L), xcost,
         cbind(cand, 0, deparse.level = 0L), miso_cost_matrix(pr, user),
-        nodes, as.double(c(h, state$models$f$ysd)))
+        nodes, as.integer(h), as.double(state$models$f$ysd))
 }
 
 check_rollout_control <- function(control, call = sys.call(-1L)) {
@@ -491,9 +535,7 @@ rollout_state <- function(state, call = sys.call(-1L)) {
     stop_costbo("rollout policies need a box domain, not candidates",
                 call = call)
   }
-  a <- myopic_args(state, "ei")
-  spec <- acq_spec(a$model, "ei", a$cost_model, a$cost, a$best, NULL, NULL,
-                   NULL, NULL, call = call)
+  spec <- do.call(new_acq_spec, myopic_args(state, "ei"))
   if (r_cost(spec)) {
     stop_costbo(paste("rollout policies need a cost the C core evaluates",
                       "(a number, cost_linear(), cost_cosine(), or a",
@@ -515,9 +557,24 @@ cmdp_draws <- function(d, h, n_samples, control) {
   list(z = z, raw = raw, unif = stats::runif(control$n_raw))
 }
 
-cmdp_par <- function(h, base_code, remaining, control) {
-  as.double(c(h, base_code, remaining, control$inner_starts,
-              control$inner_maxit))
+# The control object of the CMDP engine (unpack_cmdp() in src/rollout.c):
+# horizon, base policy (0: EI-PU then EI, 1: EI), remaining budget, the
+# inner maximizations' control (control$inner_starts L-BFGS-B starts,
+# control$inner_maxit iterations) and the outer compass search
+# (control$starts searches of at most control$maxit polls).
+cmdp_control <- function(h, base_code, remaining, control,
+                         call = sys.call(-1L)) {
+  structure(list(
+    h = check_count_max(h, 1L, 100L, arg = "h", call = call),
+    base = check_count_max(base_code, 0L, 1L, arg = "base", call = call),
+    remaining = rollout_remaining(remaining, call),
+    inner = max_control(control$inner_starts, maxit = control$inner_maxit,
+                        call = call),
+    starts = check_count_max(control$starts, 1L, 1000L, arg = "starts",
+                             call = call),
+    maxit = check_count_max(control$maxit, 0L, 10000L, arg = "maxit",
+                            call = call)),
+    class = "costbo_cmdp_control")
 }
 
 # N - k + 1 of paper 004's Alg. 1: the remaining budget over the mean cost of

@@ -6,35 +6,39 @@ cost_kinds <- c(const = 0L, gp = 1L, table = 2L, linear = 3L, cosine = 4L,
                 radial = 5L)
 
 # Validate the model and the budget state of an acquisition and return a
-# plain list describing it; `cost` may still be an R function (evaluated by
-# the R path) or a number / vector (the C path).
+# plain list describing it (new_acq_spec()); `cost` may still be an R
+# function (evaluated by the R path) or a number / vector (the C path). The
+# validating entry of acq_evaluate() and acq_maximize(); internal callers,
+# whose settings come from a checked state, call new_acq_spec() directly.
 acq_spec <- function(model, type, cost_model, cost, best, remaining, nu,
                      lambda, beta, call) {
-  check_gp_object(model, arg = "model", call = call)
+  model <- check_gp_object(model, arg = "model", call = call)
   type <- check_choice(type, acq_types, call = call)
-  finite <- identical(model$kernel, "finite")
-  miso <- identical(model$kernel, "miso")
-  if (miso && !is.null(cost_model)) {
+  info <- acq_type(type)
+  gp_require(model, "acq_closed_form", arg = "model", call = call)
+  finite <- gp_inputs(model) == "candidates"
+  miso <- gp_inputs(model) == "sources"
+  if (!is.null(cost_model)) {
     # a GP of the log cost on (x, source) pairs is not a model costbo fits
-    stop_arg("cost_model", paste("NULL for a multi-source model (give the",
-                                 "cost as `cost`)"), cost_model, call = call)
+    gp_require(model, "cost_model", arg = "cost_model",
+               must = sprintf("NULL for a %s model (give the cost as `cost`)",
+                              gp_label(model)),
+               value = cost_model, show = TRUE, call = call)
   }
   if (miso && inherits(cost, "costbo_cost")) {
     stop_arg("cost", paste("a number or a function of the (x, source) rows",
                            "for a multi-source model"), cost, call = call)
   }
-  cost_aware <- type %in% c("q1", "log_q1", "ei_pu", "log_ei_pu", "ei_pu_cc",
-                            "log_ei_pu_cc", "pbgi")
   if (!is.null(cost_model)) {
-    check_gp_object(cost_model, arg = "cost_model", call = call)
-    same <- if (finite) {
-      identical(cost_model$kernel, "finite") &&
+    cost_model <- check_gp_object(cost_model, arg = "cost_model", call = call)
+    same <- gp_can(cost_model, "cost_model") &&
+      gp_inputs(cost_model) == gp_inputs(model) && if (finite) {
         length(cost_model$fmean) == length(model$fmean)
-    } else {
-      !identical(cost_model$kernel, "finite") && cost_model$d == model$d &&
-        isTRUE(all.equal(cost_model$lower, model$lower)) &&
-        isTRUE(all.equal(cost_model$upper, model$upper))
-    }
+      } else {
+        cost_model$d == model$d &&
+          isTRUE(all.equal(cost_model$lower, model$lower)) &&
+          isTRUE(all.equal(cost_model$upper, model$upper))
+      }
     if (!same) {
       stop_arg("cost_model", paste("a GP on the same domain as `model` (same",
                                    "inputs and `lower`/`upper` bounds)"),
@@ -59,9 +63,8 @@ acq_spec <- function(model, type, cost_model, cost, best, remaining, nu,
                                if (finite) sprintf(" (1 or %d values)", n_cand)
                                else " (one value)"), cost, call = call)
     }
-    cost <- as.double(cost)
   }
-  if (is.null(best) && !(type %in% c("ucb", "pbgi"))) {
+  if (is.null(best) && info$best) {
     # of a multi-source model, the objective's (source 0) observations
     obs <- if (miso) model$y[model$Xs[, model$d + 1L] == 0] else model$y
     if (length(obs) == 0L) {
@@ -73,46 +76,53 @@ acq_spec <- function(model, type, cost_model, cost, best, remaining, nu,
     best <- max(obs)
   }
   if (!is.null(best)) best <- check_number(best, arg = "best", call = call)
-  if (type %in% c("q1", "log_q1")) {
-    if (is.null(remaining)) {
-      stop_arg("remaining", sprintf("given for type \"%s\"", type),
-               show = FALSE, call = call)
-    }
+  setting <- info$setting
+  if (!is.na(setting) && setting != "beta" && is.null(get(setting))) {
+    stop_arg(setting, sprintf("given for type \"%s\"", type), show = FALSE,
+             call = call)
+  }
+  if (identical(setting, "remaining")) {
     remaining <- check_number(remaining, arg = "remaining", call = call)
   }
-  if (type %in% c("ei_pu_cc", "log_ei_pu_cc")) {
-    if (is.null(nu)) {
-      stop_arg("nu", sprintf("given for type \"%s\"", type), show = FALSE,
-               call = call)
-    }
+  if (identical(setting, "nu")) {
     nu <- check_number(nu, min = 0, max = 1, arg = "nu", call = call)
   }
-  if (type %in% c("ei_pu", "log_ei_pu")) nu <- 1
-  if (type == "pbgi") {
-    if (is.null(lambda)) {
-      stop_arg("lambda", "given for type \"pbgi\"", show = FALSE, call = call)
-    }
+  if (identical(setting, "lambda")) {
     lambda <- check_number(lambda, min = 0, min_open = TRUE, arg = "lambda",
                            call = call)
   }
-  if (type == "ucb") {
+  if (identical(setting, "beta")) {
     beta <- check_number(if (is.null(beta)) 2 else beta, min = 0,
                          arg = "beta", call = call)
   }
   # settings the type does not use are ignored, but must be NULL or numbers
-  uses <- c(remaining = type %in% c("q1", "log_q1"),
-            nu = type %in% c("ei_pu_cc", "log_ei_pu_cc", "ei_pu", "log_ei_pu"),
-            lambda = type == "pbgi", beta = type == "ucb")
+  # (nu is used, and fixed, by the types with a fixed exponent)
   given <- list(remaining = remaining, nu = nu, lambda = lambda, beta = beta)
-  for (a in names(uses)) {
+  for (a in names(given)) {
     v <- given[[a]]
-    if (!uses[[a]] && !is.null(v) && !(is.numeric(v) && length(v) == 1L)) {
+    used <- identical(setting, a) || (a == "nu" && !is.na(info$nu))
+    if (!used && !is.null(v) && !(is.numeric(v) && length(v) == 1L)) {
       stop_arg(a, sprintf("NULL or a number (type \"%s\" does not use it)",
                           type), v, call = call)
     }
   }
-  list(model = model, type = type, finite = finite, miso = miso,
-       cost_aware = cost_aware,
+  new_acq_spec(model, type, cost_model, cost, best, remaining, nu, lambda,
+               beta)
+}
+
+# The acquisition of a fitted model as a plain list (model, type, cost,
+# settings), from settings that are trusted: checked by acq_spec(), or taken
+# from a checked state by the policies. A type with a fixed cost-cooling
+# exponent (acq_table$nu) gets it; settings the type does not use are
+# ignored.
+new_acq_spec <- function(model, type, cost_model = NULL, cost = NULL,
+                         best = NULL, remaining = NULL, nu = NULL,
+                         lambda = NULL, beta = NULL) {
+  info <- acq_type(type)
+  if (!is.na(info$nu)) nu <- info$nu
+  if (is.numeric(cost)) cost <- as.double(cost)
+  list(model = model, type = type, finite = gp_inputs(model) == "candidates",
+       miso = gp_inputs(model) == "sources", cost_aware = info$cost,
        cost_model = cost_model, cost = cost,
        state = c(best = if (is.null(best)) 0 else best,
                  remaining = if (is.null(remaining)) 0 else remaining,
@@ -126,7 +136,9 @@ r_cost <- function(spec) {
   is.function(spec$cost) && is.null(attr(spec$cost, "costbo_cost"))
 }
 
-# The fixed positional layout read by acq_unpack() in src/acq.c.
+# The costbo_acq object read by name by unpack_acq() in src/acq.c: the
+# closed form's code, the GPs (gp_pack()) with their scalings to user
+# units, the cost and the type's settings.
 acq_pack <- function(spec) {
   m <- spec$model
   xrange <- if (spec$finite) 1 else m$upper - m$lower
@@ -145,11 +157,18 @@ acq_pack <- function(spec) {
                                    "\"costbo_cost\") are %d finite numbers"),
                              n_par), par, call = NULL)
   }
-  list(acq_codes[[spec$type]], gp_pack(m, "model", NULL), c(m$ymean, m$ysd),
-       cost_kinds[[kind]],
-       if (is.null(cm)) NULL else gp_pack(cm, "cost_model", NULL),
-       if (is.null(cm)) c(0, 1) else c(cm$ymean, cm$ysd), as.double(par),
-       as.double(xrange), as.double(spec$state))
+  st <- spec$state
+  structure(list(
+    type = acq_codes[[spec$type]], model = gp_pack(m, "model", NULL),
+    f_shift = as.double(m$ymean), f_scale = as.double(m$ysd),
+    cost_kind = cost_kinds[[kind]],
+    cost_model = if (is.null(cm)) NULL else gp_pack(cm, "cost_model", NULL),
+    c_shift = if (is.null(cm)) 0 else as.double(cm$ymean),
+    c_scale = if (is.null(cm)) 1 else as.double(cm$ysd),
+    cost_par = as.double(par), xrange = as.double(xrange),
+    best = as.double(st[["best"]]), remaining = as.double(st[["remaining"]]),
+    nu = as.double(st[["nu"]]), lambda = as.double(st[["lambda"]]),
+    beta = as.double(st[["beta"]])), class = "costbo_acq")
 }
 
 # Values (and gradients in user units, one row per point) at internal-scale
@@ -170,16 +189,9 @@ acq_values <- function(spec, Xs, grad) {
   }
   p <- predict(m, X, grad = grad)
   cv <- eval_cost(spec$cost, X, grad)
-  st <- spec$state
-  cl <- list(type = spec$type, mean = p$mean, sd = p$sd, grad = grad)
-  if (!(spec$type %in% c("ucb", "pbgi"))) cl$best <- st[["best"]]
-  if (spec$cost_aware) cl$cost <- cv$value
-  if (spec$type %in% c("q1", "log_q1")) cl$remaining <- st[["remaining"]]
-  if (spec$type %in% c("ei_pu_cc", "log_ei_pu_cc")) cl$nu <- st[["nu"]]
-  if (spec$type == "pbgi") cl$lambda <- st[["lambda"]]
-  if (spec$type == "ucb") cl$beta <- st[["beta"]]
-  r <- do.call(acq_closed_form, cl)
-  if (!grad) return(list(value = r))
+  r <- acq_closed_worker(spec$type, p$mean, p$sd, spec$state,
+                         cost = if (spec$cost_aware) cv$value, grad = grad)
+  if (!grad) return(list(value = r$value))
   g <- r$d_mean * p$mean_grad + r$d_sd * p$sd_grad
   if (spec$cost_aware) g <- g + r$d_cost * cv$grad
   list(value = r$value, grad = g)
@@ -268,12 +280,16 @@ acq_evaluate <- function(model, x, type = "ei", cost_model = NULL, cost = NULL,
   spec <- acq_spec(model, type, cost_model, cost, best, remaining, nu, lambda,
                    beta, call)
   grad <- check_flag(grad, call = call)
-  if (grad && spec$finite) {
-    stop_arg("grad", "FALSE for a GP over a finite set of candidates", grad,
+  if (grad && !acq_type(spec$type)$gradient) {
+    stop_arg("grad", sprintf("FALSE for type \"%s\"", spec$type), grad,
              call = call)
   }
-  if (grad && spec$miso) {
-    stop_arg("grad", "FALSE for a multi-source GP", grad, call = call)
+  model <- spec$model
+  if (grad) {
+    gp_require(model, "gradient", arg = "grad",
+               must = sprintf("FALSE for a %s GP (it has no x-gradients)",
+                              gp_label(model)),
+               value = grad, show = TRUE, call = call)
   }
   Xs <- gp_newdata(model, x, arg = "x", call = call, object_arg = "model")
   if (!spec$finite) check_in_box(Xs[, seq_len(model$d), drop = FALSE], "x", call)
@@ -321,10 +337,12 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
   spec <- acq_spec(model, type, cost_model, cost, best, remaining, nu, lambda,
                    beta, call)
   select <- check_choice(select, c("boltzmann", "best"), call = call)
-  if (spec$miso && is.null(candidates)) {
-    stop_arg("candidates", paste("given for a multi-source GP (a matrix of",
-                                 "rows (x, source))"), show = FALSE,
-             call = call)
+  model <- spec$model
+  if (!spec$finite && is.null(candidates)) {
+    gp_require(model, "box", arg = "candidates",
+               must = sprintf(paste("given for a %s GP (a matrix of",
+                                    "rows (x, source))"), gp_label(model)),
+               call = call)
   }
   if (spec$finite || !is.null(candidates)) {
     if (spec$finite && is.null(candidates)) candidates <- seq_along(model$fmean)
@@ -333,17 +351,10 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
     if (!spec$finite) {
       check_in_box(Xs[, seq_len(model$d), drop = FALSE], "candidates", call)
     }
-    if (r_cost(spec)) {
-      v <- acq_values(spec, Xs, FALSE)$value
-      i <- which.max(replace(v, !is.finite(v), -Inf))
-    } else {
-      r <- call_c(C_acq_argmax, acq_pack(spec), Xs)
-      i <- r$index
-      v <- r$values
-    }
-    x <- if (spec$finite) as.integer(Xs[i, 1L] + 1) else
-      check_matrix(candidates, d = model$d + spec$miso)[i, ]
-    return(list(x = x, value = v[i]))
+    r <- acq_argmax_rows(spec, Xs)
+    x <- if (spec$finite) as.integer(Xs[r$index, 1L] + 1) else
+      check_matrix(candidates, d = model$d + spec$miso)[r$index, ]
+    return(list(x = x, value = r$value))
   }
   d <- model$d
   if (is.null(lower)) lower <- model$lower
@@ -365,12 +376,36 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
   up <- (upper - model$lower) / range
   check_in_box(rbind(lo), "lower", call)
   check_in_box(rbind(up), "upper", call)
+  acq_maximize_box(spec, lo, up, n_raw,
+                   max_control(n_starts, select, call = call))
+}
+
+# The exact argmax of an acquisition over internal-scale candidate rows Xs
+# (no checks): list(index (of the row), value); ties go to the first row.
+acq_argmax_rows <- function(spec, Xs) {
+  if (r_cost(spec)) {
+    v <- acq_values(spec, Xs, FALSE)$value
+    i <- which.max(replace(v, !is.finite(v), -Inf))
+  } else {
+    r <- call_c(C_acq_argmax, acq_pack(spec), Xs)
+    i <- r$index
+    v <- r$values
+  }
+  list(index = i, value = v[i])
+}
+
+# The maximizer of acq_maximize() over the box [lo, up] of the model's unit
+# cube (no checks): n_raw scrambled Sobol points and n_raw selection
+# uniforms are drawn, in that order; control is a max_control(). Returns
+# list(x (user units), value, raw_best).
+acq_maximize_box <- function(spec, lo, up, n_raw, control) {
+  model <- spec$model
+  d <- model$d
+  range <- model$upper - model$lower
   raw <- sobol_points(n_raw, d)
   unif <- stats::runif(n_raw)
-  sel <- match(select, c("boltzmann", "best")) - 1L
   if (!r_cost(spec)) {
-    r <- call_c(C_acq_maximize, acq_pack(spec), lo, up, raw, unif,
-               c(n_starts, sel, 1, 200))
+    r <- call_c(C_acq_maximize, acq_pack(spec), lo, up, raw, unif, control)
     xs <- r$x
     value <- r$value
     raw_best <- r$raw_best
@@ -382,7 +417,7 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
     raw_best <- vals[ib]
     xs <- pts[ib, ]
     value <- raw_best
-    starts <- call_c(C_max_select, vals, min(n_starts, n_raw), sel, 1, unif)
+    starts <- call_c(C_max_select, vals, control, unif)
     fn <- function(z) {
       v <- acq_values(spec, matrix(z, 1L), FALSE)$value
       if (is.finite(v)) -v else 1e300
@@ -403,11 +438,26 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
   list(x = model$lower + xs * range, value = value, raw_best = raw_best)
 }
 
-# Internal-scale points must lie in the unit cube, i.e. inside the bounds of
-# the model.
-check_in_box <- function(Xs, arg, call) {
-  if (any(Xs < -1e-10) || any(Xs > 1 + 1e-10)) {
-    stop_arg(arg, "inside the bounds [lower, upper] of the model",
-             show = FALSE, call = call)
-  }
+# The control of the C maximizer (struct cb_max_control of src/maximize.h,
+# read by name by unpack_max_control()): L-BFGS-B starts, their selection
+# from the raw points ("boltzmann" sampling at temperature eta on the
+# standardized values, or the "best" ones), and L-BFGS-B's iterations,
+# relative tolerance factr (in machine epsilons), projected-gradient
+# tolerance pgtol and memory lmm. The defaults are those of
+# max_control_default() in C.
+max_control <- function(n_starts, select = "boltzmann", eta = 1, maxit = 200L,
+                        factr = 1e7, pgtol = 0, lmm = 5L,
+                        call = sys.call(-1L)) {
+  select <- check_choice(select, c("boltzmann", "best"), call = call)
+  structure(list(
+    n_starts = check_count(n_starts, min = 0L, arg = "n_starts", call = call),
+    select = match(select, c("boltzmann", "best")) - 1L,
+    eta = check_number(eta, min = 0, min_open = TRUE, arg = "eta",
+                       call = call),
+    maxit = check_count(maxit, min = 0L, arg = "maxit", call = call),
+    factr = check_number(factr, min = 0, arg = "factr", call = call),
+    pgtol = check_number(pgtol, min = 0, arg = "pgtol", call = call),
+    lmm = check_count(lmm, min = 1L, arg = "lmm", call = call)),
+    class = "costbo_max_control")
 }
+

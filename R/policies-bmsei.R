@@ -225,8 +225,7 @@ check_bmsei_control <- function(ctl, call = sys.call(-1L)) {
 bmsei_pack <- function(state, budget, type = "q1") {
   a <- myopic_args(state, type)
   if (type == "q1") a$remaining <- budget
-  spec <- acq_spec(a$model, type, a$cost_model, a$cost, a$best, a$remaining,
-                   a$nu, NULL, NULL, call = sys.call(-1L))
+  spec <- do.call(new_acq_spec, a)
   if (r_cost(spec)) {
     stop_costbo(paste("B-MS-EI needs a measured cost or a known cost that",
                       "costbo evaluates in C (a number, one cost per",
@@ -256,7 +255,8 @@ bmsei_budget <- function(state, steps, base, rule) {
     lo <- if (p$spec$finite) 0 else rep(0, m$d)
     up <- if (p$spec$finite) 1 else rep(1, m$d)
     costs <- call_c(C_tree_schedule, p$pack, zf, zc, as.double(lo),
-                   as.double(up), 100L * m$d, c(5 * m$d, 0, 1, 100),
+                   as.double(up), 100L * m$d,
+                   max_control(5L * m$d, maxit = 100L),
                    if (base == "ei_pu_cc") as.double(state$budget_start)
                    else 0)
     sb <- sum(costs)
@@ -289,8 +289,7 @@ bmsei_optimize <- function(state, fantasies, path, budget, ctl, warm = NULL) {
   ctl <- bmsei_control(ctl, d)
   w <- bmsei_warm(state, warm, fantasies)
   r <- call_c(C_tree_maximize, p$pack, fantasies, z$zf, z$zc, budget,
-             rep(0, d), rep(1, d), ctl$n_raw,
-             bmsei_max_control(ctl), w)
+             rep(0, d), rep(1, d), bmsei_tree_control(ctl), w)
   tree <- list(decisions = r$decisions, fantasy_y = r$fantasy_y,
                fantasies = fantasies, n = nrow(state$X))
   list(x = m$lower + r$x * (m$upper - m$lower), value = r$value, tree = tree)
@@ -303,9 +302,20 @@ bmsei_control <- function(ctl, d) {
        n_greedy = if (is.null(ctl$n_greedy)) 2L * d else ctl$n_greedy)
 }
 
-# The control vector of C_tree_maximize.
-bmsei_max_control <- function(ctl) {
-  as.double(c(ctl$n_starts, 0, 1, ctl$maxit, ctl$n_greedy))
+# The control object of C_tree_maximize (read by unpack_tree_control() in
+# src/tree.c) from the settings of bmsei_control(): raw points of the whole
+# tree, greedy trees, and the maximizer of the starts from raw points, whose
+# L-BFGS-B runs with relative tolerance 1e4 (the tree's value is flat in
+# many of its decisions, and the default 1e7 stops far from the optimum)
+# and memory 10 (scipy's default maxcor, which the reference
+# implementation's optimizer uses; the hundreds of decision variables of a
+# full tree converge in far fewer iterations than with the default 5).
+bmsei_tree_control <- function(ctl) {
+  structure(list(n_raw = check_count(ctl$n_raw, min = 1L, arg = "n_raw"),
+                 n_greedy = check_count(ctl$n_greedy, arg = "n_greedy"),
+                 max = max_control(ctl$n_starts, maxit = ctl$maxit,
+                                   factr = 1e4, lmm = 10L)),
+            class = "costbo_tree_control")
 }
 
 # The warm start: the previous tree re-rooted at the root branch whose
@@ -343,8 +353,7 @@ bmsei_values <- function(state, X, fantasies, path, budget, ctl) {
   }
   ctl <- bmsei_control(ctl, m$d)
   r <- call_c(C_tree_maximize, p$pack, fantasies, z$zf, z$zc, budget,
-             rep(0, m$d), rep(1, m$d), ctl$n_raw,
-             bmsei_max_control(ctl), double())
+             rep(0, m$d), rep(1, m$d), bmsei_tree_control(ctl), double())
   Xs <- gp_newdata(m, X, arg = "X")
   dec <- r$decisions
   vapply(seq_len(nrow(Xs)), function(i) {

@@ -96,6 +96,7 @@ test_that("with one source the multi-source rollout is the single-source one", {
   # the same GP: the multi-source kernel with one source is Matern 5/2
   f <- s1$models$f
   g <- f
+  class(g) <- c("costbo_gp_miso", "costbo_gp")
   g$kernel <- "miso"
   g$kcode <- 4L
   g$n_sources <- 1L
@@ -274,4 +275,56 @@ test_that("the number of sources is bounded, so a stray label cannot hang the fi
   s[3] <- 99
   expect_error(gp_fit_miso(dd$X, s, dd$y, n_sources = 99),
                class = "costbo_error_arg")
+})
+
+test_that("predict() and acquisitions of a three-source fit match the dense posterior of the kernel formula", {
+  set.seed(17)
+  n <- 15
+  X <- matrix(runif(2 * n), ncol = 2)
+  s <- rep(0:2, length.out = n)
+  y <- sin(5 * X[, 1]) + X[, 2]^2 + 0.3 * (s == 1) * cos(4 * X[, 2]) -
+    0.2 * (s == 2) * X[, 1]
+  fit <- gp_fit_miso(X, s, y, lower = c(0, 0), upper = c(1, 1))
+  # conditioned once more, so that the factor is also the appended one
+  fit <- gp_condition(fit, c(0.45, 0.55, 2), 0.7)
+  nd <- rbind(c(0.2, 0.9, 0), c(0.8, 0.9, 2), c(0.5, 0.5, 1),
+              c(0.1, 0.3, 0), c(0.45, 0.55, 2), c(0.45, 0.55, 0))
+  # k((x, s), (x', s')) = k_0(x, x') + 1{s = s' != 0} k_s(x, x'), all
+  # Matern 5/2 (gp.h), and the posterior by a dense solve
+  ref <- ref_miso_posterior(fit, nd[, 1:2], nd[, 3])
+  sd <- sqrt(pmax(ref$var, 0))
+  p <- predict(fit, nd)
+  expect_equal(p$mean, ref$mean, tolerance = 1e-8)
+  expect_equal(p$sd, sd, tolerance = 1e-7)
+  best <- max(fit$y[fit$source == 0])
+  expect_equal(acq_evaluate(fit, nd, "ei"), ref_ei(ref$mean, sd, best),
+               tolerance = 1e-6)
+  # (not the silent 0 of a predict routine that forgot the sources)
+  ei <- ref_ei(ref$mean, sd, best)
+  expect_true(any(ei > 1e-3))
+  expect_equal(acq_evaluate(fit, nd, "ei")[ei > 1e-3], ei[ei > 1e-3],
+               tolerance = 1e-8)
+  expect_equal(acq_evaluate(fit, nd, "ucb", beta = 0.7), ref$mean + 0.7 * sd,
+               tolerance = 1e-8)
+  # PBGI with one cost per source (a function of the rows, in R) and a
+  # constant cost (in C): the g with EI(m, s; g) = lambda c, by uniroot
+  lambda <- 0.01
+  cf <- function(x) c(10, 2, 1)[x[, 3] + 1]
+  g_ref <- vapply(seq_len(nrow(nd)), function(i) {
+    h <- function(g) ref_ei(ref$mean[i], sd[i], g) - lambda * cf(nd)[i]
+    stats::uniroot(h, ref$mean[i] + c(-20, 20) * sd[i], tol = 1e-12)$root
+  }, 0)
+  expect_equal(acq_evaluate(fit, nd, "pbgi", cost = cf, lambda = lambda),
+               g_ref, tolerance = 1e-7)
+  g_c <- vapply(seq_len(nrow(nd)), function(i) {
+    h <- function(g) ref_ei(ref$mean[i], sd[i], g) - lambda * 3
+    stats::uniroot(h, ref$mean[i] + c(-20, 20) * sd[i], tol = 1e-12)$root
+  }, 0)
+  expect_equal(acq_evaluate(fit, nd, "pbgi", cost = 3, lambda = lambda), g_c,
+               tolerance = 1e-7)
+  # the fit as saved by the previous release gives the same numbers
+  old <- fit
+  class(old) <- "costbo_gp"
+  expect_identical(acq_evaluate(old, nd, "ei"), acq_evaluate(fit, nd, "ei"))
+  expect_identical(predict(old, nd), p)
 })

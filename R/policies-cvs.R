@@ -1,157 +1,12 @@
-# Bayesian optimization with cost-varying variable subsets (BOCVS; Tay et
-# al. 2023): control sets, the distributions of the random inputs, the
-# expected UCB, the policies UCB-CVS, ETC, UCB-PSQ and TS-PSQ, and regret.
+# Policies for control sets (BOCVS; Tay et al. 2023, paper 003): the
+# expected UCB of a control partial query and its maximization, UCB-CVS,
+# ETC (and ETC-Ada), UCB-PSQ and TS-PSQ with its posterior sampler. The
+# problems with control sets are in problem-cvs.R.
 #
 # A control set i is a set of input indices I_i the learner sets itself, at
 # cost c_i; the other inputs are drawn from their distributions when the
 # point is evaluated. Policies return the control partial query x_i (the
 # controlled coordinates, in increasing index order) and the index i.
-
-# --- problems ----------------------------------------------------------------
-
-is_cvs <- function(problem) isTRUE(problem$cvs)
-
-# Validate control sets, costs and distributions; returns the problem fields.
-check_cvs <- function(control_sets, control_costs, distributions, variance,
-                      noise_free, d, lower, upper, call = sys.call(-1L)) {
-  if (!is.list(control_sets) || length(control_sets) == 0L) {
-    stop_arg("control_sets", "a non-empty list of vectors of input indices",
-             control_sets, call = call)
-  }
-  sets <- lapply(seq_along(control_sets), function(i) {
-    s <- control_sets[[i]]
-    ok <- is.numeric(s) && length(s) >= 1L && !anyNA(s) &&
-      all(s == round(s)) && all(s >= 1 & s <= d) && !anyDuplicated(s)
-    if (!ok) {
-      stop_arg(sprintf("control_sets[[%d]]", i),
-               sprintf("distinct whole numbers in 1..%d", d), s, call = call)
-    }
-    sort(as.integer(s))
-  })
-  keys <- vapply(sets, paste, "", collapse = ",")
-  if (anyDuplicated(keys)) {
-    stop_arg("control_sets", "free of duplicated sets", show = FALSE,
-             call = call)
-  }
-  if (is.null(control_costs)) {
-    stop_arg("control_costs", "given with `control_sets`", NULL, show = FALSE,
-             call = call)
-  }
-  control_costs <- check_vector(control_costs, length(sets),
-                                arg = "control_costs", call = call)
-  if (any(control_costs <= 0)) {
-    stop_arg("control_costs", "positive", control_costs, call = call)
-  }
-  full_rng <- upper - lower
-  if (is.function(distributions)) {
-    distributions <- rep(list(distributions), d)
-  }
-  if (is.null(distributions)) distributions <- vector("list", d)
-  if (!is.list(distributions) || length(distributions) != d) {
-    stop_arg("distributions",
-             sprintf("NULL, a quantile function or a list of %d of them", d),
-             distributions, call = call)
-  }
-  variance <- if (length(variance) == 1L) rep(variance, d) else variance
-  variance <- check_vector(variance, d, arg = "variance", call = call)
-  quantiles <- vector("list", d)
-  for (j in seq_len(d)) {
-    q <- distributions[[j]]
-    if (is.null(q)) {
-      if (any(variance <= 0) || any(variance >= 1 / 12)) {
-        stop_arg("variance", "in (0, 1/12) (on the unit interval)", variance,
-                 call = call)
-      }
-      quantiles[[j]] <- truncnorm_quantile(0.5, variance[j], lower[j],
-                                           upper[j])
-      next
-    }
-    arg <- sprintf("distributions[[%d]]", j)
-    if (!is.function(q)) {
-      stop_arg(arg, "NULL or a quantile function", q, call = call)
-    }
-    p <- c(0.001, 0.25, 0.5, 0.75, 0.999)
-    v <- tryCatch(q(p), error = function(e) NULL)
-    tol <- 1e-10 * full_rng[j]
-    if (!(is.numeric(v) && length(v) == length(p) && all(is.finite(v)) &&
-          all(diff(v) >= 0) && all(v >= lower[j] - tol) &&
-          all(v <= upper[j] + tol))) {
-      stop_arg(arg, paste("a vectorized quantile function with finite,",
-                          "non-decreasing values inside [lower, upper]"),
-               show = FALSE, call = call)
-    }
-    quantiles[[j]] <- q
-  }
-  if (!is.null(noise_free) && !is.function(noise_free)) {
-    stop_arg("noise_free", "NULL or a function of a matrix of points",
-             noise_free, call = call)
-  }
-  list(control_sets = sets, control_costs = control_costs,
-       quantiles = quantiles, noise_free = noise_free)
-}
-
-# Quantile function of N(mean, s^2) truncated to [lower, upper] whose
-# variance is `variance` * (upper - lower)^2, i.e. `variance` on the unit
-# interval (the paper's parameterization: the truncated distribution's own
-# variance).
-truncnorm_quantile <- function(mean_unit, variance, lower, upper) {
-  s <- truncnorm_scale(variance, mean_unit)
-  a <- stats::pnorm(-mean_unit / s)
-  b <- stats::pnorm((1 - mean_unit) / s)
-  rng <- upper - lower
-  f <- function(p) {
-    lower + rng * pmin(pmax(mean_unit + s * stats::qnorm(a + p * (b - a)), 0),
-                       1)
-  }
-  structure(f, costbo_dist = sprintf("truncated normal, variance %g", variance))
-}
-
-# Variance of N(m, s^2) truncated to [0, 1].
-truncnorm_variance <- function(m, s) {
-  al <- -m / s
-  be <- (1 - m) / s
-  z <- stats::pnorm(be) - stats::pnorm(al)
-  s^2 * (1 + (al * stats::dnorm(al) - be * stats::dnorm(be)) / z -
-           ((stats::dnorm(al) - stats::dnorm(be)) / z)^2)
-}
-
-truncnorm_scale <- function(variance, m = 0.5) {
-  exp(stats::uniroot(function(ls) truncnorm_variance(m, exp(ls)) - variance,
-                     c(log(1e-4), log(1e3)), tol = 1e-12)$root)
-}
-
-# Draw the random inputs of control set i (R's RNG, one uniform per random
-# coordinate, in increasing index order) and return the full query.
-cvs_realize <- function(problem, partial, i) {
-  x <- double(problem$d)
-  ctrl <- problem$control_sets[[i]]
-  x[ctrl] <- partial
-  for (j in setdiff(seq_len(problem$d), ctrl)) {
-    x[j] <- problem$quantiles[[j]](stats::runif(1L))
-  }
-  x
-}
-
-# n samples of all inputs from their distributions (problem scale): scrambled
-# Sobol points through the quantile functions.
-cvs_samples <- function(problem, n) {
-  U <- sobol_points(n, problem$d)
-  # a matrix also for n = 1 (vapply() then returns a vector)
-  matrix(vapply(seq_len(problem$d), function(j) problem$quantiles[[j]](U[, j]),
-                numeric(n)), n)
-}
-
-# Expected noise-free objective of (i, partial) over the problem's fixed
-# regret samples.
-cvs_expected_value <- function(problem, partial, i) {
-  ctrl <- problem$control_sets[[i]]
-  if (length(ctrl) == problem$d) {
-    return(problem$noise_free(matrix(partial, 1L)))
-  }
-  Z <- problem$regret_samples
-  Z[, ctrl] <- rep(partial, each = nrow(Z))
-  mean(problem$noise_free(Z))
-}
 
 # --- the expected UCB --------------------------------------------------------
 
@@ -189,16 +44,14 @@ cvs_expected_value <- function(problem, partial, i) {
 #' @export
 acq_expected_ucb <- function(model, x, controlled, samples, beta = 2,
                              grad = FALSE) {
-  check_gp_object(model, arg = "model")
-  if (model$kernel %in% c("finite", "miso")) {
-    # the expected UCB averages over random inputs of one objective: a GP
-    # over candidates has no inputs to draw, and the bias sources of a
-    # multi-source GP are not part of the BOCVS model
-    stop_arg("model", sprintf(paste("a costbo_gp with a continuous kernel",
-                                    "(see gp_fit()), not a %s GP"),
-                              if (model$kernel == "finite") "finite-domain"
-                              else "multi-source"), show = FALSE)
-  }
+  model <- check_gp_object(model, arg = "model")
+  # the expected UCB averages over random inputs of one objective: a GP
+  # over candidates has no inputs to draw, and the bias sources of a
+  # multi-source GP are not part of the BOCVS model
+  gp_require(model, "control_sets", arg = "model",
+             must = sprintf(paste("a costbo_gp with a continuous kernel",
+                                  "(see gp_fit()), not a %s GP"),
+                            gp_label(model)))
   d <- model$d
   if (!(is.numeric(controlled) && length(controlled) >= 1L &&
         !anyNA(controlled) && all(controlled == round(controlled)) &&
@@ -239,7 +92,7 @@ cvs_maximize_set <- function(state, i, Zs, beta, n_raw, n_starts) {
     n_starts <- max(n_starts, 10L)
   }
   r <- call_c(C_cvs_maximize, gp_pack(model), ctrl - 1L, Zs, beta,
-             as.integer(n_raw * nc), c(n_starts * nc, 0, 1, 200))
+             as.integer(n_raw * nc), max_control(n_starts * nc))
   range <- model$upper - model$lower
   list(x = model$lower[ctrl] + range[ctrl] * r$x,
        value = model$ymean + model$ysd * r$value)
@@ -361,9 +214,9 @@ check_cvs_common <- function(beta, n_samples, n_raw, n_starts,
 #'   NeurIPS 2023.
 #' @family policies
 #' @examples
-#' prob <- test_problem_cvs("hartmann3", costs = "moderate", budget = 1)
+#' prob <- test_problem_cvs("hartmann3", cost_set = "moderate", budget = 1)
 #' run <- bo_optimize(prob, policy_etc(plays = 2, n_samples = 64), n_init = 5,
-#'                    seed = 1, progress = FALSE, model = list(
+#'                    seed = 1, progress = FALSE, gp_args = list(
 #'                      kernel = "se", estimate = "fixed", lengthscale = 0.1,
 #'                      outputscale = 1, noise = 1e-4))
 #' as.data.frame(run)[, c("control_set", "cost", "simple_regret")]
@@ -524,6 +377,7 @@ policy_ts_psq <- function(n_features = 1024L, n_samples = 1024L,
 # Phi' (Phi Phi' + s2 I)^{-1} (y - m - Phi theta0 - e). R's RNG: the
 # features (as gp_prior_sample()), then theta0, then e.
 rff_posterior_sample <- function(model, n_features) {
+  gp_require(model, "prior_sample", arg = "model")
   d <- model$d
   hyp <- model$hyp
   ell <- hyp[seq_len(d)]
@@ -531,11 +385,7 @@ rff_posterior_sample <- function(model, n_features) {
   s2 <- hyp[d + 2L] + hyp[d + 4L]
   m0 <- hyp[d + 3L]
   M <- n_features
-  z <- matrix(stats::rnorm(M * d), M, d)
-  if (model$kernel != "se") {
-    nu2 <- if (model$kernel == "matern52") 5 else 3
-    z <- z * sqrt(nu2 / stats::rchisq(M, df = nu2))
-  }
+  z <- rff_spectral(matrix(stats::rnorm(M * d), M, d), model$kernel)
   omega <- sweep(z, 2L, ell, "/")
   phase <- stats::runif(M, 0, 2 * pi)
   scale <- sqrt(2 * sf2 / M)
@@ -596,80 +446,4 @@ rff_maximize <- function(g, ctrl, d, Zs, n_raw, n_starts) {
     }
   }
   list(x = best, value = best_v)
-}
-
-# --- the paper's problems ----------------------------------------------------
-
-#' Test problems with control sets (Tay et al. 2023)
-#'
-#' The 3-D problems of Tay et al. (2023, Sec. 5 and App. C) as
-#' [bo_problem()]s with control sets: a sample from a GP prior
-#' (`"gp_sample"`: squared-exponential kernel, lengthscale 0.1, outputscale
-#' 1, 1024 random Fourier features, drawn from `seed`; its maximum is a
-#' numerical estimate, see [test_problem()]) or Hartmann-3 (`"hartmann3"`,
-#' maximum 3.86278), on \eqn{[0, 1]^3}, with the seven control sets \{1\},
-#' \{2\}, \{3\}, \{1, 2\}, \{1, 3\}, \{2, 3\}, \{1, 2, 3\} and the costs
-#' * `"cheap"`: 0.01, 0.01, 0.01, 0.1, 0.1, 0.1, 1;
-#' * `"moderate"`: 0.1, 0.1, 0.1, 0.2, 0.2, 0.2, 1;
-#' * `"expensive"`: 0.6, 0.6, 0.6, 0.8, 0.8, 0.8, 1.
-#'
-#' Every input is drawn, when not controlled, from a normal distribution with
-#' mean 0.5 truncated to \[0, 1\] whose variance (after truncation) is
-#' `variance` (0.02, 0.04 or 0.08 in the paper). Observations carry Gaussian
-#' noise of standard deviation `noise` (0.01 in the paper). The problem
-#' records the noise-free objective, so runs report the paper's regret.
-#' The reference implementation's protocol further fixes the GP
-#' hyperparameters (`model = list(kernel = "se", estimate = "fixed",
-#' lengthscale = 0.1, outputscale = 1, noise = 1e-4)` in [bo_optimize()]) and
-#' starts from 5 random points (`n_init = 5`).
-#'
-#' @param name `"gp_sample"` or `"hartmann3"`.
-#' @param costs `"cheap"`, `"moderate"` or `"expensive"`.
-#' @param variance Variance of every input's distribution.
-#' @param seed Seed of the GP sample (the caller's random stream is left
-#'   untouched).
-#' @param budget The budget (50 in the paper).
-#' @param noise Standard deviation of the observation noise; the problem is
-#'   declared noisy (`noisy` of [bo_problem()]) when it is positive.
-#' @return A `bo_problem` with control sets.
-#' @family problems
-#' @examples
-#' p <- test_problem_cvs("hartmann3", costs = "cheap")
-#' p
-#' p$control_costs
-#' @export
-test_problem_cvs <- function(name = c("gp_sample", "hartmann3"),
-                             costs = c("cheap", "moderate", "expensive"),
-                             variance = 0.02, seed = 1, budget = 50,
-                             noise = 0.01) {
-  name <- check_choice(name, c("gp_sample", "hartmann3"))
-  costs <- check_choice(costs, c("cheap", "moderate", "expensive"))
-  variance <- check_number(variance, min = 0, max = 1 / 12, min_open = TRUE)
-  seed <- check_count(seed)
-  budget <- check_number(budget, min = 0, min_open = TRUE)
-  noise <- check_number(noise, min = 0)
-  cost_values <- switch(costs,
-                        cheap = c(0.01, 0.01, 0.01, 0.1, 0.1, 0.1, 1),
-                        moderate = c(0.1, 0.1, 0.1, 0.2, 0.2, 0.2, 1),
-                        expensive = c(0.6, 0.6, 0.6, 0.8, 0.8, 0.8, 1))
-  if (name == "gp_sample") {
-    gp <- with_seed(seed, tp_gp_sample(3L, kernel = "se"))
-    f1 <- gp$f
-    fm <- gp$f
-    optimum <- gp$optimum
-  } else {
-    f1 <- tp_hartmann3
-    fm <- tp_hartmann3
-    optimum <- 3.86278214782076
-  }
-  objective <- if (noise > 0) {
-    function(x) f1(x) + stats::rnorm(1L, sd = noise)
-  } else f1
-  sets <- list(1L, 2L, 3L, c(1L, 2L), c(1L, 3L), c(2L, 3L), 1:3)
-  bo_problem(objective, lower = 0, upper = c(1, 1, 1), budget = budget,
-             control_sets = sets, control_costs = cost_values,
-             variance = variance, noise_free = fm,
-             name = sprintf("%s, %s costs, variance %g", name, costs,
-                            variance),
-             optimum = optimum, noisy = noise > 0)
 }

@@ -182,7 +182,7 @@ test_that("bo_optimize() rejects bad arguments, naming them", {
                                                           value = 1)))
   bad(policy_ucb(-1))
   bad(policy_pbgi(0))
-  bad(policy_pbgi_d(beta = 1))
+  bad(policy_pbgi_d(decay = 1))
   expect_snapshot(bo_optimize(prob, policy_ei(), on_error = "retry"),
                   error = TRUE)
 })
@@ -206,7 +206,7 @@ test_that("runs print, summarize and convert as documented", {
 test_that("model settings reach the objective's GP", {
   prob <- known_cost_problem(30)
   run <- bo_optimize(prob, policy_ei(), seed = 12, max_evaluations = 2,
-                     model = list(kernel = "se", estimate = "fixed",
+                     gp_args = list(kernel = "se", estimate = "fixed",
                                   lengthscale = c(3, 4), outputscale = 100,
                                   noise = 1e-4),
                      progress = FALSE)
@@ -214,17 +214,17 @@ test_that("model settings reach the objective's GP", {
   expect_identical(run$models$f$kernel, "se")
   expect_equal(unname(cf$lengthscale), c(3, 4))
   expect_equal(cf$outputscale, 100)
-  expect_error(bo_optimize(prob, policy_ei(), model = list(X = 1)),
+  expect_error(bo_optimize(prob, policy_ei(), gp_args = list(X = 1)),
                class = "costbo_error_arg")
-  expect_error(bo_optimize(prob, policy_ei(), model = "se"),
+  expect_error(bo_optimize(prob, policy_ei(), gp_args = "se"),
                class = "costbo_error_arg")
 })
 
-test_that("model$cost settings reach the log-cost GP", {
+test_that("gp_args$cost settings reach the log-cost GP", {
   prob <- measured_cost_problem(budget = 30)
   band <- list(noise_floor = 1e-4, noise_ceiling = 1e-3)
   run <- bo_optimize(prob, policy_ei_pu(), seed = 3, max_evaluations = 3,
-                     model = c(band, list(cost = c(band, kernel = "se"))),
+                     gp_args = c(band, list(cost = c(band, kernel = "se"))),
                      progress = FALSE)
   expect_identical(run$models$cost$kernel, "se")
   expect_identical(run$models$f$kernel, "matern52")
@@ -232,13 +232,13 @@ test_that("model$cost settings reach the log-cost GP", {
   nc <- coef(run$models$cost)$noise / run$models$cost$ysd^2
   nf <- coef(run$models$f)$noise / run$models$f$ysd^2
   for (v in c(nc, nf)) expect_true(v >= 1e-4 * (1 - 1e-8) && v <= 1e-3 * (1 + 1e-8))
-  # without model$cost the cost GP keeps its defaults
+  # without gp_args$cost the cost GP keeps its defaults
   run0 <- bo_optimize(prob, policy_ei_pu(), seed = 3, max_evaluations = 3,
-                      model = band, progress = FALSE)
+                      gp_args = band, progress = FALSE)
   expect_identical(run0$models$cost$kernel, "matern52")
-  expect_error(bo_optimize(prob, policy_ei_pu(), model = list(cost = list(X = 1))),
-               "model\\$cost", class = "costbo_error_arg")
-  expect_error(bo_optimize(prob, policy_ei_pu(), model = list(cost = "se")),
+  expect_error(bo_optimize(prob, policy_ei_pu(), gp_args = list(cost = list(X = 1))),
+               "gp_args\\$cost", class = "costbo_error_arg")
+  expect_error(bo_optimize(prob, policy_ei_pu(), gp_args = list(cost = "se")),
                class = "costbo_error_arg")
 })
 
@@ -295,7 +295,7 @@ test_that("on Dropwave the default model interpolates and EI does not vanish", {
   # calls the best observation noise and EI vanishes everywhere
   free <- list(noise_floor = 1e-6, noise_ceiling = 10)
   old <- bo_optimize(prob, policy_ei_pu_cc(), seed = 2, max_evaluations = 6,
-                     progress = FALSE, model = c(free, list(cost = free)))
+                     progress = FALSE, gp_args = c(free, list(cost = free)))
   ofit <- costbo:::state_fit(old)$models$f
   expect_gt(coef(ofit)$noise, coef(ofit)$outputscale)
   expect_lt(max(acq_evaluate(ofit, X, "ei", best = max(old$value))),
@@ -323,19 +323,19 @@ test_that("a deterministic run holds both GPs' noise in the band; user settings 
   for (m in list(list(noise_floor = 1e-6), list(estimate = "ml"),
                  list(noise_ceiling = 0.5))) {
     r <- bo_optimize(prob, policy_ei_pu(), seed = 3, max_evaluations = 3,
-                     progress = FALSE, model = m)
+                     progress = FALSE, gp_args = m)
     expect_identical(band_of(r$models$f),
                      c(if (is.null(m$noise_floor)) 1e-6 else m$noise_floor,
                        if (is.null(m$noise_ceiling)) 10 else m$noise_ceiling))
     expect_identical(band_of(r$models$cost), c(1e-4, 1e-3))
   }
   r <- bo_optimize(prob, policy_ei_pu(), seed = 3, max_evaluations = 3,
-                   progress = FALSE, model = list(cost = list(noise_floor = 1e-5)))
+                   progress = FALSE, gp_args = list(cost = list(noise_floor = 1e-5)))
   expect_identical(band_of(r$models$f), c(1e-4, 1e-3))
   expect_identical(band_of(r$models$cost), c(1e-5, 10))
   # a fixed noise is the user's
   r <- bo_optimize(prob, policy_ei_pu(), seed = 3, max_evaluations = 3,
-                   progress = FALSE, model = list(noise = 0.5))
+                   progress = FALSE, gp_args = list(noise = 0.5))
   expect_equal(coef(r$models$f)$noise, 0.5)
   # a noisy objective estimates its noise with gp_fit()'s defaults
   f <- branin_max
@@ -356,7 +356,7 @@ test_that("a deterministic run holds both GPs' noise in the band; user settings 
 })
 
 test_that("runs on noisy and deterministic problems reproduce exactly", {
-  for (prob in list(test_problem("branin", noise = 1, budget = 8),
+  for (prob in list(test_problem("branin", noise_sd = 1, budget = 8),
                     test_problem("branin", budget = 8))) {
     a <- bo_optimize(prob, policy_ei_pu_cc(), seed = 4, progress = FALSE)
     b <- bo_optimize(prob, policy_ei_pu_cc(), seed = 4, progress = FALSE)
@@ -407,7 +407,7 @@ test_that("PBGI runs are unchanged by f -> a f + b when lambda -> a lambda", {
 test_that("PBGI-D's lambda sequence matches the reference's rule on a short run", {
   # the measured-cost problem (PBGI-U), decay factor 0.3
   prob <- measured_cost_problem(budget = 25)
-  run <- bo_optimize(prob, policy_pbgi_d(lambda = 10, beta = 0.3), seed = 12,
+  run <- bo_optimize(prob, policy_pbgi_d(lambda = 10, decay = 0.3), seed = 12,
                      progress = FALSE)
   df <- as.data.frame(run)
   bo <- which(df$phase == "bo")

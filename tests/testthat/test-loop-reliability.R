@@ -23,23 +23,23 @@ interrupt_now <- function() {
 test_that("bad settings are errors naming the argument before anything is paid", {
   k <- counted(known_cost_problem(budget = 20))
   e <- expect_error(bo_optimize(k$prob, policy_ei(), seed = 1,
-                                model = list(kernel = "foo"),
+                                gp_args = list(kernel = "foo"),
                                 progress = FALSE),
                     class = "costbo_error_arg")
-  expect_match(conditionMessage(e), "^`model` .*`kernel` must be one of")
+  expect_match(conditionMessage(e), "^`gp_args` .*`kernel` must be one of")
   expect_identical(k$calls$n, 0L)
   # the log-cost GP's settings are named as such
   m <- counted(measured_cost_problem(budget = 20))
   e <- expect_error(bo_optimize(m$prob, policy_ei_pu(), seed = 1,
-                                model = list(cost = list(kernel = "foo")),
+                                gp_args = list(cost = list(kernel = "foo")),
                                 progress = FALSE),
                     class = "costbo_error_arg")
-  expect_match(conditionMessage(e), "^`model\\$cost` ")
+  expect_match(conditionMessage(e), "^`gp_args\\$cost` ")
   e <- expect_error(bo_optimize(m$prob, policy_ei_pu(), seed = 1,
-                                model = list(lengthscale = c(1, 2, 3)),
+                                gp_args = list(lengthscale = c(1, 2, 3)),
                                 progress = FALSE),
                     class = "costbo_error_arg")
-  expect_match(conditionMessage(e), "^`model` .*`lengthscale`")
+  expect_match(conditionMessage(e), "^`gp_args` .*`lengthscale`")
   expect_identical(m$calls$n, 0L)
   # a policy that cannot serve the problem: KG needs a cost the C core
   # evaluates, not a function written in R
@@ -290,7 +290,8 @@ test_that("failed points enter the model at the worst successful value", {
   X <- rbind(c(0, 1), c(1, 2), c(2, 3), c(3, 4), c(4, 5))
   v <- c(-3, NA, -1, NA, -7)
   for (i in 1:5) {
-    st <- costbo:::state_record(st, X[i, ], v[i], 1, "initial",
+    st <- costbo:::state_record(st, costbo:::new_step(X[i, ]), v[i], 1,
+                                "initial",
                                 status = if (is.na(v[i])) "error" else "ok")
   }
   md <- costbo:::state_model_data(st)
@@ -302,8 +303,10 @@ test_that("failed points enter the model at the worst successful value", {
   expect_equal(predict(fit, X[2, , drop = FALSE])$mean, -7, tolerance = 0.05)
   # without failures: the successful evaluations alone, as before
   ok <- costbo:::new_state(prob, policy_ei(), FALSE, list())
-  for (i in c(1, 3, 5)) ok <- costbo:::state_record(ok, X[i, ], v[i], 1,
-                                                    "initial")
+  for (i in c(1, 3, 5)) {
+    ok <- costbo:::state_record(ok, costbo:::new_step(X[i, ]), v[i], 1,
+                                "initial")
+  }
   expect_identical(costbo:::state_model_data(ok),
                    list(use = rep(TRUE, 3), y = c(-3, -1, -7)))
   # with information sources, the worst of the same source
@@ -311,8 +314,8 @@ test_that("failed points enter the model at the worst successful value", {
   ms <- costbo:::new_state(mp, policy_kg(), FALSE, list())
   src <- c(0L, 1L, 0L, 1L, 2L)
   for (i in 1:5) {
-    ms <- costbo:::state_record(ms, X[i, ], c(-3, -2, NA, NA, NA)[i], 1,
-                                "initial", source = src[i],
+    ms <- costbo:::state_record(ms, costbo:::new_step(X[i, ], source = src[i]),
+                                c(-3, -2, NA, NA, NA)[i], 1, "initial",
                                 status = if (i > 2) "error" else "ok")
   }
   expect_identical(costbo:::state_model_data(ms)$y, c(-3, -2, -3, -2, -3))

@@ -215,3 +215,139 @@ test_that("the papers' cost families are evaluated in C with exact gradients", {
   b <- acq_maximize(fx$fit, "ei_pu", cost = function(x) 1 + 20 * rowMeans(x))
   expect_equal(a$value, b$value, tolerance = 1e-6)
 })
+
+# The typed boundary: every control object crosses to C through an entry
+# point that reads it by name; a missing or mistyped element, or an object
+# of another class, is an error of its unpacker, never a crash or a read
+# out of bounds.
+boundary_cases <- function() {
+  set.seed(1)
+  X <- matrix(runif(16), ncol = 2)
+  fit <- gp_fit(X, sin(5 * X[, 1]) + X[, 2], lower = c(0, 0),
+                upper = c(1, 1))
+  cfit <- gp_fit(X, log(1 + X[, 1]), lower = c(0, 0), upper = c(1, 1))
+  acq <- costbo:::acq_pack(costbo:::acq_spec(fit, "ei_pu", cfit, NULL, NULL,
+                                             NULL, NULL, NULL, NULL,
+                                             call = NULL))
+  q1 <- costbo:::acq_pack(costbo:::acq_spec(fit, "q1", cfit, NULL, NULL, 5,
+                                            NULL, NULL, NULL, call = NULL))
+  ei <- costbo:::acq_pack(costbo:::acq_spec(fit, "ei", NULL, 1, NULL, NULL,
+                                            NULL, NULL, NULL, call = NULL))
+  raw <- sobol_points(20, 2)
+  unif <- runif(20)
+  rc <- costbo:::check_rollout_control(list(n_raw = 20))
+  kg <- costbo:::kg_control(5L, 5L, 0.9, 2L)
+  list(
+    max = list(obj = costbo:::max_control(4L), run = function(o) {
+      .Call(costbo:::C_acq_maximize, acq, c(0, 0), c(1, 1), raw, unif, o)
+    }),
+    acq = list(obj = acq, run = function(o) {
+      .Call(costbo:::C_acq_evaluate, o, raw, FALSE)
+    }),
+    tree = list(obj = costbo:::bmsei_tree_control(
+      list(n_raw = 10L, n_starts = 2L, maxit = 5L, n_greedy = 1L)),
+      run = function(o) {
+        .Call(costbo:::C_tree_maximize, q1, 1L, 0.5, 0.5, 5, c(0, 0),
+              c(1, 1), o, double())
+      }),
+    cmdp = list(obj = costbo:::cmdp_control(2L, 0L, Inf, rc),
+                run = function(o) {
+                  .Call(costbo:::C_rollout_cmdp_propose, ei, raw[1:3, ],
+                        matrix(0.3, 2, 2), raw, unif, o)
+                }),
+    kg = list(obj = kg, run = function(o) {
+      .Call(costbo:::C_rollout_rh_value, ei, raw[1:2, ], raw, o, 2L)
+    }),
+    rh = list(obj = costbo:::rh_control(0L, rc, 5, Inf), run = function(o) {
+      .Call(costbo:::C_rollout_rh_propose, ei, raw[1:3, ], raw, kg, o)
+    }),
+    # gp_fit()'s multistart on standardized data, from one start
+    fit = list(obj = costbo:::gp_fit_control(1L, maxit = 5L),
+               run = function(o) {
+                 .Call(costbo:::C_gp_fit, X, as.double(scale(fit$y)), 0L,
+                       matrix(c(log(0.3), log(0.3), 0, log(1e-3), 0), 5),
+                       c(rep(log(1e-3), 2), log(1e-4), log(1e-6), -Inf),
+                       c(rep(log(1e3), 2), log(1e8), log(10), Inf),
+                       c(0L, 1L, 2L, 3L, -1L), FALSE, c(3, 2, 1.1),
+                       c(6, 0.15, 0.05), 0L, o)
+               }),
+    gp = list(obj = costbo:::gp_pack(fit), run = function(o) {
+      .Call(costbo:::C_gp_predict, o, raw, FALSE)
+    }))
+}
+
+test_that("each unpacker rejects a missing or mistyped element", {
+  cases <- boundary_cases()
+  expect_setequal(vapply(cases, function(k) class(k$obj), ""),
+                  paste0("costbo_", c("max_control", "acq", "tree_control",
+                                      "cmdp_control", "kg_control",
+                                      "rh_control", "fit_control",
+                                      "gp_pack")))
+  for (nm in names(cases)) {
+    obj <- cases[[nm]]$obj
+    run <- cases[[nm]]$run
+    cls <- class(obj)
+    expect_error(run(obj), NA)
+    expect_error(run(unclass(obj)), sprintf("expected a %s object", cls),
+                 fixed = TRUE)
+    for (el in names(obj)) {
+      gone <- obj
+      gone[el] <- NULL
+      expect_error(run(gone), sprintf("the %s object has no element `%s`",
+                                      cls, el), fixed = TRUE)
+      bad <- obj
+      bad[[el]] <- "1"
+      expect_error(run(bad), sprintf("element `%s` of the %s object", el, cls),
+                   fixed = TRUE)
+      if (is.integer(obj[[el]])) {
+        # a whole number stored as a double is not an integer element
+        bad[[el]] <- as.double(obj[[el]])
+        expect_error(run(bad), sprintf("element `%s` of the %s object must be one integer",
+                                       el, cls), fixed = TRUE)
+      }
+    }
+  }
+})
+
+test_that("the control constructors check their settings", {
+  err <- function(expr) expect_error(expr, class = "costbo_error_arg")
+  mc <- costbo:::max_control
+  expect_identical(unclass(mc(3)),
+                   list(n_starts = 3L, select = 0L, eta = 1, maxit = 200L,
+                        factr = 1e7, pgtol = 0, lmm = 5L))
+  expect_identical(mc(3, "best")$select, 1L)
+  err(mc(-1))
+  err(mc(1.5))
+  err(mc(2, "worst"))
+  err(mc(2, eta = 0))
+  err(mc(2, maxit = NA))
+  err(mc(2, factr = -1))
+  err(mc(2, pgtol = Inf))
+  err(mc(2, lmm = 0))
+  tc <- costbo:::bmsei_tree_control
+  ok <- list(n_raw = 10L, n_starts = 2L, maxit = 5L, n_greedy = 1L)
+  expect_identical(unclass(tc(ok)$max)[c("factr", "lmm")],
+                   list(factr = 1e4, lmm = 10L))
+  err(tc(utils::modifyList(ok, list(n_raw = 0L))))
+  err(tc(utils::modifyList(ok, list(n_greedy = -1L))))
+  err(tc(utils::modifyList(ok, list(maxit = 2.5))))
+  rc <- costbo:::check_rollout_control(list())
+  cc <- costbo:::cmdp_control
+  expect_s3_class(cc(3L, 1L, 2.5, rc)$inner, "costbo_max_control")
+  err(cc(0L, 0L, 1, rc))
+  err(cc(2L, 2L, 1, rc))
+  err(cc(2L, 0L, NA, rc))
+  err(cc(2L, 0L, 1, utils::modifyList(rc, list(inner_starts = -1))))
+  kc <- costbo:::kg_control
+  err(kc(0L, 10L, 0.9, 2L))
+  err(kc(10L, 10L, 0, 2L))
+  err(kc(10L, 10L, 1.5, 2L))
+  err(kc(10L, 10L, 0.9, 11L))
+  hc <- costbo:::rh_control
+  expect_identical(hc(0L, rc, 7, Inf)$n_left, 7L)
+  err(hc(11L, rc, 5, 1))
+  err(hc(1L, rc, -1, 1))
+  err(hc(1L, rc, 5, NA))
+  err(hc(1L, utils::modifyList(rc, list(error_const = -1)), 5, 1))
+  err(hc(1L, utils::modifyList(rc, list(n_top = 0)), 5, 1))
+})

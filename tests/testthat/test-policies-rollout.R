@@ -15,14 +15,14 @@ cmdp_values <- function(fit, X, h, cost = 1, remaining = Inf, base = 0L,
   dr <- costbo:::cmdp_draws(fit$d, h, n, ctl)
   .Call(costbo:::C_rollout_cmdp_value, costbo:::acq_pack(spec),
         matrix(X, ncol = fit$d), dr$z, dr$raw, dr$unif,
-        costbo:::cmdp_par(h, base, remaining, ctl))
+        costbo:::cmdp_control(h, base, remaining, ctl))
 }
 
 kg_values <- function(fit, X, cand, n_nodes = 10L, h = 1L, alpha = 0.9) {
   spec <- costbo:::acq_spec(fit, "ei", NULL, 1, NULL, NULL, NULL, NULL,
                             NULL, call = NULL)
   .Call(costbo:::C_rollout_rh_value, costbo:::acq_pack(spec),
-        matrix(X, ncol = fit$d), cand, as.double(c(n_nodes, 10, alpha, h)),
+        matrix(X, ncol = fit$d), cand, costbo:::kg_control(n_nodes, 10L, alpha, h),
         as.integer(h))
 }
 
@@ -108,7 +108,8 @@ test_that("the CMDP proposal is affordable", {
   for (rem in c(1.5, 2, Inf)) {
     r <- .Call(costbo:::C_rollout_cmdp_propose, costbo:::acq_pack(spec),
                sobol_points(10, 1), dr$z, dr$raw, dr$unif,
-               costbo:::cmdp_par(2L, 0L, rem, ctl), c(2, 5))
+               costbo:::cmdp_control(2L, 0L, rem,
+                                     utils::modifyList(ctl, list(maxit = 5L))))
     expect_lte(r$cost, rem)
     expect_equal(r$cost, 1 + 2 * r$x, tolerance = 1e-12)
     expect_gt(r$value, 0)
@@ -197,7 +198,7 @@ test_that("the KG gradient matches finite differences", {
   cand <- sobol_points(30, 2)
   kgg <- function(x) {
     .Call(costbo:::C_rollout_kg_grad, costbo:::acq_pack(spec),
-          matrix(x, ncol = 2), cand, c(10, 10, 0.9, 1))
+          matrix(x, ncol = 2), cand, costbo:::kg_control(10L, 10L, 0.9, 1L))
   }
   pts <- rbind(c(0.13, 0.71), c(0.52, 0.33), c(0.88, 0.94), c(0.31, 0.08))
   for (i in seq_len(nrow(pts))) {
@@ -395,7 +396,7 @@ test_that("with a measured cost CMDP rollout prices steps at the GP's mean cost"
     dr <- costbo:::cmdp_draws(1L, h, n, ctl)
     .Call(costbo:::C_rollout_cmdp_value, costbo:::acq_pack(spec),
           matrix(x, ncol = 1L), dr$z, dr$raw, dr$unif,
-          costbo:::cmdp_par(h, 0L, remaining, ctl))
+          costbo:::cmdp_control(h, 0L, remaining, ctl))
   }
   # a point priced above the remaining budget has value 0
   expect_identical(values(0.42, 2L, price(0.42) - 1e-6, 8L)$value, 0)

@@ -86,8 +86,8 @@ test_that("the tree gradient is exact with a jittered factor", {
   s <- tree_setup_box()
   B <- 8
   pk <- tree_pack(s$fit, s$cost, budget = B)
-  pk[[2]][[6]][s$d + 4] <- 0.05
-  pk[[5]][[6]][s$d + 4] <- 0.02
+  pk$model$hyp[s$d + 4] <- 0.05
+  pk$cost_model$hyp[s$d + 4] <- 0.02
   m <- c(3L, 2L)
   set.seed(24)
   zf <- rnorm(5)
@@ -209,8 +209,10 @@ test_that("one-shot optimization reaches the nested optimum (N = 2, d = 1)", {
   zc <- c(0.4, -0.9)
   pk <- tree_pack(s$fit, s$cost, budget = B)
   set.seed(5)
-  r <- .Call(costbo:::C_tree_maximize, pk, m, zf, zc, B, 0, 1, 200L,
-             c(8, 0, 1, 200), double())
+  r <- .Call(costbo:::C_tree_maximize, pk, m, zf, zc, B, 0, 1,
+             costbo:::bmsei_tree_control(list(n_raw = 200L, n_starts = 8L,
+                                              maxit = 200L, n_greedy = 1L)),
+             double())
   # nested reference in R: fantasies by gp_condition(), inner maxima by
   # acq_maximize(), outer maximum on a grid refined by optimize()
   best <- max(s$fit$y)
@@ -300,7 +302,7 @@ test_that("budget: no value after the path's cost exceeds the tree budget", {
 })
 
 test_that("the scheduled budget is reused, then fantasized anew", {
-  prob <- test_problem("dropwave", cost = "cosine", seed = 1)
+  prob <- test_problem("dropwave", cost_family = "cosine", seed = 1)
   set.seed(9)
   run <- bo_optimize(prob, policy_ei(), seed = 9, max_evaluations = 0,
                      progress = FALSE)
@@ -380,7 +382,7 @@ test_that("Theorem 1: B-MS-EI takes the expensive point, EI-PU cheap ones", {
 
 test_that("policy_bmsei runs reproducibly and records the tree budget", {
   skip_on_cran()
-  prob <- test_problem("dropwave", cost = "cosine", seed = 2)
+  prob <- test_problem("dropwave", cost_family = "cosine", seed = 2)
   pol <- policy_bmsei(steps = 2, fantasies = 2, n_raw = 50, n_starts = 2)
   r1 <- bo_optimize(prob, pol, seed = 3, max_evaluations = 3,
                     progress = FALSE)
@@ -402,7 +404,7 @@ test_that("policy_bmsei runs reproducibly and records the tree budget", {
 # random design, both GPs in the reference's noise band, the scheduled tree
 # budget (as bench/tree-quality.R builds its states).
 tree_quality_state <- function(name, n, s) {
-  prob <- test_problem(name, cost = "cosine", seed = s)
+  prob <- test_problem(name, cost_family = "cosine", seed = s)
   d <- prob$d
   set.seed(100 + s)
   U <- matrix(runif(n * d), n, d)
@@ -413,7 +415,7 @@ tree_quality_state <- function(name, n, s) {
   names(init)[seq_len(d)] <- paste0("x", seq_len(d))
   band <- list(noise_floor = 1e-4, noise_ceiling = 1e-3)
   st <- bo_session(prob, policy_bmsei(), initial = init,
-                   model = c(band, list(cost = band)))
+                   gp_args = c(band, list(cost = band)))
   set.seed(200 + s)
   st <- costbo:::state_fit(st)
   budget <- costbo:::bmsei_budget(st, 4L, "ei_pu_cc", "scheduled")$budget
@@ -426,8 +428,8 @@ tree_quality_value <- function(st, fantasies, path, ctl, seed) {
   set.seed(seed)
   ctl <- costbo:::bmsei_control(ctl, st$d)
   .Call(costbo:::C_tree_maximize, st$pack, fantasies, z$zf, z$zc,
-        st$budget, rep(0, st$d), rep(1, st$d), ctl$n_raw,
-        costbo:::bmsei_max_control(ctl), double())$value
+        st$budget, rep(0, st$d), rep(1, st$d),
+        costbo:::bmsei_tree_control(ctl), double())$value
 }
 
 test_that("the default tree optimizer reaches a 10x heavier one's value", {

@@ -514,3 +514,61 @@ test_that("arguments are recycled and grad returns the right columns", {
   expect_named(acq("ei", 0, 1, best = 0, grad = TRUE),
                c("value", "d_mean", "d_sd"))
 })
+
+test_that("one table of acquisition types drives the checks, C and the docs", {
+  tab <- costbo:::acq_table
+  expect_identical(costbo:::acq_types, tab$type)
+  # the documented types of acq_closed_form() are exactly the table's
+  rd <- paste(as.character(tools::Rd_db("costbo")[["acq_closed_form.Rd"]]),
+              collapse = "")
+  item <- regmatches(rd, regexpr("(?s)\\\\item\\{type\\}.*?\\\\item\\{", rd,
+                                 perl = TRUE))
+  documented <- gsub("\"", "", regmatches(item, gregexpr("\"[a-z0-9_]+\"",
+                                                         item))[[1]])
+  expect_setequal(documented, tab$type)
+  m <- c(-1, 0.2, 0.7)
+  s <- c(0.5, 1, 0.1)
+  setting <- list(remaining = 2, nu = 0.5, lambda = 0.01, beta = 1.5)
+  value <- function(i, ...) {
+    a <- list(tab$type[i], m, s, ...)
+    if (tab$best[i]) a$best <- 0.3
+    if (!is.na(tab$setting[i])) a[[tab$setting[i]]] <- setting[[tab$setting[i]]]
+    do.call(acq_closed_form, a)
+  }
+  for (i in seq_len(nrow(tab))) {
+    # the table says which settings and costs a type takes
+    if (tab$cost[i]) {
+      expect_error(value(i), class = "costbo_error_arg")
+      v <- value(i, cost = c(1, 2, 4))
+    } else {
+      expect_error(value(i, cost = 1), class = "costbo_error_arg")
+      v <- value(i)
+    }
+    if (!is.na(tab$setting[i])) {
+      a <- list(tab$type[i], m, s, cost = if (tab$cost[i]) 1)
+      if (tab$best[i]) a$best <- 0.3
+      expect_error(do.call(acq_closed_form, a), class = "costbo_error_arg")
+    }
+    if (!tab$best[i]) {
+      expect_error(value(i, best = 0.3, cost = if (tab$cost[i]) 1),
+                   class = "costbo_error_arg")
+    }
+    # a log type is the log of its plain type; a fixed nu is that of the
+    # cost-cooled type
+    if (tab$log[i]) {
+      j <- match(sub("^log_", "", tab$type[i]), tab$type)
+      expect_equal(v, log(value(j, cost = if (tab$cost[j]) c(1, 2, 4))),
+                   tolerance = 1e-13)
+    }
+    if (!is.na(tab$nu[i])) {
+      cc <- acq_closed_form(sub("ei_pu$", "ei_pu_cc", tab$type[i]), m, s,
+                            best = 0.3, cost = c(1, 2, 4), nu = tab$nu[i])
+      expect_identical(v, cc)
+    }
+  }
+  # the C switch knows every code of the table and no other
+  expect_error(costbo:::acq_closed_worker("ei", m, s, list(best = 0)), NA)
+  bad <- max(tab$code) + 1L
+  expect_error(.Call(costbo:::C_acq_closed_form, bad, m, s, m, m, m, m, m, m,
+                     m, m, FALSE, FALSE), "unknown acquisition code")
+})

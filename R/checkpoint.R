@@ -1,0 +1,150 @@
+# Checkpoints: a run saved after every evaluation, in a file whose damage
+# is detected, so that bo_resume() continues it exactly.
+
+# Save the run after an evaluation. A checkpoint that cannot be written
+# never ends the run: the failure is recorded in the state
+# (`checkpoint_error`: the number of failed writes, the last message and
+# the number of evaluations then), with a warning at the first failure.
+save_checkpoint <- function(state, ctl) {
+  if (is.null(ctl$checkpoint)) return(state)
+  if (!exists(".Random.seed", envir = globalenv(), inherits = FALSE)) {
+    stats::runif(1)
+  }
+  saved <- list(state = state, ctl = ctl,
+                random_seed = get(".Random.seed", envir = globalenv()))
+  err <- tryCatch({
+    write_checkpoint(saved, ctl$checkpoint)
+    NULL
+  }, error = function(e) conditionMessage(e),
+  warning = function(w) conditionMessage(w))
+  if (!is.null(err)) {
+    first <- is.null(state$checkpoint_error)
+    state$checkpoint_error <- list(
+      n = if (first) 1L else state$checkpoint_error$n + 1L, message = err,
+      evaluations = length(state$value))
+    if (first) {
+      warn_checkpoint(sprintf(paste("the checkpoint \"%s\" could not be",
+                                    "written (%s); the run goes on and",
+                                    "keeps its evaluations"),
+                              ctl$checkpoint, err))
+    }
+  }
+  state
+}
+
+# Checkpoint files (format version 2): a text header of four lines, the
+# magic line "costbo checkpoint", "version 2", "md5 <32 hex digits>" and
+# "bytes <n>", then the n bytes of the gzip-compressed serialization of
+# list(state, ctl, random_seed); the MD5 sum is that of those n bytes, so
+# that any changed or missing byte (a flipped bit, a truncated or
+# concatenated file) is detected. Written to `path`.tmp and renamed, so a
+# crash while writing leaves the previous checkpoint intact.
+checkpoint_magic <- "costbo checkpoint"
+
+checkpoint_version <- 2L
+
+write_checkpoint <- function(saved, path) {
+  payload <- memCompress(serialize(saved, NULL), "gzip")
+  header <- sprintf("%s\nversion %d\nmd5 %s\nbytes %.0f\n", checkpoint_magic,
+                    checkpoint_version, md5_raw(payload), length(payload))
+  tmp <- paste0(path, ".tmp")
+  con <- file(tmp, "wb")
+  on.exit(close(con))
+  writeBin(c(charToRaw(header), payload), con)
+  close(con)
+  on.exit()
+  if (!file.rename(tmp, path)) {
+    stop_costbo(sprintf("cannot rename \"%s\" to \"%s\"", tmp, path))
+  }
+  invisible(path)
+}
+
+# The MD5 sum of a raw vector (tools::md5sum() reads files only).
+md5_raw <- function(bytes) {
+  f <- tempfile("costbo-md5-")
+  on.exit(unlink(f))
+  writeBin(bytes, f)
+  unname(tools::md5sum(f))
+}
+
+# Read and verify a checkpoint: list(state, ctl, random_seed). Any damage
+# is a costbo_error_arg naming `checkpoint` and the file. Files of format
+# version 1 (costbo before checksums: an RDS of list(format = "costbo
+# checkpoint", ...)) cannot be verified; they are read with a warning.
+read_checkpoint <- function(path, call = sys.call(-1L)) {
+  bad <- function(why) {
+    stop_arg("checkpoint", sprintf("an intact costbo checkpoint, but \"%s\" %s",
+                                   path, why), show = FALSE, call = call)
+  }
+  size <- file.size(path)
+  bytes <- tryCatch(readBin(path, "raw", n = size),
+                    error = function(e) bad("cannot be read"))
+  magic <- charToRaw(paste0(checkpoint_magic, "\n"))
+  if (length(bytes) < length(magic) ||
+      !identical(bytes[seq_along(magic)], magic)) {
+    return(read_checkpoint_v1(path, bad))
+  }
+  nl <- which(bytes == as.raw(10L))
+  if (length(nl) < 4L || nl[4L] > 200L) bad("has a damaged header")
+  head <- as.integer(bytes[seq_len(nl[4L])])
+  if (any((head < 32L | head > 126L) & head != 10L)) {
+    bad("has a damaged header")
+  }
+  lines <- tryCatch(strsplit(rawToChar(bytes[seq_len(nl[4L] - 1L)]), "\n",
+                             fixed = TRUE)[[1L]],
+                    error = function(e) bad("has a damaged header"))
+  field <- function(i, key, pattern) {
+    v <- sub(paste0("^", key, " "), "", lines[i])
+    if (!startsWith(lines[i], paste0(key, " ")) || !grepl(pattern, v)) {
+      bad("has a damaged header")
+    }
+    v
+  }
+  version <- as.integer(field(2L, "version", "^[0-9]{1,4}$"))
+  if (version > checkpoint_version) {
+    bad(sprintf("has format version %d, written by a newer costbo (this one reads up to %d)",
+                version, checkpoint_version))
+  }
+  if (version != checkpoint_version) {
+    bad(sprintf("has the unknown format version %d", version))
+  }
+  md5 <- field(3L, "md5", "^[0-9a-f]{32}$")
+  n <- as.double(field(4L, "bytes", "^[0-9]{1,15}$"))
+  payload <- bytes[-seq_len(nl[4L])]
+  if (length(payload) < n) {
+    bad(sprintf("is truncated (%.0f of %.0f bytes)", length(payload), n))
+  }
+  if (length(payload) > n) bad("has bytes after its end")
+  if (!identical(md5_raw(payload), md5)) {
+    bad("is damaged: its checksum does not match its content")
+  }
+  saved <- tryCatch(unserialize(memDecompress(payload, "gzip")),
+                    error = function(e) bad("cannot be decoded"))
+  if (!(is.list(saved) && all(c("state", "ctl", "random_seed") %in%
+                              names(saved)))) {
+    bad("does not hold a run")
+  }
+  saved
+}
+
+read_checkpoint_v1 <- function(path, bad) {
+  saved <- tryCatch(readRDS(path), error = function(e) NULL,
+                    warning = function(w) NULL)
+  if (!(is.list(saved) && identical(saved$format, "costbo checkpoint") &&
+        all(c("state", "ctl", "random_seed") %in% names(saved)))) {
+    bad("is not a file written by bo_optimize(checkpoint = ) (or is damaged)")
+  }
+  warn_checkpoint(sprintf(paste("the checkpoint \"%s\" was written by an",
+                                "earlier costbo, without a checksum: it is",
+                                "read without checking it for damage"),
+                          path))
+  saved
+}
+
+# A warning about a checkpoint (class costbo_warning_checkpoint).
+warn_checkpoint <- function(message) {
+  warning(structure(
+    class = c("costbo_warning_checkpoint", "costbo_warning", "warning",
+              "condition"),
+    list(message = message, call = NULL)))
+}

@@ -1,0 +1,515 @@
+# The run loop: bo_optimize() and bo_resume() validate, evaluate the initial
+# design, then repeat (fit the models, ask the policy, price the step, pay
+# for it, record it) until the budget is spent; one path for every variant
+# of problem (see problem-questions.R).
+
+#' Run a cost-aware Bayesian optimization
+#'
+#' Evaluates an initial design, then repeats: refit the models (warm-started
+#' from the previous fit), ask the policy for the next point, evaluate it,
+#' record it, until the budget is spent.
+#'
+#' @section Budget accounting:
+#' The budget is for the optimization phase: by default the initial design's
+#' costs are recorded but not charged (as in the papers' reference
+#' implementations; `charge_initial = TRUE` charges them). With a known cost
+#' the run stops when the next proposed point would not fit in the remaining
+#' budget, so every evaluation is within budget. With a measured cost the
+#' price is only known once paid: the evaluation that crosses the budget is
+#' recorded, marked `within_budget = FALSE`, and ends the run (the reporting
+#' rule of Astudillo et al. 2021).
+#'
+#' @section Models:
+#' Before every proposal the objective's GP (and, for a measured cost, the
+#' GP of the log cost) is refitted by [gp_fit()] to all successful
+#' evaluations, warm-started from the previous fit. The problem says whether
+#' its evaluations are deterministic (the default) or noisy (`noisy` in
+#' [bo_problem()]; [test_problem()] and the other test problems declare
+#' their own). A deterministic objective, and every measured cost, is
+#' modelled with the noise variance held in \[1e-4, 1e-3\] of the variance
+#' of the observations, as in the reference implementation of Astudillo et
+#' al. (2021): the GP then (nearly) interpolates and cannot explain a lone
+#' good observation as noise, which would flatten its posterior until every
+#' expected improvement vanished. A noisy objective's noise is estimated,
+#' and the incumbent of the expected-improvement family (EI and its
+#' cost-aware variants, B-MS-EI's tree, the rollouts and PBGI's stopping
+#' rule) is then the largest posterior mean at the evaluated points
+#' (Picheny et al. 2013) instead of the largest noisy observation. `gp_args`
+#' overrides these defaults (see its description). The reported best value
+#' and regret are the best observed values either way.
+#'
+#' @section Control sets:
+#' For a problem with control sets ([bo_problem()] with `control_sets`) and
+#' a policy for them ([policy_ucb_cvs()] and its relatives), the initial
+#' design is made of full queries (recorded at the largest control-set cost),
+#' and each step the policy chooses a control set and a control partial
+#' query; the other inputs are drawn from their distributions, the objective
+#' is evaluated at the realized full query and the step costs the set's
+#' cost. The run stops when the chosen control set no longer fits in the
+#' remaining budget (Tay et al. 2023, Alg. 1, step 7). The chosen set and the
+#' realized random inputs are recorded with every evaluation.
+#'
+#' @section Information sources:
+#' For a problem with several information sources ([bo_problem()] with
+#' `sources`), every point of the initial design is evaluated at every
+#' source (so `n_init` points give `n_init * sources` evaluations), and each
+#' step the policy chooses a point and a source; the step costs that
+#' source's cost, and the run stops when the chosen pair no longer fits in
+#' the remaining budget. The source is recorded with every evaluation
+#' (`source` in [as.data.frame()]); the best value, the regret and the
+#' progress plot count evaluations of source 0 (the objective) only.
+#'
+#' @section Settings checked before paying:
+#' Before the first evaluation, the run fits its models and evaluates its
+#' policy once on synthetic data of the problem's kind (restoring the
+#' random-number generator, so the run itself is unchanged): a `gp_args`
+#' setting that [gp_fit()] rejects, or a policy that does not suit the
+#' problem (e.g. [policy_kg()] with a cost function written in R), is an
+#' error naming `gp_args`, `gp_args$cost` or `policy` before anything is paid,
+#' raised by the same code that would reject it during the run.
+#'
+#' @section Failures and interruptions:
+#' An error, a missing or infinite value from the objective, or a known
+#' cost function that fails or returns anything but one positive number, is
+#' recorded with its point and message (a point whose known cost cannot be
+#' worked out is not evaluated: its cost, and so whether it fits in the
+#' budget, is unknown). A valid value measured with a missing or invalid
+#' cost is kept (status `"ok"`) with the cost `NA`, not charged, and
+#' `cost_valid = FALSE` in [as.data.frame()]; a valid measured cost
+#' reported with an invalid value is kept and charged. With `on_error =
+#' "stop"` the run ends at any of these and returns everything evaluated so
+#' far; with `"skip"` it continues (a policy that proposes a failed point
+#' again ends the run). A failed evaluation is charged its cost when the
+#' cost is known.
+#'
+#' Failures inform the policy: the objective's model takes every failed
+#' point with the worst successful value observed (of the same source,
+#' with information sources). This is the idea of Forrester, Sóbester and
+#' Keane (2006) for optimization with missing data, imputing a failed
+#' evaluation with a penalised value so that the surrogate steers away
+#' from it, with the simplest penalised value (they penalise the model's
+#' prediction instead); it needs no second model and works through the
+#' model for every policy, finite domains included. The model's
+#' mean near a failure is then at the bottom of the observed range and its
+#' uncertainty there small, so no policy proposes that point, or points
+#' near it, again, and a region where the objective fails stops absorbing
+#' the budget (bench/failures.R measures this on Branin failing on half its
+#' box), in ask/tell sessions too. A run without failures is unchanged.
+#'
+#' An interrupt (Ctrl-C), also during long C computations, or an error
+#' inside the policy, ends the run cleanly with all evaluations kept.
+#'
+#' @section Reproducibility and checkpoints:
+#' All randomness comes from R's generator: with `seed` (or after
+#' [set.seed()]) two runs are identical. With `checkpoint = "file.rds"` the
+#' run, including the generator's state, is saved after every evaluation;
+#' [bo_resume()] continues it exactly as if it had never stopped, also when
+#' it stopped during the initial design (the missing initial points are
+#' evaluated first). A checkpoint that cannot be written (a full disk, a
+#' removed directory) does not end the run: a warning (class
+#' `costbo_warning_checkpoint`) is given at the first failure, the run goes
+#' on, and the failed writes are recorded in the run (`checkpoint_error`,
+#' shown by [print()] and [summary()]).
+#'
+#' The checkpoint file (format version 2) carries an MD5 checksum of its
+#' content, so that a damaged, truncated or wrong file is refused by
+#' [bo_resume()] with an error naming it instead of resuming a corrupted
+#' run.
+#'
+#' @references
+#' Forrester, A. I. J., Sóbester, A. and Keane, A. J. (2006). Optimization
+#' with missing data. *Proceedings of the Royal Society A* 462, 935--945.
+#'
+#' @param problem A [bo_problem()] (see also [test_problem()]).
+#' @param policy A policy, e.g. [policy_ei_pu()] (see [bo_policy]).
+#' @param n_init Size of the initial design: scrambled Sobol points (random
+#'   candidates for a finite domain). Default `2 * (d + 1)`, or 0 with
+#'   `initial`.
+#' @param initial Optional data frame of points already evaluated (columns
+#'   `x1`, ..., `xd`, `value`, and `cost` for a measured cost); they form
+#'   (part of) the initial design.
+#' @param seed Optional seed for [set.seed()].
+#' @param max_evaluations Optional cap on the number of evaluations after the
+#'   initial design.
+#' @param charge_initial Charge the initial design's cost to the budget?
+#' @param on_error `"stop"` or `"skip"`: what to do when the objective fails.
+#' @param pandora_stop Also stop when the Pandora stopping rule fires (the
+#'   incumbent, see the section on models, is at least the largest Gittins
+#'   index; PBGI policies only), as in the cost-per-sample setting of Xie et
+#'   al. (2024).
+#' @param progress Show progress (default in interactive sessions).
+#' @param checkpoint Optional file to save the run to after every evaluation.
+#' @inheritParams bo_session
+#' @return A `bo_run`: use [summary()], [as.data.frame()] and [plot()] on it.
+#'   Why the run stopped is in `stop_reason`, a sentence for people, and in
+#'   `stop_code`, a code for programs: `"budget"` (the budget is spent, or
+#'   the next point or control set would not fit in it), `"max_evaluations"`,
+#'   `"pandora"` (the Pandora stopping rule, with `pandora_stop = TRUE`),
+#'   `"policy_failed"` (the policy raised an error), `"objective_failed"`
+#'   and `"cost_failed"` (an evaluation of the objective or of the cost
+#'   function failed, with `on_error = "stop"`), `"repeated_failure"` (the
+#'   policy proposed again a point that had failed) or `"interrupted"`.
+#' @family runs
+#' @examples
+#' prob <- test_problem("branin", budget = 6)
+#' run <- bo_optimize(prob, policy_ei(), seed = 1, progress = FALSE)
+#' run
+#' head(as.data.frame(run))
+#' @export
+bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
+                        seed = NULL, max_evaluations = NULL,
+                        charge_initial = FALSE, on_error = c("stop", "skip"),
+                        pandora_stop = FALSE, progress = interactive(),
+                        checkpoint = NULL, gp_args = list(), model) {
+  call <- sys.call()
+  problem <- check_problem_policy(problem, policy, call)
+  n_init <- if (is.null(n_init)) {
+    if (is.null(initial)) 2L * (problem$d + 1L) else 0L
+  } else check_count(n_init)
+  if (!is.null(seed)) seed <- check_count(seed)
+  if (!is.null(max_evaluations)) {
+    max_evaluations <- check_count(max_evaluations)
+  }
+  charge_initial <- check_flag(charge_initial)
+  on_error <- check_choice(on_error, c("stop", "skip"))
+  pandora_stop <- check_flag(pandora_stop)
+  progress <- check_flag(progress)
+  if (!is.null(checkpoint) && !(is.character(checkpoint) &&
+                                length(checkpoint) == 1L && nzchar(checkpoint))) {
+    stop_arg("checkpoint", "a file name", checkpoint)
+  }
+  if (!is.null(problem$candidates) &&
+      n_init > nrow(problem$candidates)) {
+    stop_arg("n_init", sprintf("at most the number of candidates (%d)",
+                               nrow(problem$candidates)), n_init)
+  }
+  if (!missing(model)) {
+    gp_args <- renamed_arg(model, "model", "gp_args", !missing(gp_args))
+  }
+  gp_args <- check_model_args(gp_args)
+  if (!is.null(seed)) set.seed(seed)
+  state <- new_state(problem, policy, charge_initial, gp_args)
+  if (!is.null(initial)) state <- state_initial(state, initial, call)
+  ctl <- list(max_evaluations = max_evaluations, on_error = on_error,
+              pandora_stop = pandora_stop, progress = progress,
+              checkpoint = checkpoint)
+  if (n_init + sum(state_ok(state)) < 2L && is.null(problem$prior)) {
+    stop_arg("n_init", "such that the initial design has at least 2 points",
+             n_init)
+  }
+  if (n_init + sum(state_ok(state)) < 1L) {
+    # the explicit prior is conditioned on the evaluated points: gp_finite()
+    # needs one at least
+    stop_arg("n_init", paste("at least 1 with an explicit prior and no",
+                             "`initial` points"), n_init)
+  }
+  check_run_ready(state, call)
+  state$memory <- policy_init(policy, state)
+  state$started <- Sys.time()
+  state <- run_initial(state, n_init, ctl)
+  run_loop(state, ctl)
+}
+
+#' Resume a run from its checkpoint
+#'
+#' Continues a run saved by [bo_optimize()] with `checkpoint = file`, from
+#' where it stopped (for instance after a crash, an interrupt or a time
+#' limit), exactly as if it had never stopped: the random-number generator's
+#' state is restored from the file, and a run stopped during its initial
+#' design evaluates the rest of it first. It keeps checkpointing to the same
+#' file.
+#'
+#' The file is checked first: its format version and the MD5 checksum of
+#' its content. A truncated or damaged file, or one that is not a
+#' checkpoint, is an error (class `costbo_error_arg`) naming the file.
+#' Checkpoints written by costbo before checksums were added (format
+#' version 1) cannot be checked: they are read with a warning (class
+#' `costbo_warning_checkpoint`) rather than refused, so that runs saved
+#' then can still be finished.
+#'
+#' @param checkpoint The checkpoint file.
+#' @param problem Optionally the problem again, to re-attach an objective
+#'   whose code refers to objects that are not saved with it (functions of
+#'   the global environment, connections to instruments). It must have the
+#'   same domain, cost type and budget as the saved one.
+#' @param max_evaluations Optionally a new cap on the number of evaluations
+#'   after the initial design.
+#' @param progress Show progress?
+#' @return A `bo_run`.
+#' @family runs
+#' @examples
+#' f <- tempfile(fileext = ".rds")
+#' prob <- test_problem("branin", budget = 6)
+#' part <- bo_optimize(prob, policy_ei(), seed = 1, max_evaluations = 2,
+#'                     checkpoint = f, progress = FALSE)
+#' full <- bo_resume(f, max_evaluations = 6, progress = FALSE)
+#' nrow(as.data.frame(full))
+#' unlink(f)
+#' @export
+bo_resume <- function(checkpoint, problem = NULL, max_evaluations = NULL,
+                      progress = interactive()) {
+  call <- sys.call()
+  if (!(is.character(checkpoint) && length(checkpoint) == 1L &&
+        !is.na(checkpoint) && file.exists(checkpoint))) {
+    stop_arg("checkpoint", "an existing checkpoint file", checkpoint)
+  }
+  saved <- read_checkpoint(checkpoint, call)
+  ctl <- saved$ctl
+  if (!is.null(max_evaluations)) {
+    ctl$max_evaluations <- check_count(max_evaluations)
+  }
+  ctl$progress <- check_flag(progress)
+  ctl$checkpoint <- checkpoint
+  state <- upgrade_state(saved$state)
+  if (!is.null(problem)) {
+    old <- state$problem
+    same <- inherits(problem, "bo_problem") && problem$d == old$d &&
+      isTRUE(all.equal(problem$lower, old$lower)) &&
+      isTRUE(all.equal(problem$upper, old$upper)) &&
+      identical(problem$cost_type, old$cost_type) &&
+      isTRUE(all.equal(problem$budget, old$budget))
+    if (!same) {
+      stop_arg("problem", paste("a bo_problem with the saved problem's domain,",
+                                "cost type and budget"), problem)
+    }
+    state$problem <- upgrade_problem(problem)
+  }
+  assign(".Random.seed", saved$random_seed, envir = globalenv())
+  state$stop_reason <- NULL
+  state$stop_code <- NULL
+  # a run interrupted during its initial design completes it first
+  state <- continue_initial(state, ctl)
+  run_loop(state, ctl)
+}
+
+# Evaluate the initial design. The design (points, and sources with
+# information sources) is drawn first and kept in the state with the number
+# of its evaluations done, so that a run interrupted during the design
+# resumes it from its checkpoint where it stopped (continue_initial()).
+run_initial <- function(state, n_init, ctl) {
+  if (n_init == 0L) return(state)
+  state$initial_plan <- c(problem_design(state$problem, n_init),
+                          list(done = 0L))
+  continue_initial(state, ctl)
+}
+
+# The step of row k of an initial design (plans saved by earlier versions
+# hold x and source only).
+plan_step <- function(plan, k) {
+  at <- function(v) if (is.null(v)) NA_integer_ else v[k]
+  new_step(plan$x[k, ], control_set = at(plan$control_set),
+           source = at(plan$source), index = at(plan$index))
+}
+
+# Evaluate the points of the initial design not evaluated yet.
+continue_initial <- function(state, ctl) {
+  plan <- state$initial_plan
+  if (is.null(plan) || plan$done >= nrow(plan$x)) return(state)
+  pr <- state$problem
+  tryCatch({
+    for (k in seq.int(plan$done + 1L, nrow(plan$x))) {
+      step <- plan_step(plan, k)
+      ev <- evaluate_step(pr, step)
+      state <- state_record(state, step, ev$value, ev$cost, "initial",
+                            status = ev$status, message = ev$message,
+                            eval_time = ev$time)
+      state$initial_plan$done <- k
+      state <- save_checkpoint(state, ctl)
+      if (ev$failed && ctl$on_error == "stop") {
+        state <- stop_run(state, failure_code(ev),
+                          failure_reason(ev, initial = TRUE))
+        return(state)
+      }
+    }
+    state
+  }, interrupt = function(e) {
+    stop_run(state, "interrupted", "interrupted")
+  })
+}
+
+# Stop the run: `code` says why for programs (one of the codes documented
+# in bo_optimize(): "budget", "max_evaluations", "pandora", "policy_failed",
+# "objective_failed", "cost_failed", "repeated_failure", "interrupted"),
+# `reason` for people.
+stop_run <- function(state, code, reason) {
+  state$stop_code <- code
+  state$stop_reason <- reason
+  state
+}
+
+# The stop code of a run that stops on the failed evaluation `ev`.
+failure_code <- function(ev) {
+  if (isTRUE(ev$cost_function)) "cost_failed" else "objective_failed"
+}
+
+# Why a run stops on the failed evaluation `ev` (at an initial point or not).
+failure_reason <- function(ev, initial = FALSE) {
+  if (isTRUE(ev$cost_function)) {
+    return(if (initial) paste(ev$message, "(at an initial point)") else
+      ev$message)
+  }
+  if (initial) {
+    sprintf("the objective failed at an initial point: %s", ev$message)
+  } else paste("the objective failed:", ev$message)
+}
+
+# Validate before paying: everything the run will need is checked before
+# its first evaluation, by the code that would reject it later. The models
+# are fitted (as state_fit() does, the objective's GP first, then the
+# log-cost GP of a measured cost) and the policy's acquisition is evaluated
+# at one point, in a state of synthetic data of the problem's kind (a small
+# Kronecker-sequence design, or the first candidates, with distinct values
+# and costs). A costbo error there (a `gp_args` setting gp_fit() rejects, a
+# policy that does not suit the problem) is signalled now, naming `gp_args`,
+# `gp_args$cost` or `policy`; anything else (a numerical accident of the
+# synthetic data) is left for the run to meet. The random-number
+# generator's state is restored, so the run itself is unchanged.
+check_run_ready <- function(state, call) {
+  saved <- save_rng()
+  on.exit(restore_rng(saved))
+  pr <- state$problem
+  syn <- synthetic_state(state)
+  stage <- function(arg, expr) {
+    withCallingHandlers(
+      tryCatch(expr, costbo_error = function(e) {
+        stop_arg_cause(arg, e, call = call)
+      }),
+      warning = function(w) invokeRestart("muffleWarning"))
+  }
+  if (!is.null(state$model_args$cost)) {
+    # the objective's GP alone, so that an error names the right setting
+    alone <- syn
+    alone$model_args$cost <- NULL
+    stage("gp_args", state_fit(alone))
+    syn <- stage("gp_args$cost", state_fit(syn))
+  } else {
+    syn <- stage("gp_args", state_fit(syn))
+  }
+  X <- syn$X[1L, , drop = FALSE]
+  stage("policy", {
+    syn$memory <- policy_init(syn$policy, syn)
+    syn$policy$acquisition(syn, X)
+  })
+  invisible(TRUE)
+}
+
+# A state of the run's problem, policy and settings holding synthetic
+# evaluations (see check_run_ready()).
+synthetic_state <- function(state) {
+  pr <- state$problem
+  design <- problem_synthetic(pr, 2L * (pr$d + 1L))
+  syn <- new_state(pr, state$policy, state$charge_initial, state$model_args)
+  k <- 0L
+  for (i in seq_len(nrow(design$x))) for (s in design$sources) {
+    k <- k + 1L
+    step <- new_step(design$x[i, ], source = s,
+                     index = if (is.null(design$index)) NA else
+                       design$index[i])
+    # a measured cost, or a known one that fails here, at synthetic values
+    cost <- problem_price(pr, step)$cost
+    if (is.na(cost)) cost <- exp(0.5 * cos(2 * k))
+    syn <- state_record(syn, step, sin(3 * k), cost, "initial")
+  }
+  syn
+}
+
+first_primes <- function(n) {
+  p <- integer()
+  k <- 2L
+  while (length(p) < n) {
+    if (all(k %% p[p <= sqrt(k)] != 0L)) p <- c(p, k)
+    k <- k + 1L
+  }
+  p
+}
+
+# The main loop; returns a bo_run.
+run_loop <- function(state, ctl) {
+  if (!is.null(state$stop_reason)) return(finish_run(state, ctl))
+  n_bo <- function() sum(state$phase == "bo")
+  result <- tryCatch({
+    repeat {
+      if (state$spent >= state$budget) {
+        state <- stop_run(state, "budget", "budget spent")
+        break
+      }
+      if (!is.null(ctl$max_evaluations) && n_bo() >= ctl$max_evaluations) {
+        state <- stop_run(state, "max_evaluations",
+                          "maximum number of evaluations reached")
+        break
+      }
+      p <- tryCatch(state_propose(state), error = function(e) e)
+      if (inherits(p, "error")) {
+        state <- stop_run(state, "policy_failed",
+                          paste("the policy failed:", conditionMessage(p)))
+        break
+      }
+      state <- p$state
+      if (ctl$pandora_stop && isTRUE(p$info$stop_rule)) {
+        state <- stop_run(state, "pandora", "Pandora stopping rule")
+        break
+      }
+      state <- run_step(state, p, ctl)
+      if (!is.null(state$stop_reason)) break
+    }
+    state
+  }, interrupt = function(e) {
+    stop_run(state, "interrupted", "interrupted")
+  })
+  finish_run(result, ctl)
+}
+
+# One step of the policy's proposal p: price the step (a step whose known
+# cost cannot be worked out is recorded as failed, unpaid), stop when it
+# does not fit the budget or repeats a failure, else realize it, evaluate
+# it and record it.
+run_step <- function(state, p, ctl) {
+  pr <- state$problem
+  step <- p$step
+  pc <- problem_price(pr, step)
+  if (nzchar(pc$message)) {
+    return(record_step(state, step, cost_failure(pc$message), p, ctl))
+  }
+  if (!is.na(pc$cost) &&
+      state$spent + pc$cost > state$budget * (1 + 1e-12)) {
+    no <- problem_decline(pr, step, pc$cost, p$info)
+    state <- stop_run(state, "budget", no$reason)
+    state$declined <- no$declined
+    return(state)
+  }
+  if (problem_repeats_failure(pr, state, step)) {
+    return(stop_run(state, "repeated_failure",
+                    "the policy proposed a point that failed before"))
+  }
+  step <- problem_realize(pr, step)
+  record_step(state, step, evaluate_step(pr, step, pc$cost), p, ctl)
+}
+
+# Record a step's evaluation with the policy's timings and diagnostics,
+# checkpoint, and stop on a failure when asked to.
+record_step <- function(state, step, ev, p, ctl) {
+  state <- state_record(state, step, ev$value, ev$cost, "bo",
+                        status = ev$status, message = ev$message,
+                        fit_time = p$fit_time, policy_time = p$policy_time,
+                        eval_time = ev$time, info = p$info)
+  state$memory <- p$memory
+  state$iteration <- state$iteration + 1L
+  state <- save_checkpoint(state, ctl)
+  if (ctl$progress) show_progress(state)
+  if (ev$failed && ctl$on_error == "stop") {
+    state <- stop_run(state, failure_code(ev), failure_reason(ev))
+  }
+  state
+}
+
+finish_run <- function(state, ctl) {
+  if (ctl$progress) cat("\n", file = stderr())
+  structure(state, class = "bo_run")
+}
+
+show_progress <- function(state) {
+  cat(sprintf("\r[costbo] %d evaluations, spent %s of %s, best %s   ",
+              length(state$value), format(state$spent, digits = 4),
+              format(state$budget, digits = 4),
+              format(state_best(state), digits = 6)), file = stderr())
+}

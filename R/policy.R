@@ -1,0 +1,56 @@
+# Policies: small objects that choose the next point from a state; the
+# protocol every policy follows (the policies are in policies-*.R).
+
+#' Policies and the policy protocol
+#'
+#' A policy chooses the next point to evaluate from the current state of an
+#' optimization. costbo's policies are small objects of class `bo_policy`
+#' made by the `policy_*()` constructors; every policy works with known and
+#' with measured (unknown) costs.
+#'
+#' @section The protocol:
+#' A `bo_policy` is a list with
+#' * `name`, `label`: an identifier and a display name;
+#' * `params`: its parameters;
+#' * `propose(state)`: returns `list(x = , info = , memory = )`: the next
+#'   point (for a problem with an explicit prior over candidates, a candidate
+#'   index), a named list of scalar diagnostics recorded with the evaluation,
+#'   and the policy's memory for the next step;
+#' * `acquisition(state, X)`: the values the policy maximizes, at the rows of
+#'   `X` (used by [bo_acquisition()] and the plots);
+#' * `init(state)` (optional): the initial memory.
+#'
+#' The `state` holds the problem, the evaluations (`X`, `value`, `cost`,
+#' `status`), the budget (`budget`, `spent`, and `budget_start`, the budget
+#' at the start of the optimization phase), the fitted models (`models$f`,
+#' the GP of the objective, and `models$cost`, the GP of the log cost when the
+#' cost is measured and can be learned), and `memory`. Lookahead policies
+#' (scenario trees, rollouts, control sets) implement the same four
+#' functions, so [bo_optimize()], [bo_session()] and the plots work with all
+#' of them.
+#' @name bo_policy
+#' @family policies
+NULL
+
+new_bo_policy <- function(name, label, propose, acquisition, init = NULL,
+                          params = list()) {
+  structure(list(name = name, label = label, params = params,
+                 propose = propose, acquisition = acquisition, init = init),
+            class = "bo_policy")
+}
+
+policy_init <- function(policy, state) {
+  if (is.null(policy$init)) NULL else policy$init(state)
+}
+
+#' @export
+print.bo_policy <- function(x, ...) {
+  cat("Policy:", x$label, "\n")
+  if (length(x$params)) {
+    p <- vapply(x$params, function(v) paste(format(v), collapse = ", "),
+                character(1))
+    cat(paste0("  ", names(p), " = ", p, collapse = "\n"), "\n")
+  }
+  invisible(x)
+}
+

@@ -1,0 +1,315 @@
+# The questions the loop asks a problem.
+#
+# A run, a session and their reports handle every variant of problem the
+# same way; what differs between a box, a finite set of candidates, control
+# sets and information sources is answered by the problem's class
+# ("bo_problem_box", "bo_problem_finite", "bo_problem_cvs",
+# "bo_problem_miso"; see new_bo_problem()). The methods here are those of a
+# problem over a box, with a known or a measured cost; the other variants
+# override what they do differently (problem-finite.R, problem-cvs.R,
+# problem-miso.R).
+#
+# A decision ("step") is what the policy chose and the problem makes of it:
+# list(x, control_set, source, index), with `x` the point on the problem's
+# scale (with control sets, the partial query until problem_realize() draws
+# the other inputs), `control_set` and `source` NA where the variant has
+# none, and `index` the candidate's row on a finite domain (NA otherwise).
+
+new_step <- function(x, control_set = NA_integer_, source = NA_integer_,
+                     index = NA_integer_) {
+  list(x = as.double(x), control_set = as.integer(control_set),
+       source = as.integer(source), index = as.integer(index))
+}
+
+# --- proposing ---------------------------------------------------------------
+
+# The step of a policy's proposal `p` (list(x, control_set, source) as the
+# policy returns it).
+problem_step <- function(problem, p) UseMethod("problem_step")
+problem_step.bo_problem <- function(problem, p) new_step(p$x)
+
+# The initial design of n points: list(x, control_set, source, index), one
+# entry (row of x) per evaluation.
+problem_design <- function(problem, n) UseMethod("problem_design")
+problem_design.bo_problem <- function(problem, n) {
+  x <- sweep(sweep(sobol_points(n, problem$d), 2L,
+                   problem$upper - problem$lower, "*"), 2L, problem$lower, "+")
+  list(x = x, control_set = rep(NA_integer_, n),
+       source = rep(NA_integer_, n), index = rep(NA_integer_, n))
+}
+
+# Points at which to validate a run before paying (check_run_ready()), and
+# the sources each is evaluated at: a Kronecker sequence in the box,
+# frac(i sqrt(p_j)) for the first d primes.
+problem_synthetic <- function(problem, m) UseMethod("problem_synthetic")
+problem_synthetic.bo_problem <- function(problem, m) {
+  p <- first_primes(problem$d)
+  U <- (outer(seq_len(m), sqrt(p)) %% 1) * 0.9 + 0.05
+  x <- sweep(sweep(U, 2L, problem$upper - problem$lower, "*"), 2L,
+             problem$lower, "+")
+  list(x = x, sources = NA_integer_)
+}
+
+# --- paying -----------------------------------------------------------------
+
+# The price of a step, worked out before paying for it: list(cost, message),
+# the cost NA with a message when the cost function fails or returns
+# anything but one positive number. A measured cost is not known in advance
+# (NA, no message).
+problem_price <- function(problem, step) UseMethod("problem_price")
+problem_price.bo_problem <- function(problem, step) {
+  if (problem$cost_type == "measured") {
+    return(list(cost = NA_real_, message = ""))
+  }
+  checked_price(function() problem$cost(step$x))
+}
+
+# Call `price()` and check that it gives one positive number.
+checked_price <- function(price) {
+  out <- tryCatch(price(), error = function(e) e)
+  if (inherits(out, "error")) {
+    return(list(cost = NA_real_, message = paste("the cost function failed:",
+                                                 conditionMessage(out))))
+  }
+  if (!(is.numeric(out) && length(out) == 1L && !is.na(out) &&
+        is.finite(out) && out > 0)) {
+    return(list(cost = NA_real_, message = sprintf(
+      "the cost function returned %s, not a positive number",
+      describe_value(unname(out)))))
+  }
+  list(cost = as.double(out), message = "")
+}
+
+# Why a step whose price does not fit the budget is declined, and what the
+# run keeps of it (`declined`).
+problem_decline <- function(problem, step, cost, info) {
+  UseMethod("problem_decline")
+}
+problem_decline.bo_problem <- function(problem, step, cost, info) {
+  list(reason = "budget spent: the next point would not fit",
+       declined = list(x = step$x, cost = cost, info = info))
+}
+
+# Whether the policy proposed a point that failed before (the run stops
+# rather than pay for it again).
+problem_repeats_failure <- function(problem, state, step) {
+  UseMethod("problem_repeats_failure")
+}
+problem_repeats_failure.bo_problem <- function(problem, state, step) {
+  failed <- state$X[!state_ok(state), , drop = FALSE]
+  nrow(failed) > 0L &&
+    any(rowSums(abs(sweep(failed, 2L, step$x)) <=
+                  1e-10 * (problem$upper - problem$lower)) == problem$d)
+}
+
+# The step ready to evaluate (with control sets, the other inputs drawn).
+problem_realize <- function(problem, step) UseMethod("problem_realize")
+problem_realize.bo_problem <- function(problem, step) step
+
+# Call the objective for a step (may throw).
+problem_call <- function(problem, step) UseMethod("problem_call")
+problem_call.bo_problem <- function(problem, step) problem$objective(step$x)
+
+# --- recording ----------------------------------------------------------------
+
+# The state with the variant's own record of a step appended.
+problem_record <- function(problem, state, step) UseMethod("problem_record")
+problem_record.bo_problem <- function(problem, state, step) state
+
+# The evaluations of the objective itself among those that succeeded.
+problem_objective_rows <- function(problem, state) {
+  UseMethod("problem_objective_rows")
+}
+problem_objective_rows.bo_problem <- function(problem, state) state_ok(state)
+
+# The values the objective's model takes at the evaluations (all of them
+# when some failed): each failure at the worst successful value.
+problem_failure_values <- function(problem, state, ok) {
+  UseMethod("problem_failure_values")
+}
+problem_failure_values.bo_problem <- function(problem, state, ok) {
+  y <- state$value
+  y[!ok] <- min(state$value[ok])
+  y
+}
+
+# --- modelling ----------------------------------------------------------------
+
+# The objective's model fitted to the rows `use` of the state with values y.
+problem_fit <- function(problem, state, use, y) UseMethod("problem_fit")
+problem_fit.bo_problem <- function(problem, state, use, y) {
+  if (length(y) < 2L || !(stats::sd(y) > 0)) {
+    stop_costbo(paste("the objective model needs at least two successful",
+                      "evaluations with different values"))
+  }
+  args <- state$model_args
+  args$cost <- NULL # model$cost is for the log-cost GP
+  args <- model_noise_default(args, exact = !isTRUE(problem$noisy))
+  refit_gp(state$X[use, , drop = FALSE], y, problem, args, state$models$f)
+}
+
+# The GP of the log cost, for a measured cost (NULL otherwise, and while the
+# costs do not vary).
+problem_fit_cost <- function(problem, state) UseMethod("problem_fit_cost")
+problem_fit_cost.bo_problem <- function(problem, state) {
+  if (problem$cost_type != "measured") return(state$models$cost)
+  known <- !is.na(state$cost)
+  lc <- log(state$cost[known])
+  if (length(lc) < 2L || !(stats::sd(lc) > 0)) return(NULL)
+  # a measured cost is exact
+  refit_gp(state$X[known, , drop = FALSE], lc, problem,
+           model_noise_default(state$model_args$cost, TRUE),
+           state$models$cost)
+}
+
+# The inputs of the objective's model at the rows `rows` of the state.
+problem_model_x <- function(problem, state, rows) {
+  UseMethod("problem_model_x")
+}
+problem_model_x.bo_problem <- function(problem, state, rows) {
+  state$X[rows, , drop = FALSE]
+}
+
+# The inputs of the objective's model for the points X of the problem (of
+# the objective itself, with information sources).
+problem_model_newdata <- function(problem, X) {
+  UseMethod("problem_model_newdata")
+}
+problem_model_newdata.bo_problem <- function(problem, X) X
+
+# What the acquisition functions need to know about the cost in a state: a
+# known cost, the log-cost GP, or (measured but not yet learnable, e.g. all
+# costs equal) the constant observed cost.
+problem_cost_args <- function(problem, state) UseMethod("problem_cost_args")
+problem_cost_args.bo_problem <- function(problem, state) {
+  if (problem$cost_type == "known") {
+    cost <- problem$cost
+    if (is.null(attr(cost, "costbo_cost"))) {
+      f <- cost
+      cost <- function(X) apply(X, 1L, f)
+    }
+    return(list(cost = cost, cost_model = NULL))
+  }
+  if (!is.null(state$models$cost)) {
+    return(list(cost = NULL, cost_model = state$models$cost))
+  }
+  list(cost = exp(mean(log(state$cost[!is.na(state$cost)]))),
+       cost_model = NULL)
+}
+
+# --- users' data ----------------------------------------------------------------
+
+# Whether a policy suits the problem (an error naming `policy` if not).
+problem_accepts <- function(problem, policy, call) {
+  UseMethod("problem_accepts")
+}
+problem_accepts.bo_problem <- function(problem, policy, call) {
+  if (isTRUE(policy$cvs)) {
+    stop_arg("policy", "a policy for problems without control sets",
+             policy$label, call = call)
+  }
+  invisible(TRUE)
+}
+
+# Check that the points X (a matrix) are in the problem's domain; returns the
+# steps' candidate indices on a finite domain (NA otherwise).
+problem_in_domain <- function(problem, X, arg, call) {
+  UseMethod("problem_in_domain")
+}
+problem_in_domain.bo_problem <- function(problem, X, arg, call) {
+  tol <- 1e-10 * (problem$upper - problem$lower)
+  if (any(sweep(X, 2L, problem$lower - tol) < 0) ||
+      any(sweep(X, 2L, problem$upper + tol) > 0)) {
+    stop_arg(arg, "inside the problem's box [lower, upper]", show = FALSE,
+             call = call)
+  }
+  rep(NA_integer_, nrow(X))
+}
+
+# The columns an `initial` data frame of bo_session() needs besides x1..xd
+# and value.
+problem_initial_columns <- function(problem) {
+  UseMethod("problem_initial_columns")
+}
+problem_initial_columns.bo_problem <- function(problem) {
+  if (problem$cost_type == "measured") "cost"
+}
+
+# The steps of the initial data frame's points X (checked) and their costs
+# (given in `initial$cost`, or computed).
+problem_initial_steps <- function(problem, initial, X, index, call) {
+  UseMethod("problem_initial_steps")
+}
+problem_initial_steps.bo_problem <- function(problem, initial, X, index,
+                                             call) {
+  steps <- lapply(seq_len(nrow(X)), function(i) {
+    new_step(X[i, ], index = index[i])
+  })
+  cost <- if ("cost" %in% names(initial)) initial$cost else
+    apply(X, 1L, problem$cost)
+  list(steps = steps, cost = cost)
+}
+
+# The step and cost of an evaluation reported to bo_tell() (cost NULL when
+# the problem works it out).
+# `src` is the point that carries what bo_ask() returned with it.
+problem_tell <- function(problem, x, xm, index, cost, asked, call) {
+  UseMethod("problem_tell")
+}
+problem_tell.bo_problem <- function(problem, x, xm, index, cost, asked,
+                                    call) {
+  if (!is.null(asked)) {
+    stop_arg("asked", "NULL for a problem without control sets", asked,
+             call = call)
+  }
+  list(step = new_step(xm[1L, ], index = index), cost = cost, src = x)
+}
+
+# The point bo_ask() returns for a step.
+problem_ask_point <- function(problem, step, p) {
+  UseMethod("problem_ask_point")
+}
+problem_ask_point.bo_problem <- function(problem, step, p) step$x
+
+# The points and sources of bo_acquisition()'s X, checked: list(X, Xx) with
+# X what the policy's acquisition takes and Xx the points alone.
+problem_acq_points <- function(problem, X, call) {
+  UseMethod("problem_acq_points")
+}
+problem_acq_points.bo_problem <- function(problem, X, call) {
+  X <- check_matrix(X, d = problem$d, call = call)
+  list(X = X, Xx = X)
+}
+
+# --- reporting ------------------------------------------------------------------
+
+# The columns of as.data.frame() a variant adds after `eval_time`.
+problem_columns <- function(problem, run, df) UseMethod("problem_columns")
+problem_columns.bo_problem <- function(problem, run, df) df
+
+# The regret a summary reports for the best value found: list(value, what),
+# `what` "known optimum" (or the variant's kind of regret).
+problem_regret <- function(problem, run, best_value) {
+  UseMethod("problem_regret")
+}
+problem_regret.bo_problem <- function(problem, run, best_value) {
+  list(value = if (is.null(problem$optimum)) NA_real_ else
+    problem$optimum - best_value, what = "optimum")
+}
+
+# The regret after each evaluation that the variant records (the simple
+# regret of control sets), or NULL.
+problem_regret_curve <- function(problem, run) {
+  UseMethod("problem_regret_curve")
+}
+problem_regret_curve.bo_problem <- function(problem, run) NULL
+
+# How the problem's cost is described by print().
+problem_cost_label <- function(problem) UseMethod("problem_cost_label")
+problem_cost_label.bo_problem <- function(problem) {
+  if (problem$cost_type == "measured") {
+    "measured by the objective (unknown in advance)"
+  } else if (!is.null(attr(problem$cost, "costbo_cost"))) {
+    sprintf("known (%s)", attr(problem$cost, "costbo_cost")$label)
+  } else "known (function of x)"
+}

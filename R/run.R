@@ -1,0 +1,148 @@
+# What a run reports: print(), summary() and as.data.frame() of runs and
+# sessions.
+
+#' @export
+print.bo_run <- function(x, ...) {
+  cat(sprintf("Bayesian optimization run: %s on \"%s\"\n", x$policy$label,
+              x$problem$name))
+  print_state_summary(x)
+  cat(sprintf("  stopped: %s\n", x$stop_reason))
+  print_checkpoint_error(x$checkpoint_error)
+  invisible(x)
+}
+
+#' Summarize a run
+#'
+#' @param object A `bo_run`.
+#' @param ... Unused.
+#' @return An object of class `summary.bo_run`: a list with the best point,
+#'   best value (of the objective, source 0, with information sources),
+#'   simple regret (`regret`, when the problem's optimum is known; with
+#'   control sets, the simple regret of Tay et al. 2023 on the expected
+#'   noise-free objective, when the problem records it; `regret_of` says
+#'   which: `"optimum"` or `"expected"`), the
+#'   spend, the numbers of evaluations (within budget, initial, failed),
+#'   the reason the run stopped (`stop_reason`, and `stop_code`: see
+#'   [bo_optimize()]) and, when checkpoints could not be written,
+#'   `checkpoint_error` (the number of failed writes, the last message and
+#'   the number of evaluations then).
+#' @family runs
+#' @examples
+#' run <- bo_optimize(test_problem("branin", budget = 4), policy_ei(),
+#'                    seed = 2, progress = FALSE)
+#' summary(run)
+#' @export
+summary.bo_run <- function(object, ...) {
+  object <- upgrade_state(object)
+  df <- as.data.frame(object)
+  n_failed <- sum(df$status != "ok")
+  ok <- state_objective(object)
+  best_i <- if (any(ok)) which(ok)[which.max(df$value[ok])] else NA_integer_
+  xn <- paste0("x", seq_len(object$problem$d))
+  best_value <- if (is.na(best_i)) NA_real_ else df$value[best_i]
+  regret <- problem_regret(object$problem, object, best_value)
+  structure(list(
+    problem = object$problem$name, policy = object$policy$label,
+    best_x = if (is.na(best_i)) NULL else unlist(df[best_i, xn]),
+    best_value = best_value,
+    optimum = object$problem$optimum,
+    regret = regret$value, regret_of = regret$what,
+    spent = object$spent, budget = object$budget,
+    n = nrow(df), n_initial = sum(df$phase == "initial"),
+    n_within_budget = sum(df$within_budget & df$phase == "bo"),
+    n_failed = n_failed, stop_reason = object$stop_reason,
+    stop_code = object$stop_code,
+    checkpoint_error = object$checkpoint_error
+  ), class = "summary.bo_run")
+}
+
+# A line on the checkpoint writes that failed, if any.
+print_checkpoint_error <- function(err) {
+  if (is.null(err)) return(invisible())
+  cat(sprintf("  checkpoint:  %d write%s failed (last after evaluation %d: %s)\n",
+              err$n, if (err$n == 1L) "" else "s", err$evaluations,
+              err$message))
+}
+
+#' @export
+print.summary.bo_run <- function(x, digits = max(3L, getOption("digits") - 3L),
+                                 ...) {
+  cat(sprintf("%s on \"%s\"\n", x$policy, x$problem))
+  cat(sprintf("  best value:  %s\n", format(x$best_value, digits = digits)))
+  if (!is.null(x$best_x)) {
+    cat(sprintf("  best point:  (%s)\n",
+                paste(format(x$best_x, digits = digits), collapse = ", ")))
+  }
+  if (!is.na(x$regret) && identical(x$regret_of, "expected")) {
+    cat(sprintf("  regret:      %s (simple regret of the expected objective; optimum %s)\n",
+                format(x$regret, digits = digits),
+                format(x$optimum, digits = digits)))
+  } else if (!is.na(x$regret)) {
+    cat(sprintf("  regret:      %s (known optimum %s)\n",
+                format(x$regret, digits = digits),
+                format(x$optimum, digits = digits)))
+  }
+  cat(sprintf("  spent:       %s of budget %s\n",
+              format(x$spent, digits = digits), format(x$budget, digits = digits)))
+  cat(sprintf("  evaluations: %d (%d initial, %d within budget after them, %d failed)\n",
+              x$n, x$n_initial, x$n_within_budget, x$n_failed))
+  cat(sprintf("  stopped:     %s\n", x$stop_reason))
+  print_checkpoint_error(x$checkpoint_error)
+  invisible(x)
+}
+
+#' One row per evaluation of a run or session
+#'
+#' @param x A `bo_run` or `bo_session`.
+#' @param row.names,optional Passed on to [as.data.frame()].
+#' @param ... Unused.
+#' @return A data frame with columns `x1`, ..., `xd`, `value`, `cost`,
+#'   `cumulative_cost` (charged costs only), `within_budget`, `phase`
+#'   (`"initial"` or `"bo"`), `status` (`"ok"` or `"error"`), `message`,
+#'   `cost_valid` (`FALSE` when no valid cost is known: the known cost
+#'   function failed at the point, which was then not evaluated, or a
+#'   measured cost was missing, not a positive number, or not reported
+#'   because the objective failed; the cost is then `NA` and not charged,
+#'   and a valid value reported with an invalid measured cost is kept with
+#'   status `"ok"`), `fit_time`, `policy_time`, `eval_time` (seconds), then the policy's
+#'   diagnostics (e.g. `acquisition`, `lambda`). With control sets, after
+#'   `eval_time`: `control_set` (the index of the chosen set, `NA` for the
+#'   initial design), `random_x1`, ..., `random_xd` (the realized random
+#'   inputs, `NA` where controlled), and when the problem records its
+#'   noise-free objective `expected_value` (of the chosen set and partial
+#'   query) and `simple_regret`. With information sources, after
+#'   `eval_time`: `source` (0 for the objective).
+#' @family runs
+#' @examples
+#' run <- bo_optimize(test_problem("branin", budget = 3), policy_ei_pu(),
+#'                    seed = 3, progress = FALSE)
+#' as.data.frame(run)
+#' @export
+as.data.frame.bo_run <- function(x, row.names = NULL, optional = FALSE,
+                                 ...) {
+  n <- length(x$value)
+  X <- x$X
+  colnames(X) <- paste0("x", seq_len(x$problem$d))
+  cum <- cumsum(ifelse(x$charged, x$cost, 0))
+  df <- data.frame(X, value = x$value, cost = x$cost, cumulative_cost = cum,
+                   within_budget = cum <= x$budget * (1 + 1e-12),
+                   phase = x$phase, status = x$status, message = x$message,
+                   cost_valid = !is.na(x$cost), fit_time = x$fit_time, policy_time = x$policy_time,
+                   eval_time = x$eval_time, stringsAsFactors = FALSE)
+  df <- problem_columns(upgrade_problem(x$problem), x, df)
+  keys <- unique(unlist(lapply(x$info, names)))
+  for (k in keys) {
+    df[[k]] <- vapply(x$info, function(i) {
+      v <- i[[k]]
+      if (is.null(v) || length(v) != 1L) NA_real_ else as.double(v)
+    }, numeric(1))
+  }
+  row.names <- check_row_names(row.names, nrow(df))
+  if (!is.null(row.names)) row.names(df) <- row.names
+  if (n == 0L) df <- df[0, , drop = FALSE]
+  df
+}
+
+#' @rdname as.data.frame.bo_run
+#' @export
+as.data.frame.bo_session <- as.data.frame.bo_run

@@ -1,0 +1,181 @@
+# The state of an optimization: evaluations, budget, models and policy
+# memory, in plain R objects, so that sessions and runs survive saveRDS()
+# and travel to parallel workers. bo_session()/bo_ask()/bo_tell() expose it
+# for real experiments; bo_optimize() drives it with the problem's objective.
+
+new_state <- function(problem, policy, charge_initial, model = list()) {
+  d <- problem$d
+  list(
+    problem = problem, policy = policy,
+    X = matrix(0, 0, d), value = double(), cost = double(),
+    charged = logical(), phase = character(), status = character(),
+    message = character(), fit_time = double(), policy_time = double(),
+    eval_time = double(), info = list(),
+    control_set = integer(), random = matrix(0, 0, d), expected = double(),
+    source = integer(), index = integer(),
+    spent = 0, budget = problem$budget, budget_start = problem$budget,
+    charge_initial = charge_initial, models = list(f = NULL, cost = NULL),
+    model_args = model,
+    memory = NULL, pending = NULL, stop_reason = NULL, iteration = 0L
+  )
+}
+
+# Record one evaluation (or failure) of a step (new_step(); its point x
+# is the one evaluated).
+state_record <- function(state, step, value, cost, phase, status = "ok",
+                         message = "", fit_time = NA_real_,
+                         policy_time = NA_real_, eval_time = NA_real_,
+                         info = list()) {
+  charge <- phase != "initial" || state$charge_initial
+  state <- problem_record(state$problem, state, step)
+  x <- step$x
+  paid <- !is.na(cost) && charge
+  state$X <- rbind(state$X, x, deparse.level = 0L)
+  state$value <- c(state$value, value)
+  state$cost <- c(state$cost, cost)
+  state$charged <- c(state$charged, paid)
+  state$phase <- c(state$phase, phase)
+  state$status <- c(state$status, status)
+  state$message <- c(state$message, message)
+  state$fit_time <- c(state$fit_time, fit_time)
+  state$policy_time <- c(state$policy_time, policy_time)
+  state$eval_time <- c(state$eval_time, eval_time)
+  state$info <- c(state$info, list(info))
+  if (paid) state$spent <- state$spent + cost
+  if (phase == "initial" && !state$charge_initial) {
+    state$budget_start <- state$budget
+  } else if (phase == "initial") {
+    state$budget_start <- state$budget - state$spent
+  }
+  state
+}
+
+# The evaluations that inform the models: successful ones.
+state_ok <- function(state) state$status == "ok"
+
+# The best value of the objective (source 0 of a multi-source problem).
+state_best <- function(state) {
+  ok <- state_objective(state)
+  if (!any(ok)) return(NA_real_)
+  max(state$value[ok])
+}
+
+# The incumbent of the expected-improvement family (EI and its cost-aware
+# variants, B-MS-EI's tree, the rollouts, PBGI's stopping rule), in a state
+# whose models are fitted: the best observed value of a deterministic
+# objective; for a noisy one, the largest posterior mean of the objective at
+# its evaluated points (the plug-in of Picheny et al. 2013), so that an
+# improvement is measured against what the model believes rather than a
+# lucky noisy observation (which the GP partly calls noise: against it,
+# every expected improvement can vanish). Reporting keeps state_best().
+state_incumbent <- function(state) {
+  pr <- state$problem
+  model <- state$models$f
+  if (!isTRUE(pr$noisy) || is.null(model)) return(state_best(state))
+  ok <- state_objective(state)
+  if (!any(ok)) return(NA_real_)
+  newdata <- unique(problem_model_x(pr, state, ok))
+  max(predict(model, newdata, sd = FALSE)$mean)
+}
+
+# Successful evaluations of the objective itself (source 0).
+state_objective <- function(state) {
+  problem_objective_rows(state$problem, state)
+}
+
+state_remaining <- function(state) state$budget - state$spent
+
+# The evaluations that inform the objective's model: the successful ones
+# and the failed ones, each failure with the worst successful value (of its
+# source, with information sources; of any source when its own has none),
+# so that the model, and through it every policy, steers away from points
+# near failures (see "Failures and interruptions" in ?bo_optimize). Without
+# failures, the successful evaluations alone. Returns list(use, y): the
+# rows of the state and their values.
+state_model_data <- function(state) {
+  ok <- state_ok(state)
+  use <- ok
+  y <- state$value
+  if (any(ok) && !all(ok)) {
+    y <- problem_failure_values(state$problem, state, ok)
+    use <- rep(TRUE, length(ok))
+  }
+  list(use = use, y = y[use])
+}
+
+# Fit (warm-started) the objective model, on the successful evaluations and
+# the failed ones at the worst successful value (state_model_data()), and,
+# for measured costs, the GP on log cost, on the evaluations whose cost is
+# known (valid).
+state_fit <- function(state) {
+  pr <- state$problem
+  md <- state_model_data(state)
+  state$models$f <- problem_fit(pr, state, md$use, md$y)
+  state$models$cost <- problem_fit_cost(pr, state)
+  state
+}
+
+# The noise variance band of a GP of exact data (a deterministic objective,
+# and every measured cost), on the standardized scale: the band in which the
+# reference implementation of Astudillo et al. (2021) holds the noise of
+# both its GPs, so that the GP (nearly) interpolates. Free noise on such data
+# can explain a lone good observation as noise and flatten the posterior
+# (Dropwave, seed 2: noise twice the outputscale, every EI below 1e-8).
+exact_noise_band <- c(1e-4, 1e-3)
+
+# The gp_fit() arguments `args` of the user with the band above for exact
+# data, unless the user set the noise model (`noise`, `noise_floor`,
+# `noise_ceiling` or `estimate`): then gp_fit()'s own defaults fill in.
+model_noise_default <- function(args, exact) {
+  user <- c("noise", "noise_floor", "noise_ceiling", "estimate")
+  if (!exact || any(user %in% names(args))) return(args)
+  args$noise_floor <- exact_noise_band[1L]
+  args$noise_ceiling <- exact_noise_band[2L]
+  args
+}
+
+# gp_fit() of y on X over the problem's box with the user's settings
+# `model_args`, warm-started from the previous fit `prev` when its kernel is
+# the one asked for (and no start was given).
+refit_gp <- function(X, y, pr, model_args, prev) {
+  args <- c(list(X = X, y = y, lower = pr$lower, upper = pr$upper),
+            model_args)
+  kernel <- if (is.null(args$kernel)) "matern52" else args$kernel
+  if (is.null(args$start) && !is.null(prev) &&
+      identical(prev$kernel, kernel)) {
+    args$start <- prev
+  }
+  do.call(gp_fit, args)
+}
+
+# What the acquisition functions need to know about the cost in this state
+# (see problem_cost_args()).
+state_cost_args <- function(state) problem_cost_args(state$problem, state)
+
+# Fit the models and ask the policy; returns list(x, info, memory,
+# fit_time, policy_time, state).
+state_propose <- function(state) {
+  t0 <- proc.time()[["elapsed"]]
+  state <- state_fit(state)
+  t1 <- proc.time()[["elapsed"]]
+  p <- state$policy$propose(state)
+  t2 <- proc.time()[["elapsed"]]
+  step <- problem_step(state$problem, p)
+  list(step = step, x = step$x, info = p$info, memory = p$memory,
+       fit_time = t1 - t0, policy_time = t2 - t1, state = state,
+       control_set = p$control_set, source = p$source)
+}
+
+# A run or session saved by an earlier costbo: its problem and its fitted
+# models get their variants' classes and, on a finite domain, the state its
+# candidate indices.
+upgrade_state <- function(state) {
+  pr <- upgrade_problem(state$problem)
+  state$problem <- pr
+  state$models <- gp_upgrade_models(state$models)
+  if (inherits(pr, "bo_problem_finite") &&
+      length(state$index) != length(state$value)) {
+    state$index <- match_candidates(pr$candidates, state$X)
+  }
+  state
+}
