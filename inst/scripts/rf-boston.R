@@ -58,7 +58,10 @@
 #     (4-B-MS-EI; 10 reps each, 10 parts)        0.40 (0.6) each
 #   total                                        5.9  (8.9)
 # Wall time is longer on a loaded machine (here 2.3 to 2.8 times the CPU
-# time with `nice -n 10` beside two other studies). The paper's 200
+# time with `nice -n 10` beside two other studies). Measured on the parts
+# run so far (wall seconds summed over replications, provenance$parts, with
+# four to five processes sharing the two cores): myopic 5086 s (1.4 h),
+# paths 4551 s (1.3 h). The paper's 200
 # replications would double every figure (add the blocks 101-200). The
 # join's acquisition timings take one or two minutes. The cache records the
 # measured total (provenance$core_seconds).
