@@ -143,19 +143,25 @@ acq_pack <- function(spec) {
   m <- spec$model
   xrange <- if (spec$finite) 1 else m$upper - m$lower
   cc <- attr(spec$cost, "costbo_cost")
-  par <- if (!is.null(cc)) cc$par else if (is.null(spec$cost)) 1 else spec$cost
   kind <- if (!is.null(spec$cost_model)) "gp" else if (!is.null(cc)) cc$kind
     else if (spec$finite && length(spec$cost) > 1L) "table" else "const"
   cm <- spec$cost_model
   # the parameters C reads for each kind of cost (see known_cost_at() in
   # src/acq.c); a cost object's attribute may have been altered
-  d <- m$d
-  n_par <- switch(kind, const = 1L, gp = 1L, table = length(m$fmean),
-                  linear = 2L, cosine = 4L + d, radial = 2L + d, -1L)
-  if (!(is.numeric(par) && length(par) == n_par && all(is.finite(par)))) {
+  par <- switch(
+    kind,
+    gp = structure(list(), class = "costbo_cost_par"),
+    table = if (is.numeric(spec$cost) && length(spec$cost) == length(m$fmean) &&
+                all(is.finite(spec$cost))) {
+      structure(list(values = as.double(spec$cost)), class = "costbo_cost_par")
+    },
+    cost_par(kind, if (!is.null(cc)) cc$par else
+      if (is.null(spec$cost)) 1 else spec$cost, m$d))
+  if (is.null(par)) {
     stop_arg("cost", sprintf(paste("a cost whose parameters (attribute",
-                                   "\"costbo_cost\") are %d finite numbers"),
-                             n_par), par, call = NULL)
+                                   "\"costbo_cost\") are those of a %s cost"),
+                             kind), if (!is.null(cc)) cc$par else spec$cost,
+             call = NULL)
   }
   st <- spec$state
   structure(list(
@@ -165,7 +171,7 @@ acq_pack <- function(spec) {
     cost_model = if (is.null(cm)) NULL else gp_pack(cm, "cost_model", NULL),
     c_shift = if (is.null(cm)) 0 else as.double(cm$ymean),
     c_scale = if (is.null(cm)) 1 else as.double(cm$ysd),
-    cost_par = as.double(par), xrange = as.double(xrange),
+    cost_par = par, xrange = as.double(xrange),
     best = as.double(st[["best"]]), remaining = as.double(st[["remaining"]]),
     nu = as.double(st[["nu"]]), lambda = as.double(st[["lambda"]]),
     beta = as.double(st[["beta"]])), class = "costbo_acq")

@@ -3,15 +3,16 @@
 
 # Cost functions the C core evaluates itself (src/acq.c, CB_COST_*): an R
 # function of one point carrying attribute "costbo_cost" = list(kind, par,
-# label). `par` is in the layout acq_at() reads.
+# label), `par` the named parameters of its kind (cost_par()).
 new_cost <- function(fun, kind, par, label) {
-  structure(fun, costbo_cost = list(kind = kind, par = as.double(par),
+  structure(fun, costbo_cost = list(kind = kind, par = lapply(par, as.double),
                                     label = label),
             class = c("costbo_cost", "function"))
 }
 
 cost_constant <- function(value) {
-  new_cost(function(x) value, "const", value, sprintf("constant %g", value))
+  new_cost(function(x) value, "const", list(value = value),
+           sprintf("constant %g", value))
 }
 
 #' Cost functions of the papers' experiments
@@ -59,8 +60,8 @@ cost_linear <- function(lower, upper, a = 1, b = 20) {
              a)
   }
   range <- upper - lower
-  new_cost(function(x) a + b * mean((x - lower) / range), "linear", c(a, b),
-           sprintf("linear %g + %g mean(u)", a, b))
+  new_cost(function(x) a + b * mean((x - lower) / range), "linear",
+           list(a = a, b = b), sprintf("linear %g + %g mean(u)", a, b))
 }
 
 #' @rdname cost_linear
@@ -86,9 +87,40 @@ cost_cosine <- function(lower, upper, a = 1, b = 2, c = 0, period = 1,
     c <- check_number(c)
   }
   new_cost(function(x) exp(a * mean(cos(2 * pi * b * (x + c) / period))),
-           "cosine", c(a, b, c, period, lower),
+           "cosine", list(a = a, b = b, c = c, period = period,
+                          offset = lower),
            sprintf("cosine a = %.3g, b = %.3g, c = %.3g, P = %g", a, b, c,
                    period))
+}
+
+# The parameters of a known cost of `kind` on d inputs, as C reads them (a
+# costbo_cost_par object, unpack_cost_par() in src/acq.c), or NULL when
+# they are not what the kind needs (an altered cost object). Costs saved by
+# earlier versions hold them as one vector in the layout (a, b[, c, period],
+# offset); they are read in that layout.
+cost_par <- function(kind, par, d) {
+  names_of <- switch(kind, const = "value", linear = c("a", "b"),
+                     cosine = c("a", "b", "c", "period", "offset"),
+                     radial = c("a", "b", "offset"), NULL)
+  if (is.null(names_of)) return(NULL)
+  if (is.numeric(par) && is.null(names(par))) {
+    k <- length(names_of) - ("offset" %in% names_of)
+    if (length(par) != k + if ("offset" %in% names_of) d else 0L) return(NULL)
+    par <- c(as.list(par[seq_len(k)]),
+             if ("offset" %in% names_of) list(offset = par[-seq_len(k)]))
+    names(par) <- names_of
+  }
+  if (!is.list(par) || !identical(sort(names(par)), sort(names_of))) {
+    return(NULL)
+  }
+  par <- par[names_of]
+  len <- vapply(names_of, function(n) if (n == "offset") d else 1L, 1L)
+  ok <- vapply(seq_along(par), function(i) {
+    is.numeric(par[[i]]) && length(par[[i]]) == len[i] &&
+      all(is.finite(par[[i]]))
+  }, NA)
+  if (!all(ok)) return(NULL)
+  structure(lapply(par, as.double), class = "costbo_cost_par")
 }
 
 #' @export

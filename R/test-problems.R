@@ -274,14 +274,15 @@ tp_cost_cosine <- function(lower, upper, spec, seed) {
   cc <- cost_cosine(lower, upper, period = period, seed = seed)
   if (is.null(spec$shift)) return(cc)
   par <- attr(cc, "costbo_cost")$par
-  cost_cosine(lower, upper, a = par[1L], b = par[2L], c = par[3L] - spec$shift,
+  cost_cosine(lower, upper, a = par$a, b = par$b, c = par$c - spec$shift,
               period = period)
 }
 
 # Paper 001's radial cost 10 - 5 ||x||, evaluated by the C core as well.
 tp_radial_cost <- function(lower, d) {
   new_cost(function(x) 10 - 5 * sqrt(sum(x^2)), "radial",
-           c(10, 5, rep_len(lower, d)), "radial 10 - 5 ||x||")
+           list(a = 10, b = 5, offset = rep_len(lower, d)),
+           "radial 10 - 5 ||x||")
 }
 
 # The problem table. f: the maximized function of one point; maximizer(d):

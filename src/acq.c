@@ -540,37 +540,37 @@ static double sd_of(double var, int d, const double *dvar, double *dsd) {
  * gradient in unit-cube units. */
 static double known_cost_at(const cb_acq *a, int d, const double *x,
                             double *dc) {
-  const double *p = a->cost_par;
+  const double ca = a->cost_a, cb = a->cost_b, *off = a->cost_offset;
   if (a->cost_kind == CB_COST_LINEAR) {
     double u = 0.0;
     for (int k = 0; k < d; k++) u += x[k];
     if (dc)
-      for (int k = 0; k < d; k++) dc[k] = p[1] / d;
-    return p[0] + p[1] * u / d;
+      for (int k = 0; k < d; k++) dc[k] = cb / d;
+    return ca + cb * u / d;
   }
   if (a->cost_kind == CB_COST_RADIAL) {
     double r2 = 0.0;
     for (int k = 0; k < d; k++) {
-      const double xk = p[2 + k] + x[k] * a->xrange[k];
+      const double xk = off[k] + x[k] * a->xrange[k];
       r2 += xk * xk;
     }
     const double r = sqrt(r2);
     if (dc)
       for (int k = 0; k < d; k++)
         dc[k] = r > 0.0
-                    ? -p[1] * (p[2 + k] + x[k] * a->xrange[k]) / r *
+                    ? -cb * (off[k] + x[k] * a->xrange[k]) / r *
                           a->xrange[k]
                     : 0.0;
-    return p[0] - p[1] * r;
+    return ca - cb * r;
   }
-  const double w = 2.0 * M_PI * p[1] / p[3];
+  const double w = 2.0 * M_PI * cb / a->cost_period;
   double s = 0.0;
   for (int k = 0; k < d; k++) {
-    double th = w * (p[4 + k] + x[k] * a->xrange[k] + p[2]);
+    double th = w * (off[k] + x[k] * a->xrange[k] + a->cost_c);
     s += cos(th);
-    if (dc) dc[k] = -p[0] / d * sin(th) * w * a->xrange[k];
+    if (dc) dc[k] = -ca / d * sin(th) * w * a->xrange[k];
   }
-  const double c = exp(p[0] * s / d);
+  const double c = exp(ca * s / d);
   if (dc)
     for (int k = 0; k < d; k++) dc[k] *= c;
   return c;
@@ -596,7 +596,7 @@ double acq_at(int d, const double *x, double *grad, void *ctx) {
       mc = a->c_shift + a->c_scale * mc;
       break;
     case CB_COST_TABLE:
-      cost = a->cost_par[(int)x[0]];
+      cost = a->cost_values[(int)x[0]];
       break;
     case CB_COST_LINEAR:
       cost = known_cost_at(a, d, x, g ? a->gmc : NULL);
@@ -606,7 +606,7 @@ double acq_at(int d, const double *x, double *grad, void *ctx) {
       cost = known_cost_at(a, d, x, g ? a->gmc : NULL);
       break;
     default:
-      cost = a->cost_par[0];
+      cost = a->cost_value;
   }
   const int dcost = g && (a->cost_kind == CB_COST_LINEAR ||
                           a->cost_kind == CB_COST_COSINE ||
@@ -639,13 +639,52 @@ double acq_cost(const cb_acq *a, int d, const double *x) {
       return exp(a->c_shift + a->c_scale * mc + 0.5 * sc * sc);
     }
     case CB_COST_TABLE:
-      return a->cost_par[(int)x[0]];
+      return a->cost_values[(int)x[0]];
     case CB_COST_LINEAR:
     case CB_COST_COSINE:
     case CB_COST_RADIAL:
       return known_cost_at(a, d, x, NULL);
     default:
-      return a->cost_par[0];
+      return a->cost_value;
+  }
+}
+
+/* The parameters of a known cost: a costbo_cost_par object (acq_pack() in
+ * R), the elements its kind needs, by name; `ncand` candidates of a finite
+ * domain, `d` inputs. */
+static void unpack_cost_par(SEXP par, cb_acq *a, int d, int ncand) {
+  const char *cls = "costbo_cost_par";
+  if (!Rf_inherits(par, cls)) Rf_error("expected a %s object", cls);
+  a->cost_value = a->cost_a = a->cost_b = a->cost_c = 0.0;
+  a->cost_period = 1.0;
+  a->cost_values = a->cost_offset = NULL;
+  switch (a->cost_kind) {
+    case CB_COST_GP:
+      break;
+    case CB_COST_TABLE:
+      a->cost_values = cb_elt_reals(par, cls, "values", ncand);
+      break;
+    case CB_COST_LINEAR:
+      a->cost_a = cb_elt_real(par, cls, "a");
+      a->cost_b = cb_elt_real(par, cls, "b");
+      break;
+    case CB_COST_COSINE:
+      a->cost_a = cb_elt_real(par, cls, "a");
+      a->cost_b = cb_elt_real(par, cls, "b");
+      a->cost_c = cb_elt_real(par, cls, "c");
+      a->cost_period = cb_elt_real(par, cls, "period");
+      a->cost_offset = cb_elt_reals(par, cls, "offset", d);
+      break;
+    case CB_COST_RADIAL:
+      a->cost_a = cb_elt_real(par, cls, "a");
+      a->cost_b = cb_elt_real(par, cls, "b");
+      a->cost_offset = cb_elt_reals(par, cls, "offset", d);
+      break;
+    case CB_COST_CONST:
+      a->cost_value = cb_elt_real(par, cls, "value");
+      break;
+    default:
+      Rf_error("unknown cost kind %d", a->cost_kind);
   }
 }
 
@@ -673,8 +712,9 @@ void unpack_acq(SEXP acq, cb_acq *a, cb_gp *f, cb_gp *lc, int extra) {
   }
   a->c_shift = cb_elt_real(acq, cls, "c_shift");
   a->c_scale = cb_elt_real(acq, cls, "c_scale");
-  a->cost_par = cb_elt_reals(acq, cls, "cost_par", -1);
   a->xrange = cb_elt_reals(acq, cls, "xrange", -1);
+  unpack_cost_par(cb_elt_list(acq, cls, "cost_par"), a, f->d,
+                  f->nfin > 0 ? f->nfin : -1);
   a->grad_unit = 0;
   a->best = cb_elt_real(acq, cls, "best");
   a->remaining = cb_elt_real(acq, cls, "remaining");

@@ -128,13 +128,13 @@ enum {
   CB_ACQ_PBGI
 };
 
-/* CB_COST_CONST: the known cost par[0] everywhere; CB_COST_GP: a GP on log
- * cost; CB_COST_TABLE: known costs of the candidates of a finite domain,
- * par[index]; CB_COST_LINEAR: par[0] + par[1] * mean(u), u the unit-cube
- * input; CB_COST_COSINE: log c = a mean_i cos(2 pi b (x_i + c) / P) with
- * par = (a, b, c, P, lower[0..d-1]) and x_i = lower_i + u_i range_i;
- * CB_COST_RADIAL: a - b ||x|| with par = (a, b, lower[0..d-1]), x in the
- * user's units as for CB_COST_COSINE. */
+/* CB_COST_CONST: a known cost `value` everywhere; CB_COST_GP: a GP on log
+ * cost; CB_COST_TABLE: known costs `values` of the candidates of a finite
+ * domain; CB_COST_LINEAR: a + b * mean(u), u the unit-cube input;
+ * CB_COST_COSINE: log c = a mean_i cos(2 pi b (x_i + c) / period) with x
+ * in the user's units (x = offset + u * xrange, offset the box's lower
+ * corner); CB_COST_RADIAL: a - b ||x||, x in the user's units as for
+ * CB_COST_COSINE.  The parameters cross by name (unpack_cost_par()). */
 enum {
   CB_COST_CONST = 0,
   CB_COST_GP = 1,
@@ -153,7 +153,13 @@ typedef struct cb_acq_s {
   const cb_gp *lc;      /* CB_COST_GP: GP on log cost (internal scale) */
   double c_shift;       /* log cost = c_shift + c_scale * lc */
   double c_scale;
-  const double *cost_par;
+  /* the parameters of a known cost (a costbo_cost_par object, read by
+   * name): CB_COST_CONST `value`; CB_COST_TABLE `values` per candidate;
+   * CB_COST_LINEAR a + b mean(u); CB_COST_COSINE exp(a mean(cos(2 pi b
+   * (x + c) / period))); CB_COST_RADIAL a - b ||x||, with x = offset + u
+   * xrange on the problem's scale */
+  double cost_value, cost_a, cost_b, cost_c, cost_period;
+  const double *cost_values, *cost_offset;
   const double *xrange; /* user units per unit of the cube (d) */
   int grad_unit;        /* gradients in unit-cube (1) or user (0) units */
   double best, remaining, nu, lambda, beta;

@@ -233,6 +233,9 @@ boundary_cases <- function() {
                                             NULL, NULL, NULL, call = NULL))
   ei <- costbo:::acq_pack(costbo:::acq_spec(fit, "ei", NULL, 1, NULL, NULL,
                                             NULL, NULL, NULL, call = NULL))
+  cosine <- costbo:::acq_pack(costbo:::acq_spec(
+    fit, "ei_pu", NULL, cost_cosine(c(0, 0), c(1, 1), seed = 2), NULL, NULL,
+    NULL, NULL, NULL, call = NULL))
   raw <- sobol_points(20, 2)
   unif <- runif(20)
   rc <- costbo:::check_rollout_control(list(n_raw = 20))
@@ -273,6 +276,11 @@ boundary_cases <- function() {
                }),
     gp = list(obj = costbo:::gp_pack(fit), run = function(o) {
       .Call(costbo:::C_gp_predict, o, raw, FALSE)
+    }),
+    # the named parameters of a known cost (here a cosine cost)
+    cost = list(obj = cosine$cost_par, run = function(o) {
+      cosine$cost_par <- o
+      .Call(costbo:::C_acq_evaluate, cosine, raw, FALSE)
     }))
 }
 
@@ -282,7 +290,7 @@ test_that("each unpacker rejects a missing or mistyped element", {
                   paste0("costbo_", c("max_control", "acq", "tree_control",
                                       "cmdp_control", "kg_control",
                                       "rh_control", "fit_control",
-                                      "gp_pack")))
+                                      "gp_pack", "cost_par")))
   for (nm in names(cases)) {
     obj <- cases[[nm]]$obj
     run <- cases[[nm]]$run
@@ -350,4 +358,25 @@ test_that("the control constructors check their settings", {
   err(hc(1L, rc, 5, NA))
   err(hc(1L, utils::modifyList(rc, list(error_const = -1)), 5, 1))
   err(hc(1L, utils::modifyList(rc, list(n_top = 0)), 5, 1))
+})
+
+test_that("a known cost saved with its parameters in one vector gives the same acquisition", {
+  set.seed(5)
+  X <- matrix(runif(14), ncol = 2)
+  fit <- gp_fit(X, sin(4 * X[, 1]) + X[, 2], lower = c(-1, 0),
+                upper = c(1, 2))
+  x <- rbind(c(0.2, 0.5), c(-0.7, 1.9))
+  for (cost in list(cost_linear(c(-1, 0), c(1, 2), a = 2, b = 5),
+                    cost_cosine(c(-1, 0), c(1, 2), seed = 7))) {
+    old <- cost
+    p <- attr(old, "costbo_cost")$par
+    # the layout of earlier versions: (a, b[, c, period], offset)
+    attr(old, "costbo_cost")$par <- unlist(p, use.names = FALSE)
+    expect_identical(acq_evaluate(fit, x, "ei_pu", cost = old, grad = TRUE),
+                     acq_evaluate(fit, x, "ei_pu", cost = cost, grad = TRUE))
+    # and both equal EI divided by the cost, computed in R
+    ei <- acq_evaluate(fit, x, "ei")
+    expect_equal(as.double(acq_evaluate(fit, x, "ei_pu", cost = cost)),
+                 as.double(ei) / apply(x, 1, cost), tolerance = 1e-12)
+  }
 })

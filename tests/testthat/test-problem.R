@@ -80,9 +80,9 @@ test_that("the cost families follow the papers' formulas", {
   s2 <- cost_cosine(0, 1, seed = 23)
   expect_identical(s1(0.4), s2(0.4))
   par <- attr(s1, "costbo_cost")$par
-  expect_true(par[1] >= 0.75 && par[1] <= 1.5)
-  expect_true(par[2] >= 1 && par[2] <= 3)
-  expect_true(par[3] >= 0 && par[3] <= 2 * pi)
+  expect_true(par$a >= 0.75 && par$a <= 1.5)
+  expect_true(par$b >= 1 && par$b <= 3)
+  expect_true(par$c >= 0 && par$c <= 2 * pi)
   set.seed(1)
   r1 <- runif(1)
   cost_cosine(0, 1, seed = 4)
