@@ -226,11 +226,6 @@ bmsei_pack <- function(state, budget, type = "q1") {
   a <- myopic_args(state, type)
   if (type == "q1") a$remaining <- budget
   spec <- do.call(new_acq_spec, a)
-  if (r_cost(spec)) {
-    stop_costbo(paste("B-MS-EI needs a measured cost or a known cost that",
-                      "costbo evaluates in C (a number, one cost per",
-                      "candidate, or a cost made by the cost constructors)"))
-  }
   if (!spec$finite && !is.null(state$problem$candidates)) {
     stop_costbo(paste("B-MS-EI on a candidate set needs an explicit prior",
                       "(see bo_problem(prior = ))"))

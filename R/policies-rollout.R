@@ -536,11 +536,6 @@ rollout_state <- function(state, call = sys.call(-1L)) {
                 call = call)
   }
   spec <- do.call(new_acq_spec, myopic_args(state, "ei"))
-  if (r_cost(spec)) {
-    stop_costbo(paste("rollout policies need a cost the C core evaluates",
-                      "(a number, cost_linear(), cost_cosine(), or a",
-                      "measured cost)"), call = call)
-  }
   list(pack = acq_pack(spec), d = pr$d, lower = pr$lower, upper = pr$upper,
        remaining = state_remaining(state))
 }
