@@ -390,21 +390,12 @@ check_run_ready <- function(state, call) {
     syn <- stage("gp_args", state_fit(syn))
   }
   X <- syn$X[1L, , drop = FALSE]
-  # a known cost written in R: count its calls by the policy
-  closure <- problem_cost_closure(pr)
-  calls <- 0L
-  if (!is.null(closure)) {
-    f <- syn$problem$cost
-    syn$problem$cost <- function(...) {
-      calls <<- calls + 1L
-      f(...)
-    }
-  }
   stage("policy", {
     syn$memory <- policy_init(syn$policy, syn)
     syn$policy$acquisition(syn, X)
   })
-  if (calls > 0L) {
+  closure <- problem_cost_closure(pr)
+  if (!is.null(closure) && isTRUE(syn$policy$known_cost)) {
     # the policy calls it from C: its values and gradients (or central
     # differences) at every synthetic point, as C will ask for them
     U <- sweep(sweep(syn$X, 2L, pr$lower), 2L, pr$upper - pr$lower, "/")

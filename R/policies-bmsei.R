@@ -199,7 +199,10 @@ policy_bmsei <- function(steps = 4, fantasies = c(4, 4, 2), path = FALSE,
     bmsei_values(state, X, fantasies, path, sched$budget, ctl)
   }
   label <- sprintf("%d-step B-MS-EI%s", steps, if (path) " (path)" else "")
-  new_bo_policy("bmsei", label, propose, acquisition, params = params)
+  pol <- new_bo_policy("bmsei", label, propose, acquisition, params = params)
+  # calls a known cost written in R from C (see check_run_ready())
+  pol$known_cost <- TRUE
+  pol
 }
 
 check_bmsei_control <- function(ctl, call = sys.call(-1L)) {

@@ -273,12 +273,15 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
     call_c(C_rollout_cmdp_value, s$pack, to_unit(X, s), dr$z, dr$raw, dr$unif,
           cmdp_control(horizon, base_code, s$remaining, control))$value
   }
-  new_bo_policy(
+  pol <- new_bo_policy(
     paste0("rollout_", base),
     sprintf("%s rollout (h = %d, %d QMC samples)",
             if (base == "ei") "EI" else "CMDP", horizon, n_samples),
     propose, acquisition,
     params = list(horizon = horizon, base = base, n_samples = n_samples))
+  # calls a known cost written in R from C (see check_run_ready())
+  pol$known_cost <- TRUE
+  pol
 }
 
 #' Knowledge gradient
@@ -351,6 +354,8 @@ kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
   }
   pol <- new_bo_policy(name, label, propose, acquisition, params = params)
   pol$miso <- TRUE
+  # calls a known cost written in R from C (see check_run_ready())
+  pol$known_cost <- TRUE
   pol
 }
 

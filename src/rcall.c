@@ -22,6 +22,9 @@ static void value_text(SEXP v, char *buf, size_t len) {
       snprintf(buf, len, "NA");
     else
       snprintf(buf, len, "%g", x);
+  } else if (TYPEOF(v) == LGLSXP && XLENGTH(v) == 1) {
+    const int b = LOGICAL(v)[0];
+    snprintf(buf, len, "%s", b == NA_LOGICAL ? "NA" : b ? "TRUE" : "FALSE");
   } else if (TYPEOF(v) == REALSXP || TYPEOF(v) == INTSXP) {
     snprintf(buf, len, "%lld numbers", (long long)XLENGTH(v));
   } else if (Rf_isNull(v)) {
