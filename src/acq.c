@@ -499,10 +499,16 @@ static double acq_value(int type, double m, double s, double best,
 
 /* Acquisitions at inputs ------------------------------------------------- */
 
-/* Whether the closed form of `type` depends on the cost (a known cost
- * written in R is called only then). */
+/* Whether the closed form of `type` depends on the cost, and whether on
+ * its gradient (Q1's indicator is flat almost everywhere: d->c = 0).  A
+ * known cost written in R is called, and its gradient asked for, only
+ * then. */
 static int acq_type_uses_cost(int type) {
   return type != CB_ACQ_EI && type != CB_ACQ_LOG_EI && type != CB_ACQ_UCB;
+}
+static int acq_type_uses_cost_grad(int type) {
+  return acq_type_uses_cost(type) && type != CB_ACQ_Q1 &&
+         type != CB_ACQ_LOG_Q1;
 }
 
 void acq_setup(cb_acq *a, int cap) {
@@ -614,7 +620,9 @@ double acq_at(int d, const double *x, double *grad, void *ctx) {
       break;
     case CB_COST_R:
       if (acq_type_uses_cost(a->type))
-        cost = rcall_cost(a->rcost, x, g ? a->gmc : NULL);
+        cost = rcall_cost(a->rcost, x,
+                          g && acq_type_uses_cost_grad(a->type) ? a->gmc
+                                                                : NULL);
       break;
     default:
       cost = a->cost_value;
@@ -623,7 +631,7 @@ double acq_at(int d, const double *x, double *grad, void *ctx) {
                           a->cost_kind == CB_COST_COSINE ||
                           a->cost_kind == CB_COST_RADIAL ||
                           (a->cost_kind == CB_COST_R &&
-                           acq_type_uses_cost(a->type)));
+                           acq_type_uses_cost_grad(a->type)));
   acq_grad *pg = g ? &pd : NULL;
   v = acq_value(a->type, m, s, a->best, a->remaining, a->nu, a->lambda,
                 a->beta, mc, sc, known, cost, pg, NULL);
