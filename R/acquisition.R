@@ -233,8 +233,8 @@ acq_values <- function(spec, Xs, grad) {
 #' `cost`, either a function of `x` (a matrix with one row per point,
 #' returning one cost per row, optionally with a `"gradient"` attribute; else
 #' its gradient is taken by central differences) or, for a [gp_finite()]
-#' model, one cost per candidate. Known costs given as numbers are handled
-#' in C; cost functions are evaluated in R.
+#' model, one cost per candidate. Everything is evaluated in C, a cost
+#' function by calls back into R, one point (one row) per call.
 #'
 #' @param model A `costbo_gp` of the objective, from [gp_fit()] or
 #'   [gp_finite()].

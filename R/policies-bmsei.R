@@ -12,7 +12,9 @@
 #' \eqn{m_1} fantasy outcomes \eqn{(y, z)} at \eqn{x} (\eqn{y} from the
 #' objective's posterior predictive distribution, \eqn{\log z} from the
 #' log-cost GP's, by reparametrization with fixed standard normal base
-#' samples shared by the nodes of a stage; a known cost makes \eqn{z = c(x)}),
+#' samples shared by the nodes of a stage; a known cost makes \eqn{z = c(x)},
+#' any known cost: a number, a cost constructor's, or a function written in
+#' R, which the C core calls back for each node's decision),
 #' the best next decision in that fantasy state, and so on for `steps`
 #' stages, with `fantasies` \eqn{= (m_1, \dots, m_{N-1})} outcomes per stage.
 #' Along every path the best value is the largest (fantasy) observation and

@@ -31,9 +31,12 @@
 #' \eqn{\exp(m_c + s_c^2/2)} of the log-cost GP, the expected price, so that
 #' a trajectory is feasible when its expected spending fits the budget (paper
 #' 001 treats costs as deterministic). The cost GP is not updated along a
-#' trajectory. A known cost must be one the C core evaluates (a constant,
-#' [cost_linear()], [cost_cosine()] or the cost of [test_problem()]'s
-#' problems).
+#' trajectory. A known cost may be any of [bo_problem()]'s: a constant, a
+#' cost constructor's ([cost_linear()], [cost_cosine()], the costs of
+#' [test_problem()]'s problems), evaluated in C, or a function written in
+#' R, which the C core calls back wherever the rollout prices a point (as
+#' does the knowledge gradient's and the rolling horizon's check of the
+#' remaining budget).
 #'
 #' The inner argmax steps use the C maximizer on fixed raw points (multistart
 #' L-BFGS-B, deterministic tie-breaking), so the base policy is sequentially
