@@ -3,11 +3,11 @@
 
 # Cost kinds of the C layer (enum in src/acq.h).
 cost_kinds <- c(const = 0L, gp = 1L, table = 2L, linear = 3L, cosine = 4L,
-                radial = 5L)
+                radial = 5L, r = 6L)
 
 # Validate the model and the budget state of an acquisition and return a
-# plain list describing it (new_acq_spec()); `cost` may still be an R
-# function (evaluated by the R path) or a number / vector (the C path). The
+# plain list describing it (new_acq_spec()); `cost` may be an R function
+# (called back from C, see acq_pack()) or a number / vector. The
 # validating entry of acq_evaluate() and acq_maximize(); internal callers,
 # whose settings come from a checked state, call new_acq_spec() directly.
 acq_spec <- function(model, type, cost_model, cost, best, remaining, nu,
@@ -131,9 +131,35 @@ new_acq_spec <- function(model, type, cost_model = NULL, cost = NULL,
                  beta = if (is.null(beta)) 0 else beta))
 }
 
-# Is the cost an R function that only R can evaluate (no C equivalent)?
-r_cost <- function(spec) {
-  is.function(spec$cost) && is.null(attr(spec$cost, "costbo_cost"))
+# A known cost written in R as C calls it (src/rcall.h): a closure of one
+# point u of the GP's unit cube returning one positive number, optionally
+# with attribute "gradient" = d cost / d u. Made by problem_cost_closure()
+# for a problem's cost, and by unit_cost_rows() for the matrix functions of
+# acq_evaluate() and acq_maximize(). The class marks its frames for
+# call_c(), which names `cost` when an error is signalled inside it.
+new_unit_cost <- function(fun) {
+  structure(fun, class = c("costbo_unit_cost", "function"))
+}
+
+# The `cost` of acq_evaluate() and acq_maximize(), a function of a matrix of
+# rows in the model's input units (rows (x, source) for a multi-source
+# model) returning one cost per row, optionally with a "gradient" attribute
+# (d cost / d x), as the closure of one unit-cube point.
+unit_cost_rows <- function(cost, model) {
+  lower <- model$lower
+  range <- model$upper - model$lower
+  d <- model$d
+  miso <- gp_inputs(model) == "sources"
+  new_unit_cost(function(u) {
+    x <- lower + u[seq_len(d)] * range
+    v <- cost(matrix(if (miso) c(x, u[d + 1L]) else x, 1L))
+    g <- attr(v, "gradient")
+    # a multi-source model has no x-gradients: C never asks for one
+    if (!is.null(g)) {
+      attr(v, "gradient") <- if (miso) NULL else as.double(g) * range
+    }
+    v
+  })
 }
 
 # The costbo_acq object read by name by unpack_acq() in src/acq.c: the
@@ -144,6 +170,7 @@ acq_pack <- function(spec) {
   xrange <- if (spec$finite) 1 else m$upper - m$lower
   cc <- attr(spec$cost, "costbo_cost")
   kind <- if (!is.null(spec$cost_model)) "gp" else if (!is.null(cc)) cc$kind
+    else if (is.function(spec$cost)) "r"
     else if (spec$finite && length(spec$cost) > 1L) "table" else "const"
   cm <- spec$cost_model
   # the parameters C reads for each kind of cost (see known_cost_at() in
@@ -151,6 +178,14 @@ acq_pack <- function(spec) {
   par <- switch(
     kind,
     gp = structure(list(), class = "costbo_cost_par"),
+    # the closure of a unit-cube point (rows (x, source) of a multi-source
+    # model: the source column passes unscaled)
+    r = structure(list(
+      fun = if (inherits(spec$cost, "costbo_unit_cost")) spec$cost else
+        unit_cost_rows(spec$cost, m),
+      offset = as.double(c(m$lower, if (spec$miso) 0)),
+      range = as.double(c(xrange, if (spec$miso) 1))),
+      class = "costbo_cost_par"),
     table = if (is.numeric(spec$cost) && length(spec$cost) == length(m$fmean) &&
                 all(is.finite(spec$cost))) {
       structure(list(values = as.double(spec$cost)), class = "costbo_cost_par")
@@ -178,58 +213,10 @@ acq_pack <- function(spec) {
 }
 
 # Values (and gradients in user units, one row per point) at internal-scale
-# points Xs: in C, or in R when the cost is an R function.
+# points Xs, in C (a known cost written in R is called back from there).
 acq_values <- function(spec, Xs, grad) {
-  if (!r_cost(spec)) {
-    r <- call_c(C_acq_evaluate, acq_pack(spec), Xs, grad)
-    return(list(value = r$value, grad = if (grad) t(r$grad)))
-  }
-  m <- spec$model
-  if (isTRUE(spec$miso)) {
-    # rows (x, source): the source column stays as it is
-    X <- cbind(sweep(sweep(Xs[, seq_len(m$d), drop = FALSE], 2L,
-                           m$upper - m$lower, "*"), 2L, m$lower, "+"),
-               Xs[, m$d + 1L], deparse.level = 0L)
-  } else {
-    X <- sweep(sweep(Xs, 2L, m$upper - m$lower, "*"), 2L, m$lower, "+")
-  }
-  p <- predict(m, X, grad = grad)
-  cv <- eval_cost(spec$cost, X, grad)
-  r <- acq_closed_worker(spec$type, p$mean, p$sd, spec$state,
-                         cost = if (spec$cost_aware) cv$value, grad = grad)
-  if (!grad) return(list(value = r$value))
-  g <- r$d_mean * p$mean_grad + r$d_sd * p$sd_grad
-  if (spec$cost_aware) g <- g + r$d_cost * cv$grad
-  list(value = r$value, grad = g)
-}
-
-# A user cost function at the rows of X: values, and gradients (from a
-# "gradient" attribute of the result, else central differences).
-eval_cost <- function(cost, X, grad) {
-  v <- cost_rows(cost, X)
-  if (!grad) return(list(value = v))
-  g <- attr(v, "gradient")
-  if (is.null(g)) {
-    h <- matrix(1e-6 * pmax(1, abs(X)), nrow(X))
-    g <- vapply(seq_len(ncol(X)), function(k) {
-      e <- matrix(0, nrow(X), ncol(X))
-      e[, k] <- h[, k]
-      (cost_rows(cost, X + e) - cost_rows(cost, X - e)) / (2 * h[, k])
-    }, numeric(nrow(X)))
-    g <- matrix(g, nrow(X))
-  }
-  list(value = as.double(v), grad = g)
-}
-
-cost_rows <- function(cost, X) {
-  v <- cost(X)
-  if (!(is.numeric(v) && length(v) == nrow(X) && all(is.finite(v)) &&
-        all(v > 0))) {
-    stop_arg("cost", sprintf(paste("a function returning %d positive",
-                                   "finite values (one per row of its",
-                                   "matrix argument)"), nrow(X)), v)
-  }
-  v
+  r <- call_c(C_acq_evaluate, acq_pack(spec), Xs, grad)
+  list(value = r$value, grad = if (grad) t(r$grad))
 }
 
 #' Evaluate an acquisition function at points
@@ -246,8 +233,8 @@ cost_rows <- function(cost, X) {
 #' `cost`, either a function of `x` (a matrix with one row per point,
 #' returning one cost per row, optionally with a `"gradient"` attribute; else
 #' its gradient is taken by central differences) or, for a [gp_finite()]
-#' model, one cost per candidate. Known costs given as numbers are handled
-#' in C; cost functions are evaluated in R.
+#' model, one cost per candidate. Everything is evaluated in C, a cost
+#' function by calls back into R, one point (one row) per call.
 #'
 #' @param model A `costbo_gp` of the objective, from [gp_fit()] or
 #'   [gp_finite()].
@@ -389,15 +376,8 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
 # The exact argmax of an acquisition over internal-scale candidate rows Xs
 # (no checks): list(index (of the row), value); ties go to the first row.
 acq_argmax_rows <- function(spec, Xs) {
-  if (r_cost(spec)) {
-    v <- acq_values(spec, Xs, FALSE)$value
-    i <- which.max(replace(v, !is.finite(v), -Inf))
-  } else {
-    r <- call_c(C_acq_argmax, acq_pack(spec), Xs)
-    i <- r$index
-    v <- r$values
-  }
-  list(index = i, value = v[i])
+  r <- call_c(C_acq_argmax, acq_pack(spec), Xs)
+  list(index = r$index, value = r$values[r$index])
 }
 
 # The maximizer of acq_maximize() over the box [lo, up] of the model's unit
@@ -410,38 +390,9 @@ acq_maximize_box <- function(spec, lo, up, n_raw, control) {
   range <- model$upper - model$lower
   raw <- sobol_points(n_raw, d)
   unif <- stats::runif(n_raw)
-  if (!r_cost(spec)) {
-    r <- call_c(C_acq_maximize, acq_pack(spec), lo, up, raw, unif, control)
-    xs <- r$x
-    value <- r$value
-    raw_best <- r$raw_best
-  } else {
-    pts <- sweep(sweep(raw, 2L, up - lo, "*"), 2L, lo, "+")
-    vals <- acq_values(spec, pts, FALSE)$value
-    vals[!is.finite(vals)] <- -Inf
-    ib <- which.max(vals)
-    raw_best <- vals[ib]
-    xs <- pts[ib, ]
-    value <- raw_best
-    starts <- call_c(C_max_select, vals, control, unif)
-    fn <- function(z) {
-      v <- acq_values(spec, matrix(z, 1L), FALSE)$value
-      if (is.finite(v)) -v else 1e300
-    }
-    gr <- function(z) {
-      g <- -acq_values(spec, matrix(z, 1L), TRUE)$grad * range
-      ifelse(is.finite(g), g, 0)
-    }
-    for (s in starts) {
-      o <- stats::optim(pts[s, ], fn, gr, method = "L-BFGS-B", lower = lo,
-                        upper = up)
-      if (-o$value > value) {
-        value <- -o$value
-        xs <- o$par
-      }
-    }
-  }
-  list(x = model$lower + xs * range, value = value, raw_best = raw_best)
+  r <- call_c(C_acq_maximize, acq_pack(spec), lo, up, raw, unif, control)
+  list(x = model$lower + r$x * range, value = r$value,
+       raw_best = r$raw_best)
 }
 
 # The control of the C maximizer (struct cb_max_control of src/maximize.h,

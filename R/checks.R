@@ -80,12 +80,23 @@ user_call <- function(fallback = NULL) {
 # .Call() for every call site: an error raised in C (by Rf_error) arrives in
 # R as a plain simpleError whose call is that of the innermost R function,
 # here c_run(); it is re-signalled as a costbo_error_c naming the C routine,
-# with the user's call. Errors raised by R code that C evaluates (a known
-# cost written in R) carry their own calls and pass unchanged. The routine
+# with the user's call. An error raised inside a known cost written in R
+# that C calls back (src/rcall.h) is re-signalled, before the unwinding, as
+# a costbo_error_cost naming `cost` (the original as `parent`); a bad value
+# that C detects arrives as a costbo_error_cost and gets the user's call. The routine
 # and its arguments are passed on as `...` (so that R CMD check's
 # registration check of .Call() accepts the wrapper).
 call_c <- function(...) {
   withCallingHandlers(c_run(...), error = function(e) {
+    if (inherits(e, "costbo_error_cost") && is.null(conditionCall(e))) {
+      # a bad value, detected by src/rcall.c: the user's call
+      e$call <- user_call()
+      stop(e)
+    }
+    u <- cost_closure_point()
+    if (!inherits(e, "costbo_error_cost") && !is.null(u)) {
+      stop_cost_failed(e, u)
+    }
     cl <- conditionCall(e)
     if (!inherits(e, "costbo_error") && is.call(cl) &&
         identical(cl[[1L]], quote(c_run))) {
@@ -101,6 +112,36 @@ call_c <- function(...) {
   })
 }
 c_run <- function(...) .Call(...)
+
+# The point of the innermost active call of a known cost written in R
+# (a costbo_unit_cost closure called back from C, src/rcall.h), or NULL.
+cost_closure_point <- function() {
+  for (i in rev(seq_len(sys.nframe()))) {
+    f <- sys.function(i)
+    if (inherits(f, "costbo_unit_cost")) {
+      arg <- names(formals(f))[1L]
+      return(tryCatch(get(arg, envir = sys.frame(i), inherits = FALSE),
+                      error = function(e) NA_real_))
+    }
+  }
+  NULL
+}
+
+# An error signalled inside a known cost written in R, called from C at
+# the unit-cube point u, as a costbo error naming `cost`.
+stop_cost_failed <- function(e, u) {
+  pt <- if (is.numeric(u) && length(u)) {
+    sprintf("(%s)", paste(formatC(u[seq_len(min(8L, length(u)))],
+                                  digits = 4, format = "g"),
+                          collapse = ", "))
+  } else "(unknown)"
+  stop(structure(
+    class = c("costbo_error_cost", "costbo_error_arg", "costbo_error",
+              "error", "condition"),
+    list(message = sprintf(paste("`cost` failed at the point %s of the unit",
+                                 "cube: %s"), pt, conditionMessage(e)),
+         call = user_call(), arg = "cost", value = NULL, parent = e)))
+}
 
 # `row.names` of the as.data.frame() methods: NULL or n distinct names.
 check_row_names <- function(x, n, call = sys.call(-1L)) {

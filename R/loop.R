@@ -360,8 +360,11 @@ failure_reason <- function(ev, initial = FALSE) {
 # at one point, in a state of synthetic data of the problem's kind (a small
 # Kronecker-sequence design, or the first candidates, with distinct values
 # and costs). A costbo error there (a `gp_args` setting gp_fit() rejects, a
-# policy that does not suit the problem) is signalled now, naming `gp_args`,
-# `gp_args$cost` or `policy`; anything else (a numerical accident of the
+# policy that does not suit the problem, a known cost written in R that
+# fails or returns a bad value when the policy calls it from C) is signalled
+# now, naming `gp_args`, `gp_args$cost`, `policy` or `cost`; a policy that
+# calls such a cost has it evaluated, with gradients, at every synthetic
+# point; anything else (a numerical accident of the
 # synthetic data) is left for the run to meet. The random-number
 # generator's state is restored, so the run itself is unchanged.
 check_run_ready <- function(state, call) {
@@ -372,7 +375,8 @@ check_run_ready <- function(state, call) {
   stage <- function(arg, expr) {
     withCallingHandlers(
       tryCatch(expr, costbo_error = function(e) {
-        stop_arg_cause(arg, e, call = call)
+        stop_arg_cause(if (inherits(e, "costbo_error_cost")) "cost" else arg,
+                       e, call = call)
       }),
       warning = function(w) invokeRestart("muffleWarning"))
   }
@@ -390,6 +394,14 @@ check_run_ready <- function(state, call) {
     syn$memory <- policy_init(syn$policy, syn)
     syn$policy$acquisition(syn, X)
   })
+  closure <- problem_cost_closure(pr)
+  if (!is.null(closure) && isTRUE(syn$policy$known_cost)) {
+    # the policy calls it from C: its values and gradients (or central
+    # differences) at every synthetic point, as C will ask for them
+    U <- sweep(sweep(syn$X, 2L, pr$lower), 2L, pr$upper - pr$lower, "/")
+    stage("cost", call_c(C_rcall_eval, closure, U, as.double(pr$lower),
+                         as.double(pr$upper - pr$lower), TRUE))
+  }
   invisible(TRUE)
 }
 

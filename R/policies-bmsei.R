@@ -12,7 +12,9 @@
 #' \eqn{m_1} fantasy outcomes \eqn{(y, z)} at \eqn{x} (\eqn{y} from the
 #' objective's posterior predictive distribution, \eqn{\log z} from the
 #' log-cost GP's, by reparametrization with fixed standard normal base
-#' samples shared by the nodes of a stage; a known cost makes \eqn{z = c(x)}),
+#' samples shared by the nodes of a stage; a known cost makes \eqn{z = c(x)},
+#' any known cost: a number, a cost constructor's, or a function written in
+#' R, which the C core calls back for each node's decision),
 #' the best next decision in that fantasy state, and so on for `steps`
 #' stages, with `fantasies` \eqn{= (m_1, \dots, m_{N-1})} outcomes per stage.
 #' Along every path the best value is the largest (fantasy) observation and
@@ -199,7 +201,10 @@ policy_bmsei <- function(steps = 4, fantasies = c(4, 4, 2), path = FALSE,
     bmsei_values(state, X, fantasies, path, sched$budget, ctl)
   }
   label <- sprintf("%d-step B-MS-EI%s", steps, if (path) " (path)" else "")
-  new_bo_policy("bmsei", label, propose, acquisition, params = params)
+  pol <- new_bo_policy("bmsei", label, propose, acquisition, params = params)
+  # calls a known cost written in R from C (see check_run_ready())
+  pol$known_cost <- TRUE
+  pol
 }
 
 check_bmsei_control <- function(ctl, call = sys.call(-1L)) {
@@ -226,11 +231,6 @@ bmsei_pack <- function(state, budget, type = "q1") {
   a <- myopic_args(state, type)
   if (type == "q1") a$remaining <- budget
   spec <- do.call(new_acq_spec, a)
-  if (r_cost(spec)) {
-    stop_costbo(paste("B-MS-EI needs a measured cost or a known cost that",
-                      "costbo evaluates in C (a number, one cost per",
-                      "candidate, or a cost made by the cost constructors)"))
-  }
   if (!spec$finite && !is.null(state$problem$candidates)) {
     stop_costbo(paste("B-MS-EI on a candidate set needs an explicit prior",
                       "(see bo_problem(prior = ))"))

@@ -52,8 +52,12 @@ myopic_policy <- function(name, label, type, extra = function(state) list(),
     }
     acq_values(spec, gp_newdata(spec$model, X, arg = "X"), FALSE)$value
   }
-  new_bo_policy(name, label, propose, acquisition, init = init,
-                params = params)
+  pol <- new_bo_policy(name, label, propose, acquisition, init = init,
+                       params = params)
+  # a known cost written in R is called back from C by the cost-aware types
+  # (check_run_ready() validates it before anything is paid)
+  pol$known_cost <- acq_type(type)$cost
+  pol
 }
 
 #' Expected improvement and its cost-aware variants

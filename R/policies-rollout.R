@@ -31,9 +31,12 @@
 #' \eqn{\exp(m_c + s_c^2/2)} of the log-cost GP, the expected price, so that
 #' a trajectory is feasible when its expected spending fits the budget (paper
 #' 001 treats costs as deterministic). The cost GP is not updated along a
-#' trajectory. A known cost must be one the C core evaluates (a constant,
-#' [cost_linear()], [cost_cosine()] or the cost of [test_problem()]'s
-#' problems).
+#' trajectory. A known cost may be any of [bo_problem()]'s: a constant, a
+#' cost constructor's ([cost_linear()], [cost_cosine()], the costs of
+#' [test_problem()]'s problems), evaluated in C, or a function written in
+#' R, which the C core calls back wherever the rollout prices a point (as
+#' does the knowledge gradient's and the rolling horizon's check of the
+#' remaining budget).
 #'
 #' The inner argmax steps use the C maximizer on fixed raw points (multistart
 #' L-BFGS-B, deterministic tie-breaking), so the base policy is sequentially
@@ -273,12 +276,15 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
     call_c(C_rollout_cmdp_value, s$pack, to_unit(X, s), dr$z, dr$raw, dr$unif,
           cmdp_control(horizon, base_code, s$remaining, control))$value
   }
-  new_bo_policy(
+  pol <- new_bo_policy(
     paste0("rollout_", base),
     sprintf("%s rollout (h = %d, %d QMC samples)",
             if (base == "ei") "EI" else "CMDP", horizon, n_samples),
     propose, acquisition,
     params = list(horizon = horizon, base = base, n_samples = n_samples))
+  # calls a known cost written in R from C (see check_run_ready())
+  pol$known_cost <- TRUE
+  pol
 }
 
 #' Knowledge gradient
@@ -351,6 +357,8 @@ kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
   }
   pol <- new_bo_policy(name, label, propose, acquisition, params = params)
   pol$miso <- TRUE
+  # calls a known cost written in R from C (see check_run_ready())
+  pol$known_cost <- TRUE
   pol
 }
 
@@ -536,11 +544,6 @@ rollout_state <- function(state, call = sys.call(-1L)) {
                 call = call)
   }
   spec <- do.call(new_acq_spec, myopic_args(state, "ei"))
-  if (r_cost(spec)) {
-    stop_costbo(paste("rollout policies need a cost the C core evaluates",
-                      "(a number, cost_linear(), cost_cosine(), or a",
-                      "measured cost)"), call = call)
-  }
   list(pack = acq_pack(spec), d = pr$d, lower = pr$lower, upper = pr$upper,
        remaining = state_remaining(state))
 }

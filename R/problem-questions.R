@@ -183,11 +183,8 @@ problem_model_newdata.bo_problem <- function(problem, X) X
 problem_cost_args <- function(problem, state) UseMethod("problem_cost_args")
 problem_cost_args.bo_problem <- function(problem, state) {
   if (problem$cost_type == "known") {
-    cost <- problem$cost
-    if (is.null(attr(cost, "costbo_cost"))) {
-      f <- cost
-      cost <- function(X) apply(X, 1L, f)
-    }
+    cost <- problem_cost_closure(problem)
+    if (is.null(cost)) cost <- problem$cost
     return(list(cost = cost, cost_model = NULL))
   }
   if (!is.null(state$models$cost)) {
@@ -195,6 +192,31 @@ problem_cost_args.bo_problem <- function(problem, state) {
   }
   list(cost = exp(mean(log(state$cost[!is.na(state$cost)]))),
        cost_model = NULL)
+}
+
+# A known cost written in R as the C core calls it (src/rcall.h): a
+# closure of one point u of the unit cube of the objective's GP, made by
+# new_unit_cost(), returning the cost of that point in the user's units
+# and, when the user's function gives one, attribute "gradient" = d cost /
+# d u. NULL when the cost is measured or one the C core evaluates itself (a
+# number or a cost constructor's). Every known cost written in R reaches
+# the policies through this generic.
+problem_cost_closure <- function(problem) UseMethod("problem_cost_closure")
+problem_cost_closure.bo_problem <- function(problem) {
+  f <- problem$cost
+  if (problem$cost_type != "known" || !is.null(attr(f, "costbo_cost"))) {
+    return(NULL)
+  }
+  lower <- problem$lower
+  range <- problem$upper - problem$lower
+  # the user's function of x = lower + u * range; a gradient in x-units
+  # times range is the gradient in u-units
+  new_unit_cost(function(u) {
+    v <- f(lower + u * range)
+    g <- attr(v, "gradient")
+    if (!is.null(g)) attr(v, "gradient") <- g * range
+    v
+  })
 }
 
 # --- users' data ----------------------------------------------------------------

@@ -21,7 +21,17 @@
 #' @param cost The cost of an evaluation: `NULL` (measured by the objective),
 #'   a positive number (every evaluation costs the same), or a function of
 #'   one point returning a positive number (see also [cost_linear()] and
-#'   [cost_cosine()], which the C core evaluates directly).
+#'   [cost_cosine()], which the C core evaluates directly). A function
+#'   written in R works with every policy: the C core calls it back at the
+#'   points it prices (thousands of calls per proposal, so keep it cheap and
+#'   free of random numbers). It may return its gradient in `x` as
+#'   attribute `"gradient"` (a vector of length `d`); otherwise the policies
+#'   that need one take central differences (step \eqn{10^{-6}
+#'   \max(1, |x_k|)}, one-sided at the box's faces, so `cost` is never called
+#'   outside the box). A cost that fails or returns anything but one
+#'   positive finite number while a policy prices points is an error of
+#'   class `costbo_error_cost` naming `cost`; a policy that prices points
+#'   has the cost checked at a few points before anything is paid.
 #' @param budget Total budget (positive), in the units of the cost.
 #' @param candidates Optional matrix of candidate points (one per row): the
 #'   problem's domain is then this finite set.

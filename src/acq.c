@@ -7,6 +7,7 @@
 #include "costbo.h"
 #include "entry.h"
 #include "maximize.h"
+#include "rcall.h"
 
 /* log phi(x), finite until x*x overflows. */
 static double log_phi(double x) { return -0.5 * x * x - M_LN_SQRT_2PI; }
@@ -498,6 +499,18 @@ static double acq_value(int type, double m, double s, double best,
 
 /* Acquisitions at inputs ------------------------------------------------- */
 
+/* Whether the closed form of `type` depends on the cost, and whether on
+ * its gradient (Q1's indicator is flat almost everywhere: d->c = 0).  A
+ * known cost written in R is called, and its gradient asked for, only
+ * then. */
+static int acq_type_uses_cost(int type) {
+  return type != CB_ACQ_EI && type != CB_ACQ_LOG_EI && type != CB_ACQ_UCB;
+}
+static int acq_type_uses_cost_grad(int type) {
+  return acq_type_uses_cost(type) && type != CB_ACQ_Q1 &&
+         type != CB_ACQ_LOG_Q1;
+}
+
 void acq_setup(cb_acq *a, int cap) {
   const int d = a->f->d, c = cap > 0 ? cap : 1;
   a->alpha_f = (double *)R_alloc((size_t)c, sizeof(double));
@@ -605,12 +618,20 @@ double acq_at(int d, const double *x, double *grad, void *ctx) {
     case CB_COST_RADIAL:
       cost = known_cost_at(a, d, x, g ? a->gmc : NULL);
       break;
+    case CB_COST_R:
+      if (acq_type_uses_cost(a->type))
+        cost = rcall_cost(a->rcost, x,
+                          g && acq_type_uses_cost_grad(a->type) ? a->gmc
+                                                                : NULL);
+      break;
     default:
       cost = a->cost_value;
   }
   const int dcost = g && (a->cost_kind == CB_COST_LINEAR ||
                           a->cost_kind == CB_COST_COSINE ||
-                          a->cost_kind == CB_COST_RADIAL);
+                          a->cost_kind == CB_COST_RADIAL ||
+                          (a->cost_kind == CB_COST_R &&
+                           acq_type_uses_cost_grad(a->type)));
   acq_grad *pg = g ? &pd : NULL;
   v = acq_value(a->type, m, s, a->best, a->remaining, a->nu, a->lambda,
                 a->beta, mc, sc, known, cost, pg, NULL);
@@ -644,6 +665,8 @@ double acq_cost(const cb_acq *a, int d, const double *x) {
     case CB_COST_COSINE:
     case CB_COST_RADIAL:
       return known_cost_at(a, d, x, NULL);
+    case CB_COST_R:
+      return rcall_cost(a->rcost, x, NULL);
     default:
       return a->cost_value;
   }
@@ -658,6 +681,7 @@ static void unpack_cost_par(SEXP par, cb_acq *a, int d, int ncand) {
   a->cost_value = a->cost_a = a->cost_b = a->cost_c = 0.0;
   a->cost_period = 1.0;
   a->cost_values = a->cost_offset = NULL;
+  a->rcost = NULL;
   switch (a->cost_kind) {
     case CB_COST_GP:
       break;
@@ -683,6 +707,16 @@ static void unpack_cost_par(SEXP par, cb_acq *a, int d, int ncand) {
     case CB_COST_CONST:
       a->cost_value = cb_elt_real(par, cls, "value");
       break;
+    case CB_COST_R: {
+      SEXP fn = cb_elt(par, cls, "fun");
+      if (!Rf_isFunction(fn))
+        Rf_error("element `fun` of the %s object must be a function", cls);
+      cb_rcall *r = (cb_rcall *)R_alloc(1, sizeof(cb_rcall));
+      rcall_setup(r, fn, d, cb_elt_reals(par, cls, "offset", d),
+                  cb_elt_reals(par, cls, "range", d));
+      a->rcost = r;
+      break;
+    }
     default:
       Rf_error("unknown cost kind %d", a->cost_kind);
   }

@@ -134,15 +134,20 @@ enum {
  * CB_COST_COSINE: log c = a mean_i cos(2 pi b (x_i + c) / period) with x
  * in the user's units (x = offset + u * xrange, offset the box's lower
  * corner); CB_COST_RADIAL: a - b ||x||, x in the user's units as for
- * CB_COST_COSINE.  The parameters cross by name (unpack_cost_par()). */
+ * CB_COST_COSINE; CB_COST_R: a known cost written in R, a closure of the
+ * unit-cube point called back through rcall.h (only where the type uses
+ * the cost).  The parameters cross by name (unpack_cost_par()). */
 enum {
   CB_COST_CONST = 0,
   CB_COST_GP = 1,
   CB_COST_TABLE = 2,
   CB_COST_LINEAR = 3,
   CB_COST_COSINE = 4,
-  CB_COST_RADIAL = 5
+  CB_COST_RADIAL = 5,
+  CB_COST_R = 6
 };
+
+struct cb_rcall_s; /* rcall.h: the closure of a CB_COST_R cost */
 
 typedef struct cb_acq_s {
   int type;             /* CB_ACQ_* */
@@ -160,6 +165,7 @@ typedef struct cb_acq_s {
    * xrange on the problem's scale */
   double cost_value, cost_a, cost_b, cost_c, cost_period;
   const double *cost_values, *cost_offset;
+  const struct cb_rcall_s *rcost; /* CB_COST_R */
   const double *xrange; /* user units per unit of the cube (d) */
   int grad_unit;        /* gradients in unit-cube (1) or user (0) units */
   double best, remaining, nu, lambda, beta;

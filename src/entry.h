@@ -44,6 +44,9 @@ struct cb_max_control_s;
 void unpack_max_control(SEXP ctl, struct cb_max_control_s *mc);
 SEXP C_max_select(SEXP vals, SEXP control, SEXP unif);
 
+/* rcall.c */
+SEXP C_rcall_eval(SEXP fn, SEXP U, SEXP offset, SEXP range, SEXP grad);
+
 /* acq.c */
 /* A costbo_acq object (R: acq_pack()) into the struct; its GPs get `extra`
  * rows of capacity for fantasy updates (tree.c, rollout.c). */

@@ -20,6 +20,7 @@ static const R_CallMethodDef call_entries[] = {
     CALLDEF(C_acq_maximize, 6),
     CALLDEF(C_acq_argmax, 2),
     CALLDEF(C_acq_h_inv, 1),
+    CALLDEF(C_rcall_eval, 5),
     CALLDEF(C_acq_log_h, 1),
     CALLDEF(C_cvs_eucb, 6),
     CALLDEF(C_cvs_maximize, 6),

@@ -41,18 +41,21 @@ test_that("bad settings are errors naming the argument before anything is paid",
                     class = "costbo_error_arg")
   expect_match(conditionMessage(e), "^`gp_args` .*`lengthscale`")
   expect_identical(m$calls$n, 0L)
-  # a policy that cannot serve the problem: KG needs a cost the C core
-  # evaluates, not a function written in R
-  r <- counted(bo_problem(function(x) sum(x), c(0, 0), c(1, 1),
-                          cost = function(x) 1 + x[1], budget = 5))
-  e <- expect_error(bo_optimize(r$prob, policy_kg(), seed = 1,
+  # a known cost written in R that KG calls from C returns a bad value in
+  # part of the box: reported, naming `cost`, before anything is paid
+  b <- counted(bo_problem(function(x) sum(x), c(0, 0), c(1, 1),
+                          cost = function(x) if (x[1] > 0.5) NA else 1,
+                          budget = 5))
+  e <- expect_error(bo_optimize(b$prob, policy_kg(), seed = 1,
                                 progress = FALSE),
                     class = "costbo_error_arg")
-  expect_match(conditionMessage(e), "^`policy` .*C core")
+  expect_match(conditionMessage(e), "^`cost` .*not NA")
   expect_identical(conditionCall(e)[[1L]], quote(bo_optimize))
-  expect_error(bo_session(r$prob, policy_rollout("adaptive")),
-               "^`policy` ", class = "costbo_error_arg")
-  expect_identical(r$calls$n, 0L)
+  expect_error(bo_session(b$prob, policy_rollout("adaptive")),
+               "^`cost` ", class = "costbo_error_arg")
+  expect_identical(b$calls$n, 0L)
+  r <- counted(bo_problem(function(x) sum(x), c(0, 0), c(1, 1),
+                          cost = function(x) 1 + x[1], budget = 5))
   # the same problem with EI runs
   run <- bo_optimize(r$prob, policy_ei(), seed = 1, max_evaluations = 1,
                      progress = FALSE)

@@ -1,0 +1,170 @@
+/* rcall.c -- a known cost written in R, called from C (see rcall.h). */
+#include "rcall.h"
+
+#include <stdio.h>
+
+#include "entry.h"
+
+/* The point u as text for messages, "(0.25, 0.5)", at most 8 coordinates. */
+static void point_text(const double *u, int d, char *buf, size_t len) {
+  size_t k = (size_t)snprintf(buf, len, "(");
+  for (int i = 0; i < d && i < 8 && k < len; i++)
+    k += (size_t)snprintf(buf + k, len - k, "%s%.4g", i ? ", " : "", u[i]);
+  if (k < len) snprintf(buf + k, len - k, "%s)", d > 8 ? ", ..." : "");
+}
+
+/* A description of a bad value: "NA", "-1", "2 numbers", "a character
+ * vector". */
+static void value_text(SEXP v, char *buf, size_t len) {
+  if ((TYPEOF(v) == REALSXP || TYPEOF(v) == INTSXP) && XLENGTH(v) == 1) {
+    const double x = Rf_asReal(v);
+    if (ISNA(x))
+      snprintf(buf, len, "NA");
+    else
+      snprintf(buf, len, "%g", x);
+  } else if (TYPEOF(v) == LGLSXP && XLENGTH(v) == 1) {
+    const int b = LOGICAL(v)[0];
+    snprintf(buf, len, "%s", b == NA_LOGICAL ? "NA" : b ? "TRUE" : "FALSE");
+  } else if (TYPEOF(v) == REALSXP || TYPEOF(v) == INTSXP) {
+    snprintf(buf, len, "%lld numbers", (long long)XLENGTH(v));
+  } else if (Rf_isNull(v)) {
+    snprintf(buf, len, "NULL");
+  } else {
+    snprintf(buf, len, "a %s of length %lld", Rf_type2char(TYPEOF(v)),
+             (long long)XLENGTH(v));
+  }
+}
+
+/* Signal the costbo_error_cost `msg` with the offending value (R's stop():
+ * does not return; the unwinding is safe, see rcall.h). */
+static void rcall_fail(const char *msg, SEXP value) {
+  const char *nms[] = {"message", "call", "arg", "value", ""};
+  SEXP cond = PROTECT(Rf_mkNamed(VECSXP, nms));
+  SET_VECTOR_ELT(cond, 0, Rf_mkString(msg));
+  SET_VECTOR_ELT(cond, 2, Rf_mkString("cost"));
+  SET_VECTOR_ELT(cond, 3, value);
+  SEXP cls = PROTECT(Rf_allocVector(STRSXP, 5));
+  SET_STRING_ELT(cls, 0, Rf_mkChar("costbo_error_cost"));
+  SET_STRING_ELT(cls, 1, Rf_mkChar("costbo_error_arg"));
+  SET_STRING_ELT(cls, 2, Rf_mkChar("costbo_error"));
+  SET_STRING_ELT(cls, 3, Rf_mkChar("error"));
+  SET_STRING_ELT(cls, 4, Rf_mkChar("condition"));
+  Rf_setAttrib(cond, R_ClassSymbol, cls);
+  SEXP call = PROTECT(Rf_lang2(Rf_install("stop"), cond));
+  Rf_eval(call, R_BaseEnv);
+  UNPROTECT(3); /* not reached */
+}
+
+/* One call fn(u): the value, and the gradient attribute into grad when
+ * given (returns 1 if there was one). */
+static double rcall_once(const cb_rcall *r, const double *u, double *grad,
+                         int *has_grad) {
+  const int d = r->d;
+  SEXP uv = PROTECT(Rf_allocVector(REALSXP, d));
+  memcpy(REAL(uv), u, (size_t)d * sizeof(double));
+  SEXP call = PROTECT(Rf_lang2(r->fn, uv));
+  SEXP v = PROTECT(R_forceAndCall(call, 1, R_GlobalEnv));
+  char msg[512], pt[160], val[64];
+  double c = NA_REAL;
+  if ((TYPEOF(v) == REALSXP || TYPEOF(v) == INTSXP) && XLENGTH(v) == 1)
+    c = Rf_asReal(v);
+  if (!(R_FINITE(c) && c > 0.0)) {
+    point_text(u, d, pt, sizeof pt);
+    value_text(v, val, sizeof val);
+    snprintf(msg, sizeof msg,
+             "`cost` must return one positive finite number, not %s (at "
+             "the point %s of the unit cube).",
+             val, pt);
+    rcall_fail(msg, v);
+  }
+  *has_grad = 0;
+  if (grad) {
+    SEXP g = Rf_getAttrib(v, Rf_install("gradient"));
+    if (!Rf_isNull(g)) {
+      int ok = (TYPEOF(g) == REALSXP || TYPEOF(g) == INTSXP) &&
+               XLENGTH(g) == d;
+      for (int k = 0; ok && k < d; k++) {
+        grad[k] = TYPEOF(g) == REALSXP ? REAL(g)[k]
+                  : INTEGER(g)[k] == NA_INTEGER ? NA_REAL
+                                                : (double)INTEGER(g)[k];
+        ok = R_FINITE(grad[k]);
+      }
+      if (!ok) {
+        point_text(u, d, pt, sizeof pt);
+        value_text(g, val, sizeof val);
+        snprintf(msg, sizeof msg,
+                 "`cost` must return a \"gradient\" attribute of %d finite "
+                 "numbers (d cost / d x), not %s (at the point %s of the "
+                 "unit cube).",
+                 d, val, pt);
+        rcall_fail(msg, g);
+      }
+      *has_grad = 1;
+    }
+  }
+  UNPROTECT(3);
+  return c;
+}
+
+void rcall_setup(cb_rcall *r, SEXP fn, int d, const double *offset,
+                 const double *range) {
+  r->fn = fn;
+  r->d = d;
+  r->offset = offset;
+  r->range = range;
+  r->u = (double *)R_alloc((size_t)(d > 0 ? d : 1), sizeof(double));
+}
+
+double rcall_cost(const cb_rcall *r, const double *u, double *grad) {
+  int has_grad;
+  const double c = rcall_once(r, u, grad, &has_grad);
+  if (!grad || has_grad) return c;
+  const int d = r->d;
+  double *up = r->u;
+  memcpy(up, u, (size_t)d * sizeof(double));
+  for (int k = 0; k < d; k++) {
+    const double x = r->offset[k] + u[k] * r->range[k];
+    const double h = 1e-6 * fmax(1.0, fabs(x)) / r->range[k];
+    double hi = c, lo = c, w = 0.0;
+    if (u[k] + h <= 1.0) {
+      up[k] = u[k] + h;
+      hi = rcall_once(r, up, NULL, &has_grad);
+      w += h;
+    }
+    if (u[k] - h >= 0.0) {
+      up[k] = u[k] - h;
+      lo = rcall_once(r, up, NULL, &has_grad);
+      w += h;
+    }
+    up[k] = u[k];
+    grad[k] = w > 0.0 ? (hi - lo) / w : 0.0;
+  }
+  return c;
+}
+
+/* R entry points --------------------------------------------------------- */
+
+/* The closure fn at the rows of U (m x d, unit cube) through rcall_cost():
+ * list(value, grad (d x m, NULL without grad)); offset, range as in
+ * rcall_setup().  check_run_ready() validates a cost with it. */
+SEXP C_rcall_eval(SEXP fn, SEXP U, SEXP offset, SEXP range, SEXP grad) {
+  const int m = Rf_nrows(U), d = Rf_ncols(U), g = Rf_asLogical(grad) == 1;
+  if (!Rf_isFunction(fn)) Rf_error("internal error: `fn` is not a function");
+  if (Rf_length(offset) != d || Rf_length(range) != d)
+    Rf_error("internal error: offset and range of length %d expected", d);
+  cb_rcall r;
+  rcall_setup(&r, fn, d, REAL(offset), REAL(range));
+  const char *nms[] = {"value", "grad", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
+  SET_VECTOR_ELT(out, 0, Rf_allocVector(REALSXP, m));
+  if (g) SET_VECTOR_ELT(out, 1, Rf_allocMatrix(REALSXP, d, m));
+  double *u = (double *)R_alloc((size_t)(d > 0 ? d : 1), sizeof(double));
+  for (int i = 0; i < m; i++) {
+    for (int k = 0; k < d; k++) u[k] = REAL(U)[i + (size_t)k * m];
+    REAL(VECTOR_ELT(out, 0))[i] =
+        rcall_cost(&r, u, g ? REAL(VECTOR_ELT(out, 1)) + (size_t)i * d
+                            : NULL);
+  }
+  UNPROTECT(1);
+  return out;
+}

@@ -1,0 +1,296 @@
+# A known cost written in R, called back from C (src/rcall.c, CB_COST_R).
+
+# cost_linear(0, 1, a, b) written in R with C's arithmetic (known_cost_at()
+# in src/acq.c: the coordinates summed in order in double, a + b * sum / d,
+# gradient b / d): on the unit box the closure of problem_cost_closure()
+# passes u unchanged (0 + u * 1) and the gradient times 1.
+linear_in_r <- function(a, b, grad = TRUE) {
+  force(a)
+  force(b)
+  force(grad)
+  function(x) {
+    s <- 0
+    for (k in seq_along(x)) s <- s + x[k]
+    v <- a + b * s / length(x)
+    if (grad) attr(v, "gradient") <- rep(b / length(x), length(x))
+    v
+  }
+}
+
+rc_objective <- function(x) {
+  z <- c(15 * x[1] - 5, 15 * x[2])
+  -((z[2] - 5.1 / (4 * pi^2) * z[1]^2 + 5 / pi * z[1] - 6)^2 +
+      10 * (1 - 1 / (8 * pi)) * cos(z[1]) + 10) / 50 + 0.1 * sum(x[-(1:2)])
+}
+
+# A fitted state on [0, 1]^d with n random evaluations and the cost
+# cost_linear(0, 1, 1, 4), ready for the policy's propose().
+rc_state <- function(policy, d = 2L, n = 8L, seed = 1L, budget = 20) {
+  set.seed(seed)
+  X <- matrix(runif(n * d), n)
+  init <- as.data.frame(X)
+  names(init) <- paste0("x", seq_len(d))
+  init$value <- apply(X, 1L, rc_objective)
+  prob <- bo_problem(rc_objective, lower = rep(0, d), upper = rep(1, d),
+                     cost = cost_linear(rep(0, d), rep(1, d), 1, 4),
+                     budget = budget)
+  st <- costbo:::state_fit(bo_session(prob, policy, initial = init))
+  st$memory <- costbo:::policy_init(policy, st)
+  st
+}
+
+with_cost <- function(st, cost) {
+  st$problem$cost <- cost
+  st
+}
+
+propose_at <- function(policy, st, seed = 11L) {
+  set.seed(seed)
+  policy$propose(st)
+}
+
+rc_policies <- function() {
+  list(
+    bmsei_path = policy_bmsei(steps = 3, path = TRUE),
+    bmsei_tree = policy_bmsei(steps = 2, fantasies = 3),
+    cmdp = policy_rollout(horizon = 2, n_samples = 8),
+    kg = policy_kg(n_nodes = 4, n_cand = 20),
+    rolling = policy_rollout(horizon = "adaptive", max_horizon = 3,
+                             n_nodes = 3, n_cand = 20),
+    ei_pu = policy_ei_pu(),
+    q1 = policy_q1())
+}
+
+test_that("an R cost with its gradient gives cost_linear()'s proposals in every lookahead policy", {
+  skip_on_cran()
+  pols <- rc_policies()
+  for (nm in names(pols)) {
+    pol <- pols[[nm]]
+    st <- rc_state(pol)
+    a <- propose_at(pol, st)
+    b <- propose_at(pol, with_cost(st, linear_in_r(1, 4)))
+    expect_identical(b$x, a$x, label = nm)
+    expect_identical(b$info$acquisition, a$info$acquisition, label = nm)
+    # without the gradient attribute: central differences in C; the cost is
+    # linear, so they are exact to rounding (~1e-10 relative) and the
+    # maximizers end within 1e-4 of the same point
+    c <- propose_at(pol, with_cost(st, linear_in_r(1, 4, grad = FALSE)))
+    expect_equal(c$x, a$x, tolerance = 1e-4, label = nm)
+  }
+  # three inputs (the sum is accumulated in C's order)
+  pol <- policy_ei_pu()
+  st <- rc_state(pol, d = 3L, n = 10L)
+  expect_identical(propose_at(pol, with_cost(st, linear_in_r(1, 4)))$x,
+                   propose_at(pol, st)$x)
+})
+
+test_that("an R cost that throws inside C is a costbo error naming `cost`, and R goes on", {
+  skip_on_cran()
+  pols <- rc_policies()
+  for (nm in names(pols)) {
+    pol <- pols[[nm]]
+    st <- rc_state(pol)
+    calls <- 0L
+    f <- linear_in_r(1, 4)
+    throws <- function(x) {
+      calls <<- calls + 1L
+      if (calls >= 5L) stop("no price today")
+      f(x)
+    }
+    e <- expect_error(propose_at(pol, with_cost(st, throws)),
+                      class = "costbo_error_cost")
+    expect_s3_class(e, "costbo_error_arg")
+    expect_match(conditionMessage(e),
+                 "^`cost` failed at the point \\(.*\\) of the unit cube: no price today",
+                 label = nm)
+    expect_identical(e$parent$message, "no price today")
+    expect_identical(calls, 5L)
+    # the same state and seed afterwards: the proposal of cost_linear()
+    expect_identical(propose_at(pol, with_cost(st, f))$x,
+                     propose_at(pol, st)$x, label = nm)
+  }
+})
+
+test_that("an R cost returning NA, -1, two numbers or a bad gradient is an error naming `cost`", {
+  skip_on_cran()
+  bad <- list(
+    "not NA" = function(x) NA_real_,
+    "not -1" = function(x) -1,
+    "not 2 numbers" = function(x) c(1, 2),
+    "not a character of length 1" = function(x) "1",
+    "gradient.* not 2 numbers" = function(x) {
+      structure(1 + x[1], gradient = c(NA, 1))
+    })
+  for (pol in list(policy_bmsei(steps = 2, path = TRUE), policy_kg(n_cand = 20),
+                   policy_rollout(horizon = 2, n_samples = 4),
+                   policy_ei_pu())) {
+    st <- rc_state(pol)
+    for (msg in names(bad)) {
+      # a bad gradient matters only where C asks for one (not Q1's tree)
+      if (startsWith(msg, "gradient") && !identical(pol$name, "ei_pu")) next
+      e <- expect_error(propose_at(pol, with_cost(st, bad[[msg]])),
+                        class = "costbo_error_cost")
+      expect_match(conditionMessage(e), paste0("^`cost` must .*", msg))
+    }
+    expect_identical(propose_at(pol, with_cost(st, linear_in_r(1, 4)))$x,
+                     propose_at(pol, st)$x)
+  }
+})
+
+test_that("a bad R cost is reported before anything is paid, naming `cost`", {
+  skip_on_cran()
+  for (pol in rc_policies()) {
+    calls <- 0L
+    prob <- bo_problem(function(x) {
+      calls <<- calls + 1L
+      rc_objective(x)
+    }, lower = c(0, 0), upper = c(1, 1),
+    cost = function(x) if (x[2] > 0.6) -1 else 1 + x[1], budget = 10)
+    e <- expect_error(bo_optimize(prob, pol, seed = 1, progress = FALSE),
+                      class = "costbo_error_arg")
+    expect_match(conditionMessage(e), "^`cost` .*not -1")
+    expect_identical(conditionCall(e)[[1L]], quote(bo_optimize))
+    expect_identical(calls, 0L)
+  }
+  # a policy that never calls the cost from C keeps the old behaviour: the
+  # step whose price fails is recorded, unpaid
+  prob <- bo_problem(rc_objective, lower = c(0, 0), upper = c(1, 1),
+                     cost = function(x) if (x[2] > 0.6) -1 else 1 + x[1],
+                     budget = 10)
+  run <- bo_optimize(prob, policy_random(), seed = 1, progress = FALSE)
+  expect_identical(run$stop_code, "cost_failed")
+})
+
+test_that("a cost that fails in the run stops it with a message naming `cost`", {
+  skip_on_cran()
+  # the cost breaks once the initial design (4 points) is paid
+  calls <- 0L
+  prob <- bo_problem(function(x) {
+    calls <<- calls + 1L
+    rc_objective(x)
+  }, lower = c(0, 0), upper = c(1, 1),
+  cost = function(x) if (calls >= 4L) stop("meter broken") else 2,
+  budget = 10)
+  run <- bo_optimize(prob, policy_kg(n_nodes = 3, n_cand = 20), seed = 1,
+                     n_init = 4, progress = FALSE)
+  expect_identical(run$stop_code, "policy_failed")
+  expect_match(run$stop_reason, "`cost` failed at .*meter broken")
+})
+
+test_that("an interrupt inside an R cost unwinds from C and R goes on", {
+  skip_on_cran()
+  pol <- policy_bmsei(steps = 2, path = TRUE)
+  st <- rc_state(pol)
+  calls <- 0L
+  f <- linear_in_r(1, 4)
+  interrupts <- function(x) {
+    calls <<- calls + 1L
+    if (calls == 5L) {
+      signalCondition(structure(class = c("interrupt", "condition"),
+                                list(message = "", call = NULL)))
+    }
+    f(x)
+  }
+  out <- tryCatch(propose_at(pol, with_cost(st, interrupts)),
+                  interrupt = function(e) "interrupted")
+  expect_identical(out, "interrupted")
+  expect_identical(calls, 5L)
+  expect_identical(propose_at(pol, with_cost(st, f))$x,
+                   propose_at(pol, st)$x)
+})
+
+test_that("bo_optimize() with each lookahead policy and an R cost stays in budget", {
+  skip_on_cran()
+  cost <- function(x) exp(x[1]) * (1 + x[2]^2)
+  for (nm in c("bmsei_path", "bmsei_tree", "cmdp", "kg", "rolling")) {
+    pol <- rc_policies()[[nm]]
+    prob <- bo_problem(rc_objective, lower = c(0, 0), upper = c(1, 1),
+                       cost = cost, budget = 8)
+    run <- bo_optimize(prob, pol, seed = 3, n_init = 4, progress = FALSE)
+    df <- as.data.frame(run)
+    bo <- df[df$phase == "bo", ]
+    expect_gt(nrow(bo), 1L, label = nm)
+    expect_identical(run$stop_code, "budget", label = nm)
+    expect_lte(sum(bo$cost), 8, label = nm)
+    expect_equal(bo$cost, unname(apply(as.matrix(bo[, c("x1", "x2")]), 1L,
+                                       cost)),
+                 tolerance = 1e-14, label = nm)
+  }
+})
+
+test_that("central differences in C match the derivative, one-sided at the box's faces", {
+  cost <- function(u) exp(u[1]) * (1 + 3 * u[2]^2)
+  dcost <- function(u) c(exp(u[1]) * (1 + 3 * u[2]^2), exp(u[1]) * 6 * u[2])
+  seen <- list()
+  fn <- costbo:::new_unit_cost(function(u) {
+    seen[[length(seen) + 1L]] <<- u
+    cost(u)
+  })
+  U <- rbind(c(0.3, 0.6), c(0, 1), c(1, 0), c(0.5, 1 - 1e-7))
+  r <- costbo:::call_c(costbo:::C_rcall_eval, fn, U, c(-5, 0), c(15, 15),
+                       TRUE)
+  expect_identical(r$value, apply(U, 1L, cost))
+  G <- t(apply(U, 1L, dcost))
+  # steps h = 1e-6 max(1, |x|) / 15 in u: central error ~ h^2, one-sided ~ h
+  expect_equal(t(r$grad)[1, ], G[1, ], tolerance = 1e-8)
+  expect_equal(t(r$grad)[-1, ], G[-1, ], tolerance = 1e-5)
+  pts <- do.call(rbind, seen)
+  expect_true(all(pts >= 0 & pts <= 1))
+  # 1 + 2d calls at an interior point, 1 + d at a corner
+  expect_identical(nrow(pts), 5L + 3L + 3L + 4L)
+})
+
+test_that("problem_cost_closure() maps the unit cube to the box and scales the gradient", {
+  prob <- bo_problem(function(x) sum(x), lower = c(-5, 0), upper = c(10, 2),
+                     cost = function(x) {
+                       structure(1 + x[1]^2 + x[2],
+                                 gradient = c(2 * x[1], 1))
+                     }, budget = 1)
+  cl <- costbo:::problem_cost_closure(prob)
+  expect_s3_class(cl, "costbo_unit_cost")
+  v <- cl(c(0.2, 0.5))
+  x <- c(-5 + 0.2 * 15, 0 + 0.5 * 2)
+  expect_equal(as.numeric(v), 1 + x[1]^2 + x[2], tolerance = 1e-15)
+  expect_equal(attr(v, "gradient"), c(2 * x[1] * 15, 1 * 2),
+               tolerance = 1e-15)
+  # costs the C core evaluates itself, and measured costs, have none
+  expect_null(costbo:::problem_cost_closure(
+    bo_problem(function(x) sum(x), 0, 1, cost = 2, budget = 1)))
+  expect_null(costbo:::problem_cost_closure(
+    bo_problem(function(x) sum(x), 0, 1, cost = cost_linear(0, 1),
+               budget = 1)))
+  expect_null(costbo:::problem_cost_closure(
+    bo_problem(function(x) list(value = x, cost = 1), 0, 1, budget = 1)))
+})
+
+test_that("acq_evaluate() with a cost function of rows is cost_linear() evaluated in C", {
+  set.seed(4)
+  lower <- c(-5, 0)
+  upper <- c(10, 15)
+  X <- cbind(runif(12, -5, 10), runif(12, 0, 15))
+  fit <- gp_fit(X, sin(X[, 1] / 3) + cos(X[, 2] / 4), lower = lower,
+                upper = upper)
+  rows <- function(x) {
+    u <- sweep(sweep(x, 2L, lower), 2L, upper - lower, "/")
+    structure(1 + 20 * rowMeans(u),
+              gradient = matrix(20 / 2 / (upper - lower), nrow(x), 2,
+                                byrow = TRUE))
+  }
+  pts <- rbind(c(0, 3), c(7.5, 12))
+  for (type in c("ei_pu", "pbgi")) {
+    lam <- if (type == "pbgi") 0.01
+    a <- acq_evaluate(fit, pts, type, cost = rows, lambda = lam, grad = TRUE)
+    b <- acq_evaluate(fit, pts, type, cost = cost_linear(lower, upper),
+                      lambda = lam, grad = TRUE)
+    expect_equal(a$value, b$value, tolerance = 1e-12)
+    expect_equal(a$grad, b$grad, tolerance = 1e-9)
+    # without the attribute: central differences
+    plain <- function(x) as.vector(rows(x))
+    p <- acq_evaluate(fit, pts, type, cost = plain, lambda = lam,
+                      grad = TRUE)
+    expect_equal(p$grad, b$grad, tolerance = 1e-6)
+  }
+  m <- acq_maximize(fit, "ei_pu", cost = rows)
+  expect_equal(m$value, acq_evaluate(fit, m$x, "ei_pu", cost = rows),
+               tolerance = 1e-12)
+})
