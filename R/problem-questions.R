@@ -102,6 +102,14 @@ problem_repeats_failure.bo_problem <- function(problem, state, step) {
                   1e-10 * (problem$upper - problem$lower)) == problem$d)
 }
 
+# Whether a deterministic objective would be evaluated again at a point it
+# was evaluated at, with no other point left to move to (typed spaces; see
+# problem_step.bo_problem_typed()).
+problem_exhausted <- function(problem, state, step) {
+  UseMethod("problem_exhausted")
+}
+problem_exhausted.bo_problem <- function(problem, state, step) FALSE
+
 # The step ready to evaluate (with control sets, the other inputs drawn).
 problem_realize <- function(problem, step) UseMethod("problem_realize")
 problem_realize.bo_problem <- function(problem, step) step

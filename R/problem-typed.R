@@ -64,6 +64,12 @@ typed_unvisited <- function(problem, state, u) {
   }
 }
 
+problem_exhausted.bo_problem_typed <- function(problem, state, step) {
+  !isTRUE(problem$noisy) && space_discrete(problem$space) &&
+    length(state$value) > 0L &&
+    any(colSums(t(state$X) == step$x) == problem$d)
+}
+
 # The typed points one discrete change away from the rows of U (encoded).
 typed_neighbours <- function(space, U) {
   D <- space_decode_rows(space, U)
