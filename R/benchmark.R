@@ -257,8 +257,7 @@ benchmark_task <- function(task, problems, policies, stream, args) {
         run$problem$optimum - cummax(ifelse(counts, df$value, -Inf)),
     stringsAsFactors = FALSE)
   rec$trace$regret[!is.finite(rec$trace$regret)] <- NA_real_
-  rec$x <- as.matrix(df[, paste0("x", seq_len(run$problem$d)), drop = FALSE])
-  dimnames(rec$x) <- NULL
+  rec$x <- matrix(as.double(run$X), ncol = run$problem$d)
   rec$optimum <- run$problem$optimum
   rec$budget <- run$budget
   rec$stop_reason <- run$stop_reason

@@ -145,8 +145,20 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
                    estimate = c("map", "ml", "fixed"), noise = NULL,
                    lengthscale = NULL, outputscale = NULL, lower = NULL,
                    upper = NULL, ard = TRUE, start = NULL, n_starts = NULL,
-                   noise_floor = 1e-6, noise_ceiling = 10, priors = NULL) {
+                   noise_floor = 1e-6, noise_ceiling = 10, priors = NULL,
+                   space = NULL) {
   kernel <- check_choice(kernel, gp_kernels)
+  if (!is.null(space)) {
+    if (!inherits(space, "bo_space")) stop_arg("space", "a bo_space", space)
+    if (!is.null(lower) || !is.null(upper)) {
+      stop_arg(if (is.null(lower)) "upper" else "lower",
+               "NULL with `space` (its encoding is on the unit cube)",
+               if (is.null(lower)) upper else lower)
+    }
+    X <- space_inputs(space, X, "X")
+    lower <- rep(0, space$d)
+    upper <- rep(1, space$d)
+  }
   ard <- check_flag(ard)
   estimate <- check_choice(estimate, c("map", "ml", "fixed"))
   X <- check_matrix(X, min_rows = 2L)
@@ -168,7 +180,10 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   priors <- check_priors(priors)
   if (!is.null(start)) start <- check_gp_object(start, arg = "start")
   if (!is.null(start) && !(identical(gp_variant(start), "continuous") &&
-                           identical(start$kernel, kernel) && start$d == d)) {
+                           identical(start$kernel, kernel) && start$d == d &&
+                           identical(gp_transform(start),
+                                     if (is.null(space)) no_transform else
+                                       space$transform))) {
     stop_arg("start", sprintf("a costbo_gp fit with kernel \"%s\" on %d inputs",
                               kernel, d), start)
   }
@@ -303,7 +318,8 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
     beta = fac$beta, estimate = estimate, priors = priors,
     noise_floor = noise_floor, noise_ceiling = noise_ceiling, ard = ard,
     log_posterior = -opt$value, nfun = opt$nfun,
-    convergence = opt$convergence, fmean = double(), fcov = double()
+    convergence = opt$convergence, fmean = double(), fcov = double(),
+    space = space
   ))
 }
 

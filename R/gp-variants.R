@@ -155,8 +155,14 @@ gp_pack <- function(object, arg = "object", call = sys.call(-1L)) {
                  beta = object$beta, kcode = as.integer(object$kcode),
                  hyp = as.double(object$hyp),
                  fmean = as.double(object$fmean),
-                 fcov = as.double(object$fcov)),
+                 fcov = as.double(object$fcov),
+                 transform = gp_transform(object)),
             class = "costbo_gp_pack")
+}
+
+# The input transform of a fit (its space's, or the identity).
+gp_transform <- function(object) {
+  if (is.null(object$space)) no_transform else object$space$transform
 }
 
 # Kernel names in the order of the C kernel codes (enum in src/gp.h).
@@ -241,6 +247,17 @@ check_gp_object <- function(object, arg = "object", call = sys.call(-1L)) {
     if (!(is.matrix(fc) && all(dim(fc) == nfin) && is_real(fc, nfin^2))) {
       bad("fcov", sprintf("a finite %d x %d double matrix (the prior covariance)",
                           nfin, nfin))
+    }
+  }
+  if (!is.null(object$space)) {
+    sp <- object$space
+    tf <- sp$transform
+    if (!(inherits(sp, "bo_space") && identical(gp_inputs(object), "box") &&
+          is_count(sp$d) && sp$d == d && inherits(tf, "costbo_transform") &&
+          is.integer(tf$kind) && length(tf$kind) == d &&
+          all(tf$kind %in% 0:4) && is.double(tf$a) && length(tf$a) == d &&
+          is.double(tf$b) && length(tf$b) == d)) {
+      bad("space", sprintf("NULL or a bo_space of %d encoded columns", d))
     }
   }
   dc <- d + miso # columns of Xs
@@ -384,6 +401,9 @@ gp_scale_inputs.costbo_gp_miso <- function(object, newdata, arg, call) {
 
 #' @exportS3Method
 gp_scale_inputs.costbo_gp_continuous <- function(object, newdata, arg, call) {
+  if (!is.null(object$space)) {
+    return(space_inputs(object$space, newdata, arg, call))
+  }
   Xn <- check_matrix(newdata, d = object$d, arg = arg, call = call)
   sweep(sweep(Xn, 2L, object$lower), 2L, object$upper - object$lower, "/")
 }

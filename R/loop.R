@@ -148,7 +148,11 @@
 #'   `"policy_failed"` (the policy raised an error), `"objective_failed"`
 #'   and `"cost_failed"` (an evaluation of the objective or of the cost
 #'   function failed, with `on_error = "stop"`), `"repeated_failure"` (the
-#'   policy proposed again a point that had failed) or `"interrupted"`.
+#'   policy proposed again a point that had failed), `"exhausted"` (on a
+#'   typed space with a deterministic objective, the policy proposed an
+#'   evaluated point and every typed point reachable from it by changing
+#'   its integer and categorical parameters has been evaluated) or
+#'   `"interrupted"`.
 #' @family runs
 #' @examples
 #' prob <- test_problem("branin", budget = 6)
@@ -329,7 +333,8 @@ continue_initial <- function(state, ctl) {
 
 # Stop the run: `code` says why for programs (one of the codes documented
 # in bo_optimize(): "budget", "max_evaluations", "pandora", "policy_failed",
-# "objective_failed", "cost_failed", "repeated_failure", "interrupted"),
+# "objective_failed", "cost_failed", "repeated_failure", "exhausted",
+# "interrupted"),
 # `reason` for people.
 stop_run <- function(state, code, reason) {
   state$stop_code <- code
@@ -492,6 +497,11 @@ run_step <- function(state, p, ctl) {
   if (problem_repeats_failure(pr, state, step)) {
     return(stop_run(state, "repeated_failure",
                     "the policy proposed a point that failed before"))
+  }
+  if (problem_exhausted(pr, state, step)) {
+    return(stop_run(state, "exhausted", paste(
+      "every point of the space near the proposal has been evaluated",
+      "(a deterministic objective)")))
   }
   step <- problem_realize(pr, step)
   record_step(state, step, evaluate_step(pr, step, pc$cost), p, ctl)

@@ -5,7 +5,7 @@
 # costs the control set's cost. The initial design evaluates full queries at
 # the largest control-set cost.
 
-problem_step.bo_problem_cvs <- function(problem, p) {
+problem_step.bo_problem_cvs <- function(problem, p, state) {
   new_step(p$x, control_set = p$control_set)
 }
 

@@ -7,7 +7,7 @@
 # bo_session(initial = ), bo_acquisition()) are matched to candidates once,
 # where they enter.
 
-problem_step.bo_problem_finite <- function(problem, p) {
+problem_step.bo_problem_finite <- function(problem, p, state) {
   if (!is.null(problem$prior)) {
     # the policy proposes a candidate index
     i <- as.integer(p$x)

@@ -6,7 +6,7 @@
 # best value and the regret are those of source 0. The initial design
 # evaluates every point at every source.
 
-problem_step.bo_problem_miso <- function(problem, p) {
+problem_step.bo_problem_miso <- function(problem, p, state) {
   new_step(p$x, source = p$source)
 }
 

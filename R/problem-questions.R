@@ -24,9 +24,9 @@ new_step <- function(x, control_set = NA_integer_, source = NA_integer_,
 # --- proposing ---------------------------------------------------------------
 
 # The step of a policy's proposal `p` (list(x, control_set, source) as the
-# policy returns it).
-problem_step <- function(problem, p) UseMethod("problem_step")
-problem_step.bo_problem <- function(problem, p) new_step(p$x)
+# policy returns it) in `state`.
+problem_step <- function(problem, p, state) UseMethod("problem_step")
+problem_step.bo_problem <- function(problem, p, state) new_step(p$x)
 
 # The initial design of n points: list(x, control_set, source, index), one
 # entry (row of x) per evaluation.
@@ -101,6 +101,14 @@ problem_repeats_failure.bo_problem <- function(problem, state, step) {
     any(rowSums(abs(sweep(failed, 2L, step$x)) <=
                   1e-10 * (problem$upper - problem$lower)) == problem$d)
 }
+
+# Whether a deterministic objective would be evaluated again at a point it
+# was evaluated at, with no other point left to move to (typed spaces; see
+# problem_step.bo_problem_typed()).
+problem_exhausted <- function(problem, state, step) {
+  UseMethod("problem_exhausted")
+}
+problem_exhausted.bo_problem <- function(problem, state, step) FALSE
 
 # The step ready to evaluate (with control sets, the other inputs drawn).
 problem_realize <- function(problem, step) UseMethod("problem_realize")
@@ -325,6 +333,13 @@ problem_regret_curve <- function(problem, run) {
   UseMethod("problem_regret_curve")
 }
 problem_regret_curve.bo_problem <- function(problem, run) NULL
+
+# A recorded point as reports show it: the coordinates x1..xd (named), or
+# the typed point of a typed space.
+problem_point_of <- function(problem, x) UseMethod("problem_point_of")
+problem_point_of.bo_problem <- function(problem, x) {
+  stats::setNames(as.double(x), paste0("x", seq_along(x)))
+}
 
 # How the problem's cost is described by print().
 problem_cost_label <- function(problem) UseMethod("problem_cost_label")

@@ -81,6 +81,16 @@
 #' @param source_costs With `sources`: the cost of each source (positive
 #'   numbers, source 0 first), or a function `function(x, source)` returning
 #'   the cost of evaluating `source` at `x`; `cost` must then be `NULL`.
+#' @param space Optional typed search space ([bo_space()]) in place of the
+#'   box: numeric, integer and categorical parameters. The objective (and a
+#'   cost function) then receives one point as a named list of typed values
+#'   (numbers, integers, strings); `lower`, `upper`, `candidates`,
+#'   `control_sets` and `sources` must be `NULL`. Runs record each point
+#'   both as its typed values (in [as.data.frame()]) and as its encoding on
+#'   the unit cube (`run$X`, what the models see); every proposal is a valid
+#'   typed point, and a proposal of a deterministic objective that repeats
+#'   an evaluated point is moved to the nearest point not yet evaluated (see
+#'   [bo_space()] for the models).
 #' @param noisy Are evaluations of the objective noisy (`TRUE`) or
 #'   deterministic (`FALSE`)? Default `FALSE` (or `TRUE` with `prior` and a
 #'   positive `noise`): the papers' test problems, simulations and tuning
@@ -147,9 +157,15 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
                        name = NULL, optimum = NULL, control_sets = NULL,
                        control_costs = NULL, distributions = NULL,
                        variance = 0.02, noise_free = NULL, sources = NULL,
-                       source_costs = NULL, noisy = noise > 0) {
+                       source_costs = NULL, noisy = noise > 0,
+                       space = NULL) {
   if (!is.function(objective)) {
     stop_arg("objective", "a function of one point", objective)
+  }
+  if (!is.null(space)) {
+    return(typed_problem(objective, space, cost, budget, name, optimum,
+                         noisy, lower, upper, candidates, prior,
+                         control_sets, sources, sys.call()))
   }
   if (missing(budget)) stop_arg("budget", "given", NULL, show = FALSE)
   budget <- check_number(budget, min = 0, min_open = TRUE)
@@ -265,6 +281,54 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
   new_bo_problem(prob)
 }
 
+# A problem over a typed search space (problem-typed.R): a box problem on
+# the unit cube of the space's encoding, whose objective and known cost
+# receive the decoded typed point.
+typed_problem <- function(objective, space, cost, budget, name, optimum,
+                          noisy, lower, upper, candidates, prior,
+                          control_sets, sources, call) {
+  if (!inherits(space, "bo_space")) {
+    stop_arg("space", "a bo_space (see bo_space())", space, call = call)
+  }
+  other <- list(lower = lower, upper = upper, candidates = candidates,
+                prior = prior, control_sets = control_sets,
+                sources = sources)
+  given <- names(other)[!vapply(other, is.null, NA)]
+  if (length(given)) {
+    stop_arg(given[1L], "NULL with `space` (the space is the domain)",
+             other[[given[1L]]], call = call)
+  }
+  if (missing(budget)) stop_arg("budget", "given", NULL, show = FALSE, call = call)
+  budget <- check_number(budget, min = 0, min_open = TRUE, call = call)
+  noisy <- check_flag(noisy, call = call)
+  cost_type <- "known"
+  user_cost <- NULL
+  if (is.null(cost)) {
+    cost_type <- "measured"
+  } else if (is.numeric(cost)) {
+    cost <- cost_constant(check_number(cost, min = 0, min_open = TRUE,
+                                       arg = "cost", call = call))
+  } else if (is.function(cost) && is.null(attr(cost, "costbo_cost"))) {
+    user_cost <- cost
+    cost <- typed_cost(space, cost)
+  } else {
+    stop_arg("cost", paste("NULL, a positive number or a function of the",
+                           "typed point (a named list) with `space`"),
+             cost, call = call)
+  }
+  if (!is.null(name) && !(is.character(name) && length(name) == 1L)) {
+    stop_arg("name", "a single string", name, call = call)
+  }
+  if (!is.null(optimum)) optimum <- check_number(optimum, call = call)
+  new_bo_problem(list(
+    objective = typed_objective(space, objective), d = space$d,
+    lower = rep(0, space$d), upper = rep(1, space$d), cost = cost,
+    cost_type = cost_type, budget = budget, candidates = NULL, prior = NULL,
+    noise = 0, noisy = noisy, name = if (is.null(name)) "problem" else name,
+    optimum = optimum, space = space, user_objective = objective,
+    user_cost = user_cost))
+}
+
 # The variants of a problem are classes (see "The questions the loop asks"
 # below): "bo_problem_cvs" (control sets), "bo_problem_miso" (information
 # sources), "bo_problem_finite" (candidate points, with or without an
@@ -272,7 +336,8 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
 new_bo_problem <- function(x) {
   kind <- if (isTRUE(x$cvs)) "cvs" else if (isTRUE(x$miso)) "miso" else
     if (!is.null(x$candidates)) "finite" else "box"
-  structure(x, class = c(paste0("bo_problem_", kind), "bo_problem"))
+  structure(x, class = c(if (!is.null(x$space)) "bo_problem_typed",
+                         paste0("bo_problem_", kind), "bo_problem"))
 }
 
 # A problem saved by a costbo whose problems had the class "bo_problem" only
@@ -283,7 +348,10 @@ upgrade_problem <- function(x) {
 
 #' @export
 print.bo_problem <- function(x, ...) {
-  dom <- if (is.null(x$candidates)) {
+  dom <- if (!is.null(x$space)) {
+    sprintf("typed space of %d parameters (%s)", length(x$space$params),
+            paste(names(x$space$params), collapse = ", "))
+  } else if (is.null(x$candidates)) {
     paste0("box ", paste0("[", format(x$lower), ", ", format(x$upper), "]",
                           collapse = " x "))
   } else {

@@ -38,12 +38,12 @@ summary.bo_run <- function(object, ...) {
   n_failed <- sum(df$status != "ok")
   ok <- state_objective(object)
   best_i <- if (any(ok)) which(ok)[which.max(df$value[ok])] else NA_integer_
-  xn <- paste0("x", seq_len(object$problem$d))
   best_value <- if (is.na(best_i)) NA_real_ else df$value[best_i]
   regret <- problem_regret(object$problem, object, best_value)
   structure(list(
     problem = object$problem$name, policy = object$policy$label,
-    best_x = if (is.na(best_i)) NULL else unlist(df[best_i, xn]),
+    best_x = if (is.na(best_i)) NULL else problem_point_of(object$problem,
+                                                           object$X[best_i, ]),
     best_value = best_value,
     optimum = object$problem$optimum,
     regret = regret$value, regret_of = regret$what,
@@ -70,8 +70,11 @@ print.summary.bo_run <- function(x, digits = max(3L, getOption("digits") - 3L),
   cat(sprintf("%s on \"%s\"\n", x$policy, x$problem))
   cat(sprintf("  best value:  %s\n", format(x$best_value, digits = digits)))
   if (!is.null(x$best_x)) {
-    cat(sprintf("  best point:  (%s)\n",
-                paste(format(x$best_x, digits = digits), collapse = ", ")))
+    cat(sprintf("  best point:  (%s)\n", if (is.list(x$best_x)) {
+      paste0(names(x$best_x), " = ", vapply(x$best_x, function(v) {
+        if (is.character(v)) v else format(v, digits = digits)
+      }, ""), collapse = ", ")
+    } else paste(format(x$best_x, digits = digits), collapse = ", ")))
   }
   if (!is.na(x$regret) && identical(x$regret_of, "expected")) {
     cat(sprintf("  regret:      %s (simple regret of the expected objective; optimum %s)\n",

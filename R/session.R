@@ -93,16 +93,16 @@ state_initial <- function(state, initial, call = sys.call(-1L)) {
     stop_arg("initial", "a data frame with columns x1..xd and value", initial,
              call = call)
   }
-  xn <- paste0("x", seq_len(d))
-  need <- c(xn, "value", problem_initial_columns(pr))
-  miss <- setdiff(need, names(initial))
+  ix <- problem_initial_x(pr, initial, call)
+  miss <- c(ix$missing, setdiff(c("value", problem_initial_columns(pr)),
+                                names(initial)))
   if (length(miss)) {
     stop_arg("initial", sprintf("a data frame with column%s %s",
                                 if (length(miss) > 1L) "s" else "",
                                 paste(miss, collapse = ", ")),
              show = FALSE, call = call)
   }
-  X <- check_matrix(as.matrix(initial[xn]), d = d, arg = "initial", call = call)
+  X <- ix$X
   value <- check_vector(initial$value, nrow(X), arg = "initial$value",
                         call = call)
   index <- problem_in_domain(pr, X, "initial", call)
@@ -137,7 +137,27 @@ bo_ask <- function(session) {
   x <- problem_ask_point(session$problem, p$step, p)
   structure(x, info = p$info, memory = p$memory, models = p$state$models,
             control_set = p$control_set, source = p$source,
-            class = "bo_point")
+            class = c(if (is.list(x)) "bo_point_typed", "bo_point"))
+}
+
+#' @export
+print.bo_point_typed <- function(x, ...) {
+  v <- unclass_point(x)
+  cat("Next point to evaluate:",
+      paste0(names(v), " = ", vapply(v, function(e) {
+        if (is.character(e)) dQuote(e, FALSE) else format(e, digits = 6)
+      }, ""), collapse = ", "), "\n")
+  print_point_info(x)
+  invisible(x)
+}
+
+print_point_info <- function(x) {
+  info <- attr(x, "info")
+  if (length(info)) {
+    cat(paste0("  ", names(info), " = ",
+               vapply(info, function(v) format(v, digits = 4), ""),
+               collapse = "\n"), "\n")
+  }
 }
 
 #' @export
@@ -153,12 +173,7 @@ print.bo_point <- function(x, ...) {
                 paste0(names(x), " = ", format(as.double(x), digits = 6),
                        collapse = ", ")))
   }
-  info <- attr(x, "info")
-  if (length(info)) {
-    cat(paste0("  ", names(info), " = ",
-               vapply(info, function(v) format(v, digits = 4), ""),
-               collapse = "\n"), "\n")
-  }
+  print_point_info(x)
   invisible(x)
 }
 
@@ -181,9 +196,7 @@ bo_tell <- function(session, x, value, cost = NULL, asked = NULL) {
   session <- upgrade_state(session)
   pr <- session$problem
   call <- sys.call()
-  if (!is.numeric(x)) stop_arg("x", "a numeric point", x)
-  xm <- check_matrix(as.double(x), d = pr$d, arg = "x")
-  if (nrow(xm) != 1L) stop_arg("x", "one point", x)
+  xm <- problem_told_point(pr, x, call)
   index <- problem_in_domain(pr, xm, "x", call)
   if (!(is.numeric(value) || is.logical(value)) || length(value) != 1L) {
     stop_arg("value", "a single number (NA for a failed experiment)", value)

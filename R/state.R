@@ -138,8 +138,9 @@ model_noise_default <- function(args, exact) {
 # `model_args`, warm-started from the previous fit `prev` when its kernel is
 # the one asked for (and no start was given).
 refit_gp <- function(X, y, pr, model_args, prev) {
-  args <- c(list(X = X, y = y, lower = pr$lower, upper = pr$upper),
-            model_args)
+  args <- c(list(X = X, y = y), if (is.null(pr$space)) {
+    list(lower = pr$lower, upper = pr$upper)
+  } else list(space = pr$space), model_args)
   kernel <- if (is.null(args$kernel)) "matern52" else args$kernel
   if (is.null(args$start) && !is.null(prev) &&
       identical(prev$kernel, kernel)) {
@@ -160,7 +161,7 @@ state_propose <- function(state) {
   t1 <- proc.time()[["elapsed"]]
   p <- state$policy$propose(state)
   t2 <- proc.time()[["elapsed"]]
-  step <- problem_step(state$problem, p)
+  step <- problem_step(state$problem, p, state)
   list(step = step, x = step$x, info = p$info, memory = p$memory,
        fit_time = t1 - t0, policy_time = t2 - t1, state = state,
        control_set = p$control_set, source = p$source)

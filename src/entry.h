@@ -22,6 +22,9 @@ SEXP C_gp_condition(SEXP gp, SEXP Xadd, SEXP yadd);
 SEXP C_gp_sample(SEXP gp, SEXP Xnew, SEXP nsim);
 SEXP C_gp_rff_eval(SEXP X, SEXP omega, SEXP phase, SEXP weight, SEXP scale);
 
+/* transform.c */
+SEXP C_space_transform(SEXP pack, SEXP X);
+
 /* maximize.c */
 /* list(value, grad) of an objective (maximize.h's cb_objfn) at the rows of
  * X; grad is d x m, or NULL when grad = 0. */

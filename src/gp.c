@@ -399,6 +399,78 @@ static const cb_gp_ops ops_miso = {
     plain_col,      NULL,            NULL,              NULL,
     NULL};
 
+/* Typed inputs (gp_set_transform): the radial operations of gp->base at
+ * transformed inputs, with the x-gradients of the discrete columns 0 (the
+ * derivative of a piecewise-constant transform).  Scratch gp->tx: the
+ * transformed inputs in [0, 2d), the saved gradient entries in [2d, 3d). */
+static double typed_prior_mean(const cb_gp *gp, const double *x, int ldx) {
+  return gp->base->prior_mean(gp, x, ldx);
+}
+
+static double typed_kernel(const cb_gp *gp, const double *x1, int ld1,
+                           const double *x2, int ld2) {
+  double *t1 = gp->tx, *t2 = gp->tx + gp->d;
+  transform_apply(&gp->tf, x1, ld1, t1);
+  transform_apply(&gp->tf, x2, ld2, t2);
+  return gp->base->kernel(gp, t1, 1, t2, 1);
+}
+
+static void typed_col(const cb_gp *gp, const double *x, int ldx, double *kx,
+                      double *dk) {
+  transform_apply(&gp->tf, x, ldx, gp->tx);
+  gp->base->col(gp, gp->tx, 1, kx, dk);
+}
+
+/* g += ... in the numeric columns only: the discrete entries of g are
+ * saved and put back */
+static void typed_grad_col(const cb_gp *gp, const double *x, const double *u,
+                           const double *dk, double *g) {
+  const int d = gp->d;
+  double *save = gp->tx + 2 * d;
+  transform_apply(&gp->tf, x, 1, gp->tx);
+  for (int k = 0; k < d; k++) save[k] = g[k];
+  gp->base->grad_col(gp, gp->tx, u, dk, g);
+  for (int k = 0; k < d; k++)
+    if (gp->tf.kind[k] != CB_TF_NUM) g[k] = save[k];
+}
+
+static void typed_grad_moments(const cb_gp *gp, const double *x, int ldx,
+                               const double *alpha, double *w, double *dk,
+                               int order, double *dmean, double *dvar) {
+  transform_apply(&gp->tf, x, ldx, gp->tx);
+  gp->base->grad_moments(gp, gp->tx, 1, alpha, w, dk, order, dmean, dvar);
+  transform_zero_discrete(&gp->tf, dmean);
+  transform_zero_discrete(&gp->tf, dvar);
+}
+
+static double typed_kernel_dx(const cb_gp *gp, const double *x1,
+                              const double *x2, double c, double *g) {
+  const int d = gp->d;
+  double *t1 = gp->tx, *t2 = gp->tx + d, *save = gp->tx + 2 * d;
+  transform_apply(&gp->tf, x1, 1, t1);
+  transform_apply(&gp->tf, x2, 1, t2);
+  for (int k = 0; k < d; k++) save[k] = g[k];
+  const double v = gp->base->kernel_dx(gp, t1, t2, c, g);
+  for (int k = 0; k < d; k++)
+    if (gp->tf.kind[k] != CB_TF_NUM) g[k] = save[k];
+  return v;
+}
+
+static const cb_gp_ops ops_typed = {
+    "typed-input",  CB_INPUT_BOX,       typed_prior_mean,
+    typed_kernel,   typed_col,          typed_grad_col,
+    typed_grad_moments, typed_kernel_dx, NULL};
+
+void gp_set_transform(cb_gp *gp, const cb_transform *tf) {
+  if (!tf->discrete) return;
+  if (gp->ops->inputs != CB_INPUT_BOX || !gp->ops->profile || tf->d != gp->d)
+    Rf_error("internal error: typed inputs for a %s GP", gp->ops->name);
+  gp->tf = *tf;
+  gp->base = gp->ops;
+  gp->ops = &ops_typed;
+  gp->tx = (double *)R_alloc((size_t)3 * gp->d, sizeof(double));
+}
+
 /* The one place that reads a kernel code. */
 const cb_gp_ops *gp_ops(int kernel) {
   static const cb_gp_ops *const table[] = {&ops_matern52, &ops_matern32,
@@ -447,6 +519,12 @@ void gp_init(cb_gp *gp, int kernel, int d, int n, int cap, const double *X,
   gp->fmean = fmean;
   gp->fcov = fcov;
   gp->bias = hyp + d + 4; /* read by the CB_MISO operations only */
+  gp->base = NULL;
+  gp->tf.d = d;
+  gp->tf.discrete = 0;
+  gp->tf.kind = NULL;
+  gp->tf.a = gp->tf.b = NULL;
+  gp->tx = NULL;
 }
 
 double gp_kernel(const cb_gp *gp, const double *x1, int ld1, const double *x2,
@@ -627,6 +705,9 @@ void gp_unpack(cb_gp *gp, SEXP packed, int extra) {
     Rf_error("internal error: an inconsistent GP reached C");
   gp_init(gp, kern, d, n, n + extra, REAL(X), REAL(y), REAL(L), REAL(beta),
           REAL(hyp), Rf_length(fmean), REAL(fmean), REAL(fcov));
+  cb_transform tf;
+  transform_unpack(&tf, cb_elt(packed, "costbo_gp_pack", "transform"), d);
+  gp_set_transform(gp, &tf);
 }
 
 void gp_kernel_col(const cb_gp *gp, const double *x, int ldx, double *kx,
@@ -652,7 +733,15 @@ int gp_fantasy_add(cb_gp *gp, const double *x, int ldx, double y) {
   const int n = gp->n, ld = gp->cap;
   double *row = gp->L + n, s = 0.0, t = 0.0;
   if (n >= gp->cap) return 1;
-  for (int k = 0; k < gp->d; k++) gp->X[n + (size_t)k * ld] = x[(size_t)k * ldx];
+  if (gp->tf.discrete) {
+    /* the row of a typed GP holds T(x) (see gp_set_transform) */
+    transform_apply(&gp->tf, x, ldx, gp->tx + 2 * gp->d);
+    for (int k = 0; k < gp->d; k++)
+      gp->X[n + (size_t)k * ld] = gp->tx[2 * gp->d + k];
+  } else {
+    for (int k = 0; k < gp->d; k++)
+      gp->X[n + (size_t)k * ld] = x[(size_t)k * ldx];
+  }
   for (int j = 0; j < n; j++)
     row[(size_t)j * ld] = gp_kernel(gp, gp->X + j, ld, gp->X + n, ld);
   if (n > 0)

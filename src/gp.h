@@ -43,6 +43,11 @@
  * its stages for a block of points at once (the triangular solves of the
  * block by dtrsm, the rest through the same column and gradient operations).
  *
+ * Typed inputs (integer and categorical parameters of a bo_space()) are a
+ * wrapping table: gp_set_transform() points ops at the typed operations,
+ * which transform their inputs (transform.h) and call the radial variant's
+ * own (gp->base); consumers see no difference.
+ *
  * Buffers have a capacity `cap` >= n so that fantasy observations can be
  * appended in O(n^2) (gp_fantasy_add) and removed in O(1) (gp_fantasy_drop):
  * X is cap x d, L is cap x cap (leading dimension cap), y and beta have length
@@ -52,6 +57,7 @@
 #define COSTBO_GP_MODULE_H
 
 #include "costbo.h"
+#include "transform.h"
 
 /* Kernel codes of the .Call boundary (gp_kernel_codes in R/gp-variants.R). */
 enum {
@@ -125,6 +131,12 @@ typedef struct cb_gp_s {
   const double *fmean; /* CB_FINITE: prior mean, length nfin */
   const double *fcov;  /* CB_FINITE: prior covariance, nfin x nfin */
   const double *bias;  /* CB_MISO: (ell_s, sf2_s) of sources 1, 2, ... */
+  /* typed inputs (gp_set_transform): ops is the typed table, which applies
+   * tf to every input it is given and calls the radial operations of base;
+   * the rows of X hold transformed inputs (T is idempotent) */
+  const cb_gp_ops *base;
+  cb_transform tf;
+  double *tx;          /* scratch of the typed operations, 3 d */
 } cb_gp;
 
 /* The table of kernel code `kernel`; Rf_error for an unknown code. */
@@ -143,6 +155,13 @@ void gp_init(cb_gp *gp, int kernel, int d, int n, int cap, const double *X,
              const double *y, const double *L, const double *beta,
              const double *hyp, int nfin, const double *fmean,
              const double *fcov);
+
+/* Make a radial-kernel GP see its inputs through the typed-space transform
+ * tf (transform.h): k(u, u') = k0(T(u), T(u')), with the x-gradients of the
+ * integer and categorical columns 0.  The rows of X must already be
+ * transformed (they are: the R layer records T(u) and C appends T(u) in
+ * gp_fantasy_add).  A transform with no discrete column changes nothing. */
+void gp_set_transform(cb_gp *gp, const cb_transform *tf);
 
 /* Prior covariance of two inputs x1, x2 (elements strided by ld1, ld2). */
 double gp_kernel(const cb_gp *gp, const double *x1, int ld1, const double *x2,
