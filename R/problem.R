@@ -151,6 +151,15 @@
 #'                    lower = c(0, 0), upper = c(1, 1), budget = 30,
 #'                    sources = 2, source_costs = c(10, 1))
 #' miso
+#' # a typed space: an integer, a log-scale number and a category
+#' sp <- bo_space(trees = param_int(10, 200),
+#'                rate = param_num(1e-3, 1, log = TRUE),
+#'                rule = param_cat(c("a", "b")))
+#' typed <- bo_problem(function(p) -(log10(p$rate) + 1)^2 + (p$rule == "b") -
+#'                       (p$trees - 120)^2 / 1e4,
+#'                     space = sp, cost = function(p) 1 + p$trees / 100,
+#'                     budget = 10)
+#' typed
 #' @export
 bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
                        budget, candidates = NULL, prior = NULL, noise = 0,

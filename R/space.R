@@ -310,8 +310,9 @@ space_decode <- function(space, U) {
   space_decode_rows(space, U)
 }
 
-# Typed values of the rows of U (no checks): a data frame.
-space_decode_rows <- function(space, U) {
+# Typed values of the rows of U (no checks): a named list of one vector per
+# parameter (numbers, integers, strings for categories).
+space_values <- function(space, U) {
   U <- space_transform(space, matrix(U, ncol = space$d))
   out <- lapply(seq_along(space$params), function(i) {
     p <- space$params[[i]]
@@ -325,17 +326,24 @@ space_decode_rows <- function(space, U) {
       int = as.integer(if (p$log) {
         round(exp(log(p$lower) + u * (log(p$upper) - log(p$lower))))
       } else p$lower + round(u * (p$upper - p$lower + 1) - 0.5)),
-      cat = factor(p$levels[max.col(U[, j - 1L + seq_along(p$levels),
-                                      drop = FALSE], "first")],
-                   levels = p$levels))
+      cat = p$levels[max.col(U[, j - 1L + seq_along(p$levels), drop = FALSE],
+                             "first")])
   })
   names(out) <- names(space$params)
-  as.data.frame(out, stringsAsFactors = FALSE)
+  out
+}
+
+# Typed values of the rows of U (no checks): a data frame, categories as
+# factors with the parameter's levels.
+space_decode_rows <- function(space, U) {
+  v <- space_values(space, U)
+  for (i in seq_along(v)) {
+    p <- space$params[[i]]
+    if (p$type == "cat") v[[i]] <- factor(v[[i]], levels = p$levels)
+  }
+  as.data.frame(v, stringsAsFactors = FALSE)
 }
 
 # The typed point of one row u, as the objective and a cost receive it: a
 # named list (numbers, integers, and strings for categories).
-space_point <- function(space, u) {
-  df <- space_decode_rows(space, u)
-  lapply(df, function(v) if (is.factor(v)) as.character(v) else v)
-}
+space_point <- function(space, u) space_values(space, u)

@@ -714,6 +714,9 @@ static void unpack_cost_par(SEXP par, cb_acq *a, int d, int ncand) {
       cb_rcall *r = (cb_rcall *)R_alloc(1, sizeof(cb_rcall));
       rcall_setup(r, fn, d, cb_elt_reals(par, cls, "offset", d),
                   cb_elt_reals(par, cls, "range", d));
+      /* a cost of the typed point is flat in the discrete columns of the
+       * objective GP's inputs (rcall.h); a->f is set by unpack_acq */
+      if (a->f->tf.discrete) r->tf = &a->f->tf;
       a->rcost = r;
       break;
     }
@@ -749,6 +752,7 @@ void unpack_acq(SEXP acq, cb_acq *a, cb_gp *f, cb_gp *lc, int extra) {
   a->xrange = cb_elt_reals(acq, cls, "xrange", -1);
   unpack_cost_par(cb_elt_list(acq, cls, "cost_par"), a, f->d,
                   f->nfin > 0 ? f->nfin : -1);
+
   a->grad_unit = 0;
   a->best = cb_elt_real(acq, cls, "best");
   a->remaining = cb_elt_real(acq, cls, "remaining");

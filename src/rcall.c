@@ -113,16 +113,26 @@ void rcall_setup(cb_rcall *r, SEXP fn, int d, const double *offset,
   r->offset = offset;
   r->range = range;
   r->u = (double *)R_alloc((size_t)(d > 0 ? d : 1), sizeof(double));
+  r->tf = NULL;
 }
 
 double rcall_cost(const cb_rcall *r, const double *u, double *grad) {
   int has_grad;
   const double c = rcall_once(r, u, grad, &has_grad);
-  if (!grad || has_grad) return c;
+  const int typed = r->tf != NULL && r->tf->discrete;
+  if (!grad) return c;
+  if (has_grad) {
+    if (typed) transform_zero_discrete(r->tf, grad);
+    return c;
+  }
   const int d = r->d;
   double *up = r->u;
   memcpy(up, u, (size_t)d * sizeof(double));
   for (int k = 0; k < d; k++) {
+    if (typed && r->tf->kind[k] != CB_TF_NUM) {
+      grad[k] = 0.0;
+      continue;
+    }
     const double x = r->offset[k] + u[k] * r->range[k];
     const double h = 1e-6 * fmax(1.0, fabs(x)) / r->range[k];
     double hi = c, lo = c, w = 0.0;

@@ -67,6 +67,7 @@
 #define COSTBO_RCALL_H
 
 #include "costbo.h"
+#include "transform.h"
 
 typedef struct cb_rcall_s {
   SEXP fn;              /* the closure of u (not protected: see above) */
@@ -74,6 +75,7 @@ typedef struct cb_rcall_s {
   const double *offset; /* o: x = o + u r in the GP's input units (d) */
   const double *range;  /* r (d) */
   double *u;            /* scratch: the points of a central difference */
+  const cb_transform *tf; /* typed inputs (NULL: none): see rcall_setup */
 } cb_rcall;
 
 /* Set up r for the closure fn of points of length d; offset and range as

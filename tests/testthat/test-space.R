@@ -265,3 +265,22 @@ test_that("sessions take typed points and resume keeps them bit for bit", {
                    list(n = "integer", lr = "numeric", rule = "factor",
                         x = "numeric"))
 })
+
+test_that("acquisitions on a typed space are flat in the discrete columns", {
+  sp <- bo_space(n = param_int(1, 5), x = param_num(0, 1))
+  set.seed(6)
+  pts <- data.frame(n = c(1, 2, 3, 4, 5, 3), x = runif(6))
+  fit <- gp_fit(pts, sin(pts$n) + pts$x, space = sp)
+  # a cost of the typed point (through the encoding: n's cell, and x)
+  cost <- function(X) 1 + floor(X[, 1] * 5) + X[, 2]
+  u <- rbind(c(0.5, 0.3), c(0.5999, 0.3), c(0.41, 0.3))
+  a <- acq_evaluate(fit, u, type = "ei_pu", cost = cost, grad = TRUE)
+  # one typed point: one value, and a gradient 0 in n although the cost
+  # jumps at the cell boundaries next to these points
+  expect_identical(a$value, rep(a$value[1], 3))
+  expect_identical(a$grad[, 1], rep(0, 3))
+  h <- 1e-6
+  ap <- acq_evaluate(fit, rbind(c(0.5, 0.3 + h), c(0.5, 0.3 - h)),
+                     type = "ei_pu", cost = cost)
+  expect_equal(a$grad[1, 2], (ap[1] - ap[2]) / (2 * h), tolerance = 1e-5)
+})
