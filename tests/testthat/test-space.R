@@ -187,13 +187,7 @@ test_that("every policy proposes valid typed points on a mixed space", {
                    policy_rollout(horizon = 2, n_samples = 4),
                    policy_rollout(horizon = "adaptive"), policy_kg())
   for (pol in policies) {
-    run <- tryCatch(bo_optimize(prob, pol, seed = 3, progress = FALSE),
-                    costbo_error = function(e) e)
-    if (inherits(run, "error")) {
-      # a policy that cannot take the problem says so before paying
-      expect_match(conditionMessage(run), "cost|space", info = pol$label)
-      next
-    }
+    run <- bo_optimize(prob, pol, seed = 3, progress = FALSE)
     X <- run$X
     expect_true(nrow(X) > 8L, info = pol$label)
     # each row is a fixed point of the transform: a valid typed point
@@ -203,6 +197,21 @@ test_that("every policy proposes valid typed points on a mixed space", {
                       df$x >= -1 & df$x <= 1), info = pol$label)
     expect_identical(anyDuplicated(df[1:4]), 0L, info = pol$label)
   }
+})
+
+test_that("policies for control sets are refused before anything is paid", {
+  calls <- 0
+  prob <- bo_problem(function(p) {
+    calls <<- calls + 1
+    mixed_objective(p)
+  }, space = mixed_space(), cost = 1, budget = 5)
+  for (pol in list(policy_ucb_psq(), policy_ts_psq(), policy_etc(),
+                   policy_ucb_cvs())) {
+    expect_error(bo_optimize(prob, pol, seed = 1, progress = FALSE),
+                 "`policy` must be a policy for problems without control sets",
+                 class = "costbo_error_arg")
+  }
+  expect_identical(calls, 0)
 })
 
 test_that("a deterministic objective is not evaluated twice at a typed point", {
