@@ -207,16 +207,16 @@ paradox_xdt <- function(spec, p) {
 #'   learner <- mlr3::lrn("classif.rpart",
 #'     cp = paradox::to_tune(1e-3, 0.1, logscale = TRUE),
 #'     minsplit = paradox::to_tune(2, 32))
-#'   instance <- mlr3tuning::ti(task = mlr3::tsk("iris"), learner = learner,
+#'   instance <- mlr3tuning::ti(task = mlr3::tsk("sonar"), learner = learner,
 #'     resampling = mlr3::rsmp("holdout"),
 #'     measures = mlr3::msr("classif.ce"),
 #'     terminator = bbotk::trm("evals", n_evals = 12))
 #'   tuner <- mlr3tuning::tnr("costbo", policy = policy_ei_pu(), budget = 1)
 #'   set.seed(1)
 #'   tuner$optimize(instance)
-#'   instance$result
-#'   summary(tuner$run)
-#'   head(as.data.frame(tuner$run))
+#'   print(instance$result)
+#'   print(summary(tuner$run))
+#'   plot(tuner$run)
 #' }
 NULL
 
