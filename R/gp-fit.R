@@ -110,6 +110,12 @@ default_gp_priors <- function() {
 #' @param priors For `estimate = "map"`: a list with elements `lengthscale`,
 #'   `outputscale` and `noise`, each `c(shape, rate)` of a Gamma prior on the
 #'   unit-cube/standardized scale. `NULL` gives the defaults above.
+#' @param space Optional typed search space ([bo_space()]): `X` is then a
+#'   data frame of typed points (one column per parameter) or a matrix of
+#'   their encodings on the unit cube, `lower` and `upper` must be `NULL`,
+#'   and the kernel sees every input through the space's transform, so that
+#'   the posterior is constant on each integer's and each category's cell
+#'   (see [bo_space()]); [predict()] then takes typed or encoded points.
 #' @return An object of class `c("costbo_gp_continuous", "costbo_gp")`: a
 #'   list holding the data, the scaling, the hyperparameters, the Cholesky
 #'   factor and the fit's log marginal likelihood; its element `kernel` names

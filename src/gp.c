@@ -706,7 +706,8 @@ void gp_unpack(cb_gp *gp, SEXP packed, int extra) {
   gp_init(gp, kern, d, n, n + extra, REAL(X), REAL(y), REAL(L), REAL(beta),
           REAL(hyp), Rf_length(fmean), REAL(fmean), REAL(fcov));
   cb_transform tf;
-  transform_unpack(&tf, cb_elt(packed, "costbo_gp_pack", "transform"), d);
+  transform_unpack(&tf, cb_elt_list(packed, "costbo_gp_pack", "transform"),
+                   d);
   gp_set_transform(gp, &tf);
 }
 

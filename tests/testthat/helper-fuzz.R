@@ -90,6 +90,17 @@ fuzz_baselines <- function() {
     policy_ucb = list("policy_ucb", list()),
     policy_ucb_cvs = list("policy_ucb_cvs", list()),
     policy_ucb_psq = list("policy_ucb_psq", list()),
+    bo_space = list("bo_space", list(a = param_int(1, 3),
+                                     b = param_num(0, 1))),
+    param_num = list("param_num", list(lower = 0.1, upper = 1, log = TRUE)),
+    param_int = list("param_int", list(lower = 1, upper = 5, log = FALSE)),
+    param_cat = list("param_cat", list(levels = c("a", "b"))),
+    space_encode = list("space_encode", list(
+      space = bo_space(a = param_int(1, 3), b = param_cat(c("x", "y"))),
+      x = data.frame(a = 2, b = "y"))),
+    space_decode = list("space_decode", list(
+      space = bo_space(a = param_int(1, 3), b = param_cat(c("x", "y"))),
+      U = c(0.5, 0.2, 0.7))),
     sobol_normal = list("sobol_normal", list(n = 4, d = 2)),
     sobol_points = list("sobol_points", list(n = 4, d = 2)),
     test_problem = list("test_problem", list(name = "branin")),
@@ -196,6 +207,8 @@ fuzz_run <- function(seed = 16L, funs = NULL) {
     meth <- fuzz_methods[fn]
     if (is.na(meth)) {
       fm <- setdiff(names(formals(get(f, asNamespace("costbo")))), "...")
+      # a function of `...` alone (bo_space()): the named arguments given
+      if (!length(fm)) fm <- names(args)
       callnames <- f
     } else {
       fm <- names(formals(utils::getFromNamespace(meth, "costbo")))
