@@ -43,12 +43,12 @@ as_bo_space.bo_space <- function(x, ...) x
 #' @rdname as_bo_space
 #' @export
 as_bo_space.ParamSet <- function(x, ...) {
-  paradox_spec(x, sys.call())$space
+  paradox_spec(x, user_call())$space
 }
 
 #' @export
 as_bo_space.default <- function(x, ...) {
-  stop_arg("x", "a bo_space or a paradox ParamSet", x)
+  stop_arg("x", "a bo_space or a paradox ParamSet", x, call = user_call())
 }
 
 # The bo_space of the paradox ParamSet `ps` and, for each parameter, the map
