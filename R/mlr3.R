@@ -399,6 +399,8 @@ tuner_optimize <- function(self, private, inst) {
     }
     ev <- evaluate(p, guess)
     if (is.null(ev)) return(stop_with("terminated", "terminator of the instance"))
+    # the cost the budget check counted on, kept with the evaluation
+    attr(x, "info") <- c(attr(x, "info"), list(cost_bound = guess))
     state <- bo_tell(state, x, ev$value, cost = if (known) NULL else ev$cost)
     private$.run <- structure(state, class = "bo_run")
   }
