@@ -90,6 +90,8 @@ fuzz_baselines <- function() {
     policy_ucb = list("policy_ucb", list()),
     policy_ucb_cvs = list("policy_ucb_cvs", list()),
     policy_ucb_psq = list("policy_ucb_psq", list()),
+    as_bo_space = list("as_bo_space", list(
+      x = bo_space(a = param_int(1, 3)))),
     bo_space = list("bo_space", list(a = param_int(1, 3),
                                      b = param_num(0, 1))),
     param_num = list("param_num", list(lower = 0.1, upper = 1, log = TRUE)),

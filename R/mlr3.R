@@ -1,0 +1,447 @@
+# The bridge to mlr3tuning: as_bo_space() for paradox search spaces, and the
+# tuner "costbo" (class TunerBatchCostbo), registered in
+# mlr3tuning::mlr_tuners when mlr3tuning is loaded (zzz.R). mlr3tuning,
+# paradox, bbotk, data.table and R6 are suggested packages only: nothing
+# here is built when the package is built; the R6 class is made by
+# costbo_tuner_class() the first time the tuner is registered.
+
+#' Convert a search space to a bo_space
+#'
+#' Turns a search space into a [bo_space()]: a `bo_space` is returned as it
+#' is; a paradox `ParamSet` (a search space of mlr3tuning) converts
+#' parameter by parameter: `p_dbl()` to [param_num()], `p_int()` to
+#' [param_int()], `p_fct()` to [param_cat()] and `p_lgl()` to
+#' `param_cat(c("TRUE", "FALSE"))`. A parameter on a log scale
+#' (`p_dbl(lower, upper, logscale = TRUE)` or `p_int(..., logscale =
+#' TRUE)`) becomes `param_num(lower, upper, log = TRUE)` (or `param_int()`)
+#' on its original scale. Other transformations are not undone: the
+#' parameter is searched on its untransformed range.
+#'
+#' Bounds must be finite. Untyped parameters (`p_uty()`), factors of one
+#' level and dependencies between parameters are not supported: they are
+#' errors (class `costbo_error_arg`) naming the parameter.
+#'
+#' @param x A `bo_space` or a paradox `ParamSet`.
+#' @param ... Unused.
+#' @return A `bo_space`.
+#' @family spaces
+#' @seealso [mlr_tuners_costbo], the tuner that uses it.
+#' @examples
+#' if (requireNamespace("paradox", quietly = TRUE)) {
+#'   ps <- paradox::ps(cp = paradox::p_dbl(1e-4, 0.1, logscale = TRUE),
+#'                     minsplit = paradox::p_int(2, 64),
+#'                     split = paradox::p_fct(c("gini", "information")))
+#'   as_bo_space(ps)
+#' }
+#' @export
+as_bo_space <- function(x, ...) UseMethod("as_bo_space")
+
+#' @rdname as_bo_space
+#' @export
+as_bo_space.bo_space <- function(x, ...) x
+
+#' @rdname as_bo_space
+#' @export
+as_bo_space.ParamSet <- function(x, ...) {
+  paradox_spec(x, user_call())$space
+}
+
+#' @export
+as_bo_space.default <- function(x, ...) {
+  stop_arg("x", "a bo_space or a paradox ParamSet", x, call = user_call())
+}
+
+# The bo_space of the paradox ParamSet `ps` and, for each parameter, the map
+# from its typed value (on the original scale) to the value of the search
+# space's untransformed representation (what bbotk's eval_batch() takes).
+paradox_spec <- function(ps, call) {
+  ids <- ps$ids()
+  if (isTRUE(ps$has_deps)) {
+    dep <- unique(ps$deps$id)
+    stop_arg(sprintf("x$%s", dep[1L]), paste(
+      "a parameter without dependencies (as_bo_space() does not support",
+      "dependent parameters)"), show = FALSE, call = call)
+  }
+  cls <- ps$class
+  lower <- ps$lower
+  upper <- ps$upper
+  levels <- ps$levels
+  logscale <- ps$is_logscale
+  trafos <- ps$params$.trafo
+  names(trafos) <- ps$params$id
+  params <- vector("list", length(ids))
+  to_x <- vector("list", length(ids))
+  names(params) <- names(to_x) <- ids
+  for (id in ids) {
+    arg <- sprintf("x$%s", id)
+    kind <- cls[[id]]
+    if (kind %in% c("ParamDbl", "ParamInt") &&
+        !(is.finite(lower[[id]]) && is.finite(upper[[id]]))) {
+      stop_arg(arg, "a parameter with finite bounds",
+               c(lower[[id]], upper[[id]]), call = call)
+    }
+    if (kind == "ParamDbl" && isTRUE(logscale[[id]])) {
+      # paradox searches log(x) and maps it back by its trafo: exp() for a
+      # number, as.integer(exp()) on [log(lower), log(upper + 1)] for an
+      # integer; the trafo at the bounds gives the original bounds
+      tr <- trafos[[id]]
+      lo <- tr(lower[[id]])
+      up <- tr(upper[[id]])
+      a <- lower[[id]]
+      b <- upper[[id]]
+      if (is.integer(lo)) {
+        params[[id]] <- param_int(lo, up, log = TRUE)
+        to_x[[id]] <- function(v) min(max(log(v + 0.5), a), b)
+      } else {
+        params[[id]] <- param_num(lo, up, log = TRUE)
+        to_x[[id]] <- function(v) min(max(log(v), a), b)
+      }
+      environment(to_x[[id]]) <- list2env(list(a = a, b = b),
+                                          parent = baseenv())
+    } else if (kind == "ParamDbl") {
+      params[[id]] <- param_num(lower[[id]], upper[[id]])
+      to_x[[id]] <- as.double
+    } else if (kind == "ParamInt") {
+      params[[id]] <- param_int(lower[[id]], upper[[id]])
+      to_x[[id]] <- as.integer
+    } else if (kind == "ParamFct") {
+      if (length(levels[[id]]) < 2L) {
+        stop_arg(arg, "a factor of at least two levels", levels[[id]],
+                 call = call)
+      }
+      params[[id]] <- param_cat(levels[[id]])
+      to_x[[id]] <- as.character
+    } else if (kind == "ParamLgl") {
+      params[[id]] <- param_cat(c("TRUE", "FALSE"))
+      to_x[[id]] <- as.logical
+    } else {
+      stop_arg(arg, paste("a numeric, integer, factor or logical parameter",
+                          "(as_bo_space() does not support", kind,
+                          "parameters)"), show = FALSE, call = call)
+    }
+  }
+  if (any(make.names(ids) != ids)) {
+    bad <- ids[make.names(ids) != ids][1L]
+    stop_arg(sprintf("x$%s", bad), "a parameter with a syntactic name", bad,
+             call = call)
+  }
+  list(space = new_space(params), to_x = to_x)
+}
+
+# The one-row data.table of the typed point `p` in the search space's
+# untransformed representation.
+paradox_xdt <- function(spec, p) {
+  row <- lapply(names(spec$to_x), function(id) spec$to_x[[id]](p[[id]]))
+  names(row) <- names(spec$to_x)
+  data.table::as.data.table(row)
+}
+
+#' Cost-aware Bayesian optimization as an mlr3 tuner
+#'
+#' @name mlr_tuners_costbo
+#' @description
+#' The tuner `"costbo"` (class `TunerBatchCostbo`, a
+#' `mlr3tuning::TunerBatch`) tunes any mlr3 learner over its search space
+#' with a costbo policy, under a budget of cost: by default the learners'
+#' training time (the archive's column `runtime_learners`, in seconds).
+#' After `library(costbo)` (or whenever costbo's namespace is loaded, before
+#' or after mlr3tuning's), `mlr3tuning::tnr("costbo", policy =
+#' policy_ei_pu_cc(), budget = 60)` creates it. mlr3tuning, paradox, bbotk,
+#' data.table and R6 must be installed; costbo itself does not import them.
+#'
+#' @section Parameters:
+#' \describe{
+#' \item{`policy`}{A costbo policy, e.g. [policy_ei_pu_cc()] (the default),
+#'   [policy_ei_pu()], [policy_ei()] or [policy_bmsei()].}
+#' \item{`budget`}{The total budget, in the units of the cost (required).}
+#' \item{`cost`}{How a configuration's cost is known: the name of a numeric
+#'   column of the archive holding its measured cost, by default
+#'   `"runtime_learners"` (training and prediction time of the resampling,
+#'   in seconds; a time of 0, below the resolution of R's clock, is charged
+#'   as 0.001), or a function of one configuration (a named list of typed
+#'   values, as [bo_problem()]`(space = )` gives it) returning its known cost
+#'   before it is evaluated; the archive then gets a column `cost`.}
+#' \item{`n_init`}{The size of costbo's initial design (scrambled Sobol
+#'   points of the space, distinct typed points); default `2 (d + 1)` for
+#'   `d` columns of the space's encoding, as in [bo_optimize()].}
+#' \item{`charge_initial`}{Do the initial design's costs count against the
+#'   budget? Default `TRUE`, so that the budget bounds the whole tuning
+#'   (unlike [bo_optimize()], whose default leaves the design unpaid).}
+#' \item{`noisy`}{Is the measure noisy (a random learner, or resampling that
+#'   is not fixed)? Default `FALSE`: a deterministic objective, which costbo
+#'   does not evaluate twice at a configuration. See [bo_problem()].}
+#' \item{`gp_args`}{Settings of the Gaussian processes, passed to
+#'   [bo_session()].}
+#' }
+#'
+#' @section Budget:
+#' Before each evaluation the tuner checks that it fits in what remains of
+#' the budget, and stops otherwise. A known cost (`cost` a function) is
+#' checked exactly. A measured cost is known only once paid, so the tuner
+#' starts an evaluation only when a cautious guess of its cost fits: the
+#' larger of the largest cost observed so far and the upper end of the
+#' cost model's 95% band at the proposal (its GP on the log cost); with
+#' `charge_initial = TRUE` the initial design is checked in the same way,
+#' with the largest cost observed so far. The budget can then be exceeded
+#' only by an evaluation that costs more than every one before it and more
+#' than the model's band. The tuner also stops when the instance's
+#' terminator says so, when the space of a deterministic objective is
+#' exhausted, and when the policy fails (with a warning).
+#'
+#' @section Results:
+#' mlr3 measures that are minimized (`measure$minimize`, e.g.
+#' `classif.ce`) are negated for costbo, which maximizes. The instance's
+#' result is the best configuration of its archive, as for every mlr3
+#' tuner. The tuner keeps the costbo side of the last tuning: `tuner$run`
+#' is a `bo_run` (for [summary()][summary.bo_run()], [as.data.frame()],
+#' [plot()][plot.bo_run()], with values negated for a minimized measure),
+#' and `tuner$session` the same state as a [bo_session()] (to continue by
+#' hand with [bo_ask()] and [bo_tell()]). `tuner$run$stop_reason` says why
+#' the tuning stopped.
+#'
+#' @family mlr3
+#' @seealso [as_bo_space()], which converts the search space.
+#' @examples
+#' if (requireNamespace("mlr3tuning", quietly = TRUE) &&
+#'     requireNamespace("rpart", quietly = TRUE)) {
+#'   learner <- mlr3::lrn("classif.rpart",
+#'     cp = paradox::to_tune(1e-3, 0.1, logscale = TRUE),
+#'     minsplit = paradox::to_tune(2, 32))
+#'   instance <- mlr3tuning::ti(task = mlr3::tsk("sonar"), learner = learner,
+#'     resampling = mlr3::rsmp("holdout"),
+#'     measures = mlr3::msr("classif.ce"),
+#'     terminator = bbotk::trm("evals", n_evals = 12))
+#'   tuner <- mlr3tuning::tnr("costbo", policy = policy_ei_pu(), budget = 1)
+#'   set.seed(1)
+#'   tuner$optimize(instance)
+#'   print(instance$result)
+#'   print(summary(tuner$run))
+#'   plot(tuner$run)
+#' }
+NULL
+
+# Make the R6 class TunerBatchCostbo (mlr3tuning, paradox and R6 loaded).
+costbo_tuner_class <- function() {
+  R6::R6Class("TunerBatchCostbo",
+    inherit = mlr3tuning::TunerBatch,
+    public = list(
+      initialize = function() {
+        param_set <- paradox::ps(
+          policy = paradox::p_uty(tags = "required",
+                                  custom_check = check_tuner_policy),
+          budget = paradox::p_dbl(lower = 0, tags = "required"),
+          cost = paradox::p_uty(tags = "required",
+                                custom_check = check_tuner_cost),
+          n_init = paradox::p_int(lower = 1L, special_vals = list(NULL)),
+          charge_initial = paradox::p_lgl(),
+          noisy = paradox::p_lgl(),
+          gp_args = paradox::p_uty(custom_check = function(x) {
+            if (is.list(x)) TRUE else "must be a list"
+          })
+        )
+        param_set$values <- list(policy = policy_ei_pu_cc(),
+                                 cost = "runtime_learners", n_init = NULL,
+                                 charge_initial = TRUE, noisy = FALSE,
+                                 gp_args = list())
+        super$initialize(
+          id = "costbo", param_set = param_set,
+          param_classes = c("ParamDbl", "ParamInt", "ParamFct", "ParamLgl"),
+          properties = "single-crit", packages = "costbo",
+          label = "Cost-Aware Bayesian Optimization",
+          man = "costbo::mlr_tuners_costbo")
+      }
+    ),
+    active = list(
+      run = function(rhs) {
+        if (!missing(rhs)) stop("`run` is read-only.", call. = FALSE)
+        private$.run
+      },
+      session = function(rhs) {
+        if (!missing(rhs)) stop("`session` is read-only.", call. = FALSE)
+        if (is.null(private$.run)) return(NULL)
+        structure(unclass(private$.run), class = "bo_session")
+      }
+    ),
+    private = list(
+      .run = NULL,
+      .optimize = function(inst) {
+        private$.run <- NULL
+        tuner_optimize(self, private, inst)
+      }
+    )
+  )
+}
+
+check_tuner_policy <- function(x) {
+  if (inherits(x, "bo_policy")) TRUE else
+    "must be a costbo policy, e.g. policy_ei_pu_cc()"
+}
+
+check_tuner_cost <- function(x) {
+  if (is.function(x) ||
+      (is.character(x) && length(x) == 1L && !is.na(x) && nzchar(x))) {
+    TRUE
+  } else "must be the name of an archive column or a function"
+}
+
+# The tuning loop of TunerBatchCostbo: costbo's initial design, then
+# bo_ask()/bo_tell(), every configuration evaluated by inst$eval_batch().
+# The state is written to private$.run as it grows, so that it survives a
+# termination signalled from eval_batch().
+tuner_optimize <- function(self, private, inst) {
+  call <- sys.call(-1L)
+  pv <- self$param_set$get_values()
+  budget <- check_number(pv$budget, min = 0, min_open = TRUE, arg = "budget",
+                         call = call)
+  spec <- paradox_spec(inst$search_space, call)
+  ycol <- inst$archive$cols_y
+  direction <- inst$archive$codomain$direction[[ycol]]
+  cost <- pv$cost
+  known <- is.function(cost)
+  charge_initial <- !isFALSE(pv$charge_initial)
+  prob <- bo_problem(function(x) NA, space = spec$space,
+                     cost = if (known) cost, budget = budget,
+                     noisy = isTRUE(pv$noisy),
+                     name = paste("tuning", inst$objective$id))
+  gp_args <- if (is.null(pv$gp_args)) list() else pv$gp_args
+  state <- bo_session(prob, pv$policy, charge_initial = charge_initial,
+                      gp_args = gp_args)
+  state$started <- Sys.time()
+  n_init <- if (is.null(pv$n_init)) 2L * (prob$d + 1L) else
+    as.integer(pv$n_init)
+  stop_with <- function(code, reason) {
+    state <- stop_run(state, code, reason)
+    private$.run <- structure(state, class = "bo_run")
+    invisible(NULL)
+  }
+  # the known cost of a step (an error naming `cost` when it has none)
+  price <- function(step) {
+    pc <- problem_price(prob, step)
+    if (nzchar(pc$message)) stop_arg("cost", sprintf(
+      "a function giving a positive cost (%s)", pc$message), show = FALSE,
+      call = call)
+    pc$cost
+  }
+  # evaluate the typed point p (of known cost c_known); NULL when the
+  # instance is terminated, else list(value, cost)
+  evaluate <- function(p, c_known) {
+    if (inst$is_terminated) return(NULL)
+    ydt <- tryCatch(inst$eval_batch(paradox_xdt(spec, p)),
+                    Mlr3ErrorBbotkTerminated = function(e) NULL,
+                    terminated_error = function(e) NULL)
+    if (is.null(ydt)) return(NULL)
+    y <- ydt[[ycol]][1L]
+    n <- inst$archive$n_evals
+    c_ <- if (known) c_known else tuner_measured_cost(inst$archive$data, n, cost, call)
+    if (known) tuner_archive_cost(inst$archive, n, c_)
+    list(value = if (is.finite(y)) -direction * y else NA_real_,
+         cost = c_)
+  }
+  # does an evaluation of cost `c_` (NA: unknown) fit? `charged`: does it
+  # count against the budget?
+  fits <- function(c_, charged) {
+    !charged || state$spent + c_ <= budget * (1 + 1e-12)
+  }
+  observed_max <- function() {
+    if (any(!is.na(state$cost))) max(state$cost, na.rm = TRUE) else 0
+  }
+  private$.run <- structure(state, class = "bo_run")
+  design <- problem_design(prob, n_init)$x
+  for (k in seq_len(nrow(design))) {
+    step <- new_step(design[k, ])
+    p <- space_point(spec$space, step$x)
+    guess <- if (known) price(step) else observed_max()
+    if (state$spent >= budget && charge_initial) {
+      return(stop_with("budget", "budget spent (during the initial design)"))
+    }
+    if (!fits(guess, charge_initial)) {
+      return(stop_with("budget", paste(
+        "the next evaluation of the initial design would not fit in the",
+        "budget")))
+    }
+    ev <- evaluate(p, guess)
+    if (is.null(ev)) return(stop_with("terminated", "terminator of the instance"))
+    ok <- !is.na(ev$value)
+    state <- state_record(state, step, ev$value, ev$cost, "initial",
+                          status = if (ok) "ok" else "error",
+                          message = if (ok) "" else "no value")
+    private$.run <- structure(state, class = "bo_run")
+  }
+  if (sum(state_ok(state)) < 2L) {
+    return(stop_with("objective_failed", paste(
+      "fewer than two configurations of the initial design have a value")))
+  }
+  repeat {
+    if (state$spent >= budget) return(stop_with("budget", "budget spent"))
+    x <- tryCatch(bo_ask(state), error = function(e) e)
+    if (inherits(x, "error")) {
+      warning(sprintf("costbo's policy failed, the tuner stops: %s",
+                      conditionMessage(x)), call. = FALSE)
+      return(stop_with("policy_failed", paste("the policy failed:",
+                                              conditionMessage(x))))
+    }
+    u <- problem_told_point(prob, x, call)
+    step <- new_step(u[1L, ])
+    if (problem_exhausted(prob, state, step)) {
+      return(stop_with("exhausted", paste(
+        "every configuration near the proposal has been evaluated",
+        "(a deterministic objective)")))
+    }
+    p <- unclass_point(x)
+    guess <- if (known) price(step) else {
+      max(observed_max(), tuner_cost_bound(attr(x, "models")$cost, u))
+    }
+    if (!fits(guess, TRUE)) {
+      return(stop_with("budget", sprintf(paste(
+        "the next evaluation (cost about %s) would not fit in the budget",
+        "(%s left)"), format(guess, digits = 3),
+        format(budget - state$spent, digits = 3))))
+    }
+    ev <- evaluate(p, guess)
+    if (is.null(ev)) return(stop_with("terminated", "terminator of the instance"))
+    # the cost the budget check counted on, kept with the evaluation
+    attr(x, "info") <- c(attr(x, "info"), list(cost_bound = guess))
+    state <- bo_tell(state, x, ev$value, cost = if (known) NULL else ev$cost)
+    private$.run <- structure(state, class = "bo_run")
+  }
+}
+
+# The measured cost of archive row n: column `col`; a time of 0 (below the
+# clock's resolution) is charged as 0.001 s.
+tuner_measured_cost <- function(data, n, col, call) {
+  if (!col %in% names(data)) {
+    stop_arg("cost", sprintf("the name of a column of the archive (%s)",
+                             paste(names(data), collapse = ", ")), col,
+             call = call)
+  }
+  v <- data[[col]][n]
+  if (identical(col, "runtime_learners") && is.numeric(v) && isTRUE(v == 0)) {
+    v <- 0.001
+  }
+  if (!(is.numeric(v) && length(v) == 1L && (is.na(v) || (is.finite(v) &&
+                                                            v > 0)))) {
+    stop_arg("cost", sprintf(paste("a column of positive costs (archive",
+                                   "column %s, row %d, is %s)"), col, n,
+                             describe_value(v)), show = FALSE, call = call)
+  }
+  as.double(v)
+}
+
+# Write the known cost c_ into column "cost" of archive row n.
+tuner_archive_cost <- function(archive, n, c_) {
+  data <- archive$data
+  if (!"cost" %in% names(data)) {
+    data.table::set(data, j = "cost", value = NA_real_)
+  }
+  data.table::set(data, i = as.integer(n), j = "cost", value = c_)
+  archive$data <- data
+  invisible(NULL)
+}
+
+# The upper end of the 95% band of the cost model `model` (a GP of the log
+# cost) at the encoded point u; 0 without a model.
+tuner_cost_bound <- function(model, u) {
+  if (is.null(model)) return(0)
+  pc <- predict(model, u)
+  exp(pc$mean[1L] + 2 * pc$sd[1L])
+}
