@@ -22,7 +22,6 @@
 #' errors (class `costbo_error_arg`) naming the parameter.
 #'
 #' @param x A `bo_space` or a paradox `ParamSet`.
-#' @param ... Unused.
 #' @return A `bo_space`.
 #' @family spaces
 #' @seealso [mlr_tuners_costbo], the tuner that uses it.
@@ -34,21 +33,10 @@
 #'   as_bo_space(ps)
 #' }
 #' @export
-as_bo_space <- function(x, ...) UseMethod("as_bo_space")
-
-#' @rdname as_bo_space
-#' @export
-as_bo_space.bo_space <- function(x, ...) x
-
-#' @rdname as_bo_space
-#' @export
-as_bo_space.ParamSet <- function(x, ...) {
-  paradox_spec(x, user_call())$space
-}
-
-#' @export
-as_bo_space.default <- function(x, ...) {
-  stop_arg("x", "a bo_space or a paradox ParamSet", x, call = user_call())
+as_bo_space <- function(x) {
+  if (inherits(x, "bo_space")) return(x)
+  if (inherits(x, "ParamSet")) return(paradox_spec(x, sys.call())$space)
+  stop_arg("x", "a bo_space or a paradox ParamSet", x)
 }
 
 # The bo_space of the paradox ParamSet `ps` and, for each parameter, the map
@@ -219,6 +207,9 @@ paradox_xdt <- function(spec, p) {
 #'   plot(tuner$run)
 #' }
 NULL
+
+# The R6 methods below refer to R6's self, private and super.
+utils::globalVariables(c("self", "private", "super"))
 
 # Make the R6 class TunerBatchCostbo (mlr3tuning, paradox and R6 loaded).
 costbo_tuner_class <- function() {
