@@ -2,6 +2,8 @@
  * set. */
 #include "maximize.h"
 
+#include <float.h>
+
 #include "entry.h"
 #include "qmc.h"
 
@@ -23,12 +25,19 @@ static void max_at(max_ctx *c, const double *x) {
   for (int k = 0; k < c->d && same; k++) same = c->last_x[k] == x[k];
   if (same) return;
   R_CheckUserInterrupt();
-  double v = c->f(c->d, x, c->last_g, c->ctx);
+  /* L-BFGS-B can step to a non-finite point (its updates divide by
+   * products of subnormal gradients): such a point is never evaluated (an
+   * objective written in R would be called with NaN) but is the worst */
+  int finite = 1;
+  for (int k = 0; k < c->d && finite; k++) finite = R_FINITE(x[k]);
+  double v = finite ? c->f(c->d, x, c->last_g, c->ctx) : R_NaN;
   if (R_FINITE(v)) {
     c->last_f = -v;
     for (int k = 0; k < c->d; k++) {
       c->last_g[k] = -c->last_g[k];
-      if (!R_FINITE(c->last_g[k])) c->last_g[k] = 0.0;
+      /* subnormal components are 0, so that L-BFGS-B's updates stay finite */
+      if (!R_FINITE(c->last_g[k]) || fabs(c->last_g[k]) < DBL_MIN)
+        c->last_g[k] = 0.0;
     }
   } else {
     c->last_f = 1e300;

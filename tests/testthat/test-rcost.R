@@ -84,6 +84,31 @@ test_that("an R cost with its gradient gives cost_linear()'s proposals in every 
                    propose_at(pol, st)$x)
 })
 
+test_that("the maximizer never calls an R cost at a non-finite point", {
+  skip_on_cran()
+  # L-BFGS-B once stepped to NaN from a corner where the 3-step path's
+  # gradient had subnormal components (2e-322): with a cost in C that start
+  # was silently worthless, with an R cost it was an error. This state and
+  # seed reached it on the 8th proposal.
+  pol <- policy_bmsei(steps = 3, path = TRUE)
+  st <- rc_state(pol, n = 20L, budget = 200)
+  st$problem$cost <- cost_linear(c(0, 0), c(1, 1), 1, 20)
+  calls <- 0L
+  strict <- function(x) {
+    calls <<- calls + 1L
+    if (!all(is.finite(x))) stop("called at a non-finite point")
+    v <- 1 + 20 * (x[1] + x[2]) / 2
+    attr(v, "gradient") <- c(10, 10)
+    v
+  }
+  set.seed(7)
+  for (i in 1:8) {
+    p <- pol$propose(with_cost(st, strict))
+    expect_true(all(is.finite(unlist(p$x))))
+  }
+  expect_gt(calls, 1000L)
+})
+
 test_that("an R cost that throws inside C is a costbo error naming `cost`, and R goes on", {
   skip_on_cran()
   pols <- rc_policies()
