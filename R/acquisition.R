@@ -131,14 +131,23 @@ new_acq_spec <- function(model, type, cost_model = NULL, cost = NULL,
                  beta = if (is.null(beta)) 0 else beta))
 }
 
-# A known cost written in R as C calls it (src/rcall.h): a closure of one
-# point u of the GP's unit cube returning one positive number, optionally
-# with attribute "gradient" = d cost / d u. Made by problem_cost_closure()
+# A known cost written in R as C calls it (src/rcall.h): a function of one
+# point returning one positive number, optionally with attribute
+# "gradient". With `units = "u"`, a closure of the point u of the GP's unit
+# cube (gradient d cost / d u); with `units = "x"`, the user's own function
+# of x = lower + u * (upper - lower), which C computes (gradient d cost /
+# d x), so that no R wrapper runs per call. Made by problem_cost_closure()
 # for a problem's cost, and by unit_cost_rows() for the matrix functions of
 # acq_evaluate() and acq_maximize(). The class marks its frames for
 # call_c(), which names `cost` when an error is signalled inside it.
-new_unit_cost <- function(fun) {
-  structure(fun, class = c("costbo_unit_cost", "function"))
+new_unit_cost <- function(fun, units = "u") {
+  # a primitive cannot carry attributes
+  if (is.primitive(fun)) {
+    prim <- fun
+    fun <- function(x) prim(x)
+  }
+  structure(fun, class = c("costbo_unit_cost", "function"),
+            costbo_units = units)
 }
 
 # The `cost` of acq_evaluate() and acq_maximize(), a function of a matrix of
@@ -232,7 +241,7 @@ acq_values <- function(spec, Xs, grad) {
 #' to the **log** of observed costs on the same domain; or a known cost
 #' `cost`, either a function of `x` (a matrix with one row per point,
 #' returning one cost per row, optionally with a `"gradient"` attribute; else
-#' its gradient is taken by central differences) or, for a [gp_finite()]
+#' its gradient is taken by forward differences) or, for a [gp_finite()]
 #' model, one cost per candidate. Everything is evaluated in C, a cost
 #' function by calls back into R, one point (one row) per call.
 #'

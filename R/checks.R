@@ -114,32 +114,36 @@ call_c <- function(...) {
 c_run <- function(...) .Call(...)
 
 # The point of the innermost active call of a known cost written in R
-# (a costbo_unit_cost closure called back from C, src/rcall.h), or NULL.
+# (a costbo_unit_cost function called back from C, src/rcall.h), with
+# attribute "units" ("x": the user's units, "u": the unit cube), or NULL.
 cost_closure_point <- function() {
   for (i in rev(seq_len(sys.nframe()))) {
     f <- sys.function(i)
     if (inherits(f, "costbo_unit_cost")) {
       arg <- names(formals(f))[1L]
-      return(tryCatch(get(arg, envir = sys.frame(i), inherits = FALSE),
-                      error = function(e) NA_real_))
+      pt <- tryCatch(get(arg, envir = sys.frame(i), inherits = FALSE),
+                     error = function(e) NA_real_)
+      return(structure(list(pt), units = attr(f, "costbo_units")))
     }
   }
   NULL
 }
 
 # An error signalled inside a known cost written in R, called from C at
-# the unit-cube point u, as a costbo error naming `cost`.
-stop_cost_failed <- function(e, u) {
+# the point p (from cost_closure_point()), as a costbo error naming `cost`.
+stop_cost_failed <- function(e, p) {
+  u <- p[[1L]]
   pt <- if (is.numeric(u) && length(u)) {
-    sprintf("(%s)", paste(formatC(u[seq_len(min(8L, length(u)))],
-                                  digits = 4, format = "g"),
-                          collapse = ", "))
+    sprintf("(%s%s)", paste(trimws(formatC(u[seq_len(min(8L, length(u)))],
+                                           digits = 4, format = "g")),
+                            collapse = ", "), if (length(u) > 8L) ", ..." else "")
   } else "(unknown)"
+  where <- if (identical(attr(p, "units"), "x")) "" else " of the unit cube"
   stop(structure(
     class = c("costbo_error_cost", "costbo_error_arg", "costbo_error",
               "error", "condition"),
-    list(message = sprintf(paste("`cost` failed at the point %s of the unit",
-                                 "cube: %s"), pt, conditionMessage(e)),
+    list(message = sprintf("`cost` failed at the point %s%s: %s", pt, where,
+                           conditionMessage(e)),
          call = user_call(), arg = "cost", value = NULL, parent = e)))
 }
 

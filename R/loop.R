@@ -401,7 +401,7 @@ check_run_ready <- function(state, call) {
   })
   closure <- problem_cost_closure(pr)
   if (!is.null(closure) && isTRUE(syn$policy$known_cost)) {
-    # the policy calls it from C: its values and gradients (or central
+    # the policy calls it from C: its values and gradients (or forward
     # differences) at every synthetic point, as C will ask for them
     U <- sweep(sweep(syn$X, 2L, pr$lower), 2L, pr$upper - pr$lower, "/")
     stage("cost", call_c(C_rcall_eval, closure, U, as.double(pr$lower),

@@ -202,11 +202,11 @@ problem_cost_args.bo_problem <- function(problem, state) {
        cost_model = NULL)
 }
 
-# A known cost written in R as the C core calls it (src/rcall.h): a
-# closure of one point u of the unit cube of the objective's GP, made by
-# new_unit_cost(), returning the cost of that point in the user's units
-# and, when the user's function gives one, attribute "gradient" = d cost /
-# d u. NULL when the cost is measured or one the C core evaluates itself (a
+# A known cost written in R as the C core calls it (src/rcall.h): the
+# user's function of one point x in the box, marked by new_unit_cost(),
+# which C calls at x = lower + u * (upper - lower) for the points u of the
+# unit cube of the objective's GP (a typed problem's box is the unit cube
+# and its cost decodes the point). NULL when the cost is measured or one the C core evaluates itself (a
 # number or a cost constructor's). Every known cost written in R reaches
 # the policies through this generic.
 problem_cost_closure <- function(problem) UseMethod("problem_cost_closure")
@@ -215,16 +215,9 @@ problem_cost_closure.bo_problem <- function(problem) {
   if (problem$cost_type != "known" || !is.null(attr(f, "costbo_cost"))) {
     return(NULL)
   }
-  lower <- problem$lower
-  range <- problem$upper - problem$lower
-  # the user's function of x = lower + u * range; a gradient in x-units
-  # times range is the gradient in u-units
-  new_unit_cost(function(u) {
-    v <- f(lower + u * range)
-    g <- attr(v, "gradient")
-    if (!is.null(g)) attr(v, "gradient") <- g * range
-    v
-  })
+  # the user's function itself: C calls it at x = lower + u * range and
+  # multiplies its gradient (d cost / d x) by range
+  new_unit_cost(f, units = "x")
 }
 
 # --- users' data ----------------------------------------------------------------

@@ -26,9 +26,10 @@
 #'   points it prices (thousands of calls per proposal, so keep it cheap and
 #'   free of random numbers). It may return its gradient in `x` as
 #'   attribute `"gradient"` (a vector of length `d`); otherwise the policies
-#'   that need one take central differences (step \eqn{10^{-6}
-#'   \max(1, |x_k|)}, one-sided at the box's faces, so `cost` is never called
-#'   outside the box). A cost that fails or returns anything but one
+#'   that need one take forward differences (step \eqn{\sqrt{\epsilon}
+#'   \max(1, |x_k|)}, about \eqn{1.5 \times 10^{-8} \max(1, |x_k|)}; backward
+#'   at the upper faces, so `cost` is never called outside the box). A
+#'   point priced again is answered from the last 8 points priced. A cost that fails or returns anything but one
 #'   positive finite number while a policy prices points is an error of
 #'   class `costbo_error_cost` naming `cost`; a policy that prices points
 #'   has the cost checked at a few points before anything is paid.

@@ -165,7 +165,7 @@ typedef struct cb_acq_s {
    * xrange on the problem's scale */
   double cost_value, cost_a, cost_b, cost_c, cost_period;
   const double *cost_values, *cost_offset;
-  const struct cb_rcall_s *rcost; /* CB_COST_R */
+  struct cb_rcall_s *rcost; /* CB_COST_R (its cache changes) */
   const double *xrange; /* user units per unit of the cube (d) */
   int grad_unit;        /* gradients in unit-cube (1) or user (0) units */
   double best, remaining, nu, lambda, beta;

@@ -1,6 +1,7 @@
 /* rcall.c -- a known cost written in R, called from C (see rcall.h). */
 #include "rcall.h"
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "entry.h"
@@ -11,6 +12,21 @@ static void point_text(const double *u, int d, char *buf, size_t len) {
   for (int i = 0; i < d && i < 8 && k < len; i++)
     k += (size_t)snprintf(buf + k, len - k, "%s%.4g", i ? ", " : "", u[i]);
   if (k < len) snprintf(buf + k, len - k, "%s)", d > 8 ? ", ..." : "");
+}
+
+/* The point at which the closure was called, as text: x = o + u r for a
+ * closure of the user's units, else u. */
+static void rcall_point_text(const cb_rcall *r, const double *u, char *buf,
+                             size_t len) {
+  double x[8];
+  const int m = r->d < 8 ? r->d : 8;
+  for (int k = 0; k < m; k++)
+    x[k] = r->xunits ? r->offset[k] + u[k] * r->range[k] : u[k];
+  point_text(x, m, buf, len);
+  if (r->d > 8) {
+    const size_t k = strlen(buf);
+    if (k >= 1 && k + 5 < len) snprintf(buf + k - 1, len - k + 1, ", ...)");
+  }
 }
 
 /* A description of a bad value: "NA", "-1", "2 numbers", "a character
@@ -56,25 +72,32 @@ static void rcall_fail(const char *msg, SEXP value) {
 }
 
 /* One call fn(u): the value, and the gradient attribute into grad when
- * given (returns 1 if there was one). */
+ * given (*has_grad = 1 if there was one); a bad gradient is an error when
+ * strict, else ignored (*has_grad = 0). */
 static double rcall_once(const cb_rcall *r, const double *u, double *grad,
-                         int *has_grad) {
+                         int *has_grad, int strict) {
   const int d = r->d;
   SEXP uv = PROTECT(Rf_allocVector(REALSXP, d));
-  memcpy(REAL(uv), u, (size_t)d * sizeof(double));
+  double *arg = REAL(uv);
+  if (r->xunits)
+    for (int k = 0; k < d; k++) arg[k] = r->offset[k] + u[k] * r->range[k];
+  else
+    memcpy(arg, u, (size_t)d * sizeof(double));
   SEXP call = PROTECT(Rf_lang2(r->fn, uv));
   SEXP v = PROTECT(R_forceAndCall(call, 1, R_GlobalEnv));
   char msg[512], pt[160], val[64];
+  /* the point as the closure saw it (uv itself may have been modified) */
+  const char *where = r->xunits ? "" : " of the unit cube";
   double c = NA_REAL;
   if ((TYPEOF(v) == REALSXP || TYPEOF(v) == INTSXP) && XLENGTH(v) == 1)
     c = Rf_asReal(v);
   if (!(R_FINITE(c) && c > 0.0)) {
-    point_text(u, d, pt, sizeof pt);
+    rcall_point_text(r, u, pt, sizeof pt);
     value_text(v, val, sizeof val);
     snprintf(msg, sizeof msg,
              "`cost` must return one positive finite number, not %s (at "
-             "the point %s of the unit cube).",
-             val, pt);
+             "the point %s%s).",
+             val, pt, where);
     rcall_fail(msg, v);
   }
   *has_grad = 0;
@@ -88,15 +111,20 @@ static double rcall_once(const cb_rcall *r, const double *u, double *grad,
                   : INTEGER(g)[k] == NA_INTEGER ? NA_REAL
                                                 : (double)INTEGER(g)[k];
         ok = R_FINITE(grad[k]);
+        /* d cost / d u = d cost / d x * range */
+        if (r->xunits) grad[k] *= r->range[k];
+      }
+      if (!ok && !strict) {
+        UNPROTECT(3); /* a bad gradient nobody asked for is ignored */
+        return c;
       }
       if (!ok) {
-        point_text(u, d, pt, sizeof pt);
+        rcall_point_text(r, u, pt, sizeof pt);
         value_text(g, val, sizeof val);
         snprintf(msg, sizeof msg,
                  "`cost` must return a \"gradient\" attribute of %d finite "
-                 "numbers (d cost / d x), not %s (at the point %s of the "
-                 "unit cube).",
-                 d, val, pt);
+                 "numbers (d cost / d x), not %s (at the point %s%s).",
+                 d, val, pt, where);
         rcall_fail(msg, g);
       }
       *has_grad = 1;
@@ -112,13 +140,62 @@ void rcall_setup(cb_rcall *r, SEXP fn, int d, const double *offset,
   r->d = d;
   r->offset = offset;
   r->range = range;
-  r->u = (double *)R_alloc((size_t)(d > 0 ? d : 1), sizeof(double));
+  SEXP units = Rf_getAttrib(fn, Rf_install("costbo_units"));
+  r->xunits = TYPEOF(units) == STRSXP && XLENGTH(units) == 1 &&
+              strcmp(CHAR(STRING_ELT(units, 0)), "x") == 0;
+  const size_t dd = (size_t)(d > 0 ? d : 1);
+  r->u = (double *)R_alloc(dd, sizeof(double));
   r->tf = NULL;
+  r->cache_u = (double *)R_alloc(RCALL_CACHE * dd, sizeof(double));
+  r->cache_g = (double *)R_alloc(RCALL_CACHE * dd, sizeof(double));
+  r->cache_c = (double *)R_alloc(RCALL_CACHE, sizeof(double));
+  r->cache_has_g = (int *)R_alloc(RCALL_CACHE, sizeof(int));
+  for (int i = 0; i < RCALL_CACHE; i++) r->cache_has_g[i] = -1; /* empty */
 }
 
-double rcall_cost(const cb_rcall *r, const double *u, double *grad) {
+/* The slot of u in the direct-mapped cache: FNV-1a over u's bytes. */
+static int cache_slot(const cb_rcall *r, const double *u) {
+  const unsigned char *b = (const unsigned char *)u;
+  uint64_t h = 1469598103934665603ULL;
+  for (size_t i = 0; i < (size_t)r->d * sizeof(double); i++) {
+    h ^= b[i];
+    h *= 1099511628211ULL;
+  }
+  return (int)((h ^ (h >> 29)) & (RCALL_CACHE - 1));
+}
+
+static double rcall_compute(const cb_rcall *r, const double *u, double *grad);
+
+double rcall_cost(cb_rcall *r, const double *u, double *grad) {
+  const int d = r->d, i = cache_slot(r, u);
+  double *cu = r->cache_u + (size_t)i * d, *cg = r->cache_g + (size_t)i * d;
+  int hit = r->cache_has_g[i] >= 0 && (!grad || r->cache_has_g[i]);
+  for (int k = 0; k < d && hit; k++) hit = cu[k] == u[k];
+  if (hit) {
+    if (grad) memcpy(grad, cg, (size_t)d * sizeof(double));
+    return r->cache_c[i];
+  }
+  double c;
+  int has_g = 1;
+  if (grad) {
+    c = rcall_compute(r, u, grad);
+    memcpy(cg, grad, (size_t)d * sizeof(double));
+  } else {
+    /* a gradient the function returns anyway is kept for a later request */
+    c = rcall_once(r, u, cg, &has_g, 0);
+    if (has_g && r->tf != NULL && r->tf->discrete)
+      transform_zero_discrete(r->tf, cg);
+  }
+  memcpy(cu, u, (size_t)d * sizeof(double));
+  r->cache_c[i] = c;
+  r->cache_has_g[i] = has_g;
+  return c;
+}
+
+/* One evaluation (value, and gradient when grad is given), uncached. */
+static double rcall_compute(const cb_rcall *r, const double *u, double *grad) {
   int has_grad;
-  const double c = rcall_once(r, u, grad, &has_grad);
+  const double c = rcall_once(r, u, grad, &has_grad, 1);
   const int typed = r->tf != NULL && r->tf->discrete;
   if (!grad) return c;
   if (has_grad) {
@@ -133,21 +210,21 @@ double rcall_cost(const cb_rcall *r, const double *u, double *grad) {
       grad[k] = 0.0;
       continue;
     }
+    /* forward differences (backward at the upper face) with the step
+     * sqrt(eps) max(1, |x_k|) in the user's units */
     const double x = r->offset[k] + u[k] * r->range[k];
-    const double h = 1e-6 * fmax(1.0, fabs(x)) / r->range[k];
-    double hi = c, lo = c, w = 0.0;
-    if (u[k] + h <= 1.0) {
+    const double h = RCALL_FD_STEP * fmax(1.0, fabs(x)) / r->range[k];
+    grad[k] = 0.0;
+    if (u[k] + h <= 1.0)
       up[k] = u[k] + h;
-      hi = rcall_once(r, up, NULL, &has_grad);
-      w += h;
-    }
-    if (u[k] - h >= 0.0) {
+    else if (u[k] - h >= 0.0)
       up[k] = u[k] - h;
-      lo = rcall_once(r, up, NULL, &has_grad);
-      w += h;
-    }
+    else
+      continue; /* a face-to-face range narrower than the step */
+    const double step = up[k] - u[k]; /* exactly representable */
+    const double cs = rcall_once(r, up, NULL, &has_grad, 1);
     up[k] = u[k];
-    grad[k] = w > 0.0 ? (hi - lo) / w : 0.0;
+    grad[k] = (cs - c) / step;
   }
   return c;
 }

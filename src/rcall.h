@@ -2,31 +2,46 @@
  * cost written in R (CB_COST_R of acq.h), evaluated wherever the C core
  * needs a known cost, as stats' optim.c evaluates `fn` (fminfn).
  *
- * What is called.  An R closure of one point u of the GP's unit cube (a
- * double vector of length d; R builds it: problem_cost_closure() maps u
- * to the user's units or a typed point, acq_pack() wraps the matrix
- * functions of acq_evaluate()/acq_maximize()).  It returns one positive
- * finite number (double or integer, attributes allowed), optionally with
- * attribute "gradient" = d cost / d u, d finite numbers.  Every call is
- * fn(u) with a fresh REAL vector u (R_forceAndCall on a two-cell call, as
- * fminfn), so the closure may keep or modify its argument; it is
- * evaluated in R_GlobalEnv (only the call's frame matters: fn is a
- * closure object, not a name).  The closure must not draw random numbers:
+ * What is called.  An R function of one point: either the user's own
+ * cost function, called with x = o + u r (offset o = lower, range r =
+ * upper - lower of the GP's inputs, given by R; C computes x, so that no
+ * R wrapper runs per call), or an R closure of the point u of the GP's
+ * unit cube (a typed point's decoding, the matrix functions of
+ * acq_evaluate()/acq_maximize()).  R marks which: attribute
+ * "costbo_units" = "x" on the function (problem_cost_closure(),
+ * new_unit_cost() in R).  It returns one positive finite number (double
+ * or integer, attributes allowed), optionally with attribute "gradient" =
+ * d cost / d x (a function of x; times r gives d cost / d u) or d cost /
+ * d u (a closure of u), d finite numbers.  Every call is fn(x) with a
+ * fresh REAL vector (R_forceAndCall on a two-cell call, as fminfn), so
+ * the function may keep or modify its argument; it is evaluated in
+ * R_GlobalEnv (only the call's frame matters: fn is a closure object, not
+ * a name).  The function must not draw random numbers:
  * tree.c draws between GetRNGstate() and PutRNGstate() while it calls
  * costs, and a draw in the closure would reseed that stream from
  * .Random.seed (runs stay reproducible, but no longer match the same cost
  * given as a cost constructor).
- *
+ * Repeated points.  The maximizers ask for the cost at the same point
+ * again (a raw point's value, then value and gradient as an L-BFGS-B
+ * start; the tree's nodes; 10-20% of the calls of a B-MS-EI proposal):
+ * the points asked are kept in a direct-mapped cache of RCALL_CACHE slots
+ * (hashed on u's bytes, a new point replacing the slot's old one) with
+ * their costs and gradients (the "gradient" attribute is kept even when
+ * not asked for; a bad one is then ignored, and is an error only when a
+ * gradient is asked), and a point asked again is answered from it,
+ * exactly.  The cache lives as long as the costbo_acq object's unpacking
+ * (one .Call).
  * Gradients.  When the caller asks for one and the value has no
- * "gradient" attribute, it is taken by central differences in u with the
- * step h_k = 1e-6 max(1, |x_k|) / r_k, where x_k = o_k + u_k r_k is the
- * coordinate in the GP's input units (offset o = lower, r = upper -
- * lower, given by R): the step of the former R path, 1e-6 max(1, |x|) in
- * the user's units.  Where u_k + h_k > 1 (u_k - h_k < 0) the difference
- * is one-sided backwards (forwards) with the value at u, so the closure
- * is never called outside the unit cube.  A gradient therefore costs 2d
- * more calls without the attribute, none with it.
- *
+ * "gradient" attribute, it is taken by forward differences in u with the
+ * step h_k = sqrt(eps) max(1, |x_k|) / r_k (eps the double precision
+ * machine epsilon), where x_k = o_k + u_k r_k is the coordinate in the
+ * GP's input units: the step that balances truncation (h f''/2) against
+ * rounding (eps |f| / h), both about 1e-8 relative, and the default of
+ * SciPy's L-BFGS-B ("2-point").  Where u_k + h_k > 1 the difference is
+ * backwards, so the function is never called outside the unit cube.  A
+ * gradient therefore costs d more calls without the attribute (central
+ * differences would cost 2d for accuracy L-BFGS-B does not need), none
+ * with it.
  * Errors.  An error signalled inside the closure is not caught here: it
  * unwinds through the C frames to R, where call_c() (R/checks.R), whose
  * calling handler runs before the unwinding, sees the closure (class
@@ -59,9 +74,9 @@
  * caller and can be called from any loop.
  *
  * The cost of a call.  Two small allocations (the vector, the call) and
- * one closure evaluation: about 1 us plus the closure's own work; the
- * closure built by problem_cost_closure() adds one R function call and
- * two vector operations.  bench/rcost.R measures the effect per proposal.
+ * one evaluation of the function: about 0.3 us plus the function's own
+ * work (a closure of u adds its own).  bench/rcost.R measures the effect
+ * per proposal.
  */
 #ifndef COSTBO_RCALL_H
 #define COSTBO_RCALL_H
@@ -69,24 +84,33 @@
 #include "costbo.h"
 #include "transform.h"
 
+#define RCALL_CACHE 1024 /* slots of the cache of points (a power of 2) */
+#define RCALL_FD_STEP 1.4901161193847656e-08 /* sqrt(DBL_EPSILON) */
+
 typedef struct cb_rcall_s {
-  SEXP fn;              /* the closure of u (not protected: see above) */
+  SEXP fn;              /* the function (not protected: see above) */
   int d;                /* length of u */
+  int xunits;           /* 1: fn takes x = o + u r, its gradient d / d x */
   const double *offset; /* o: x = o + u r in the GP's input units (d) */
   const double *range;  /* r (d) */
-  double *u;            /* scratch: the points of a central difference */
+  double *u;            /* scratch: the point of a forward difference */
   const cb_transform *tf; /* typed inputs (NULL: none): see rcall_setup */
+  /* the cache of points asked (direct-mapped, RCALL_CACHE slots): u,
+   * cost, gradient; cache_has_g -1 empty, 0 no gradient, 1 gradient */
+  double *cache_u, *cache_c, *cache_g;
+  int *cache_has_g;
 } cb_rcall;
 
-/* Set up r for the closure fn of points of length d; offset and range as
- * above (they must outlive r; R_alloc scratch). */
+/* Set up r for the function fn of points of length d; offset and range as
+ * above (they must outlive r; R_alloc scratch); fn's attribute
+ * "costbo_units" says whether it takes x or u. */
 void rcall_setup(cb_rcall *r, SEXP fn, int d, const double *offset,
                  const double *range);
 
 /* The cost at the unit-cube point u (length d); grad (may be NULL)
- * receives d cost / d u (the "gradient" attribute, else central
+ * receives d cost / d u (the "gradient" attribute, else forward
  * differences).  Signals a costbo_error_cost for a value that is not one
- * positive finite number. */
-double rcall_cost(const cb_rcall *r, const double *u, double *grad);
+ * positive finite number.  Updates r's cache. */
+double rcall_cost(cb_rcall *r, const double *u, double *grad);
 
 #endif

@@ -126,7 +126,7 @@ test_that("an R cost that throws inside C is a costbo error naming `cost`, and R
                       class = "costbo_error_cost")
     expect_s3_class(e, "costbo_error_arg")
     expect_match(conditionMessage(e),
-                 "^`cost` failed at the point \\(.*\\) of the unit cube: no price today",
+                 "^`cost` failed at the point \\(.*\\): no price today",
                  label = nm)
     expect_identical(e$parent$message, "no price today")
     expect_identical(calls, 5L)
@@ -243,7 +243,7 @@ test_that("bo_optimize() with each lookahead policy and an R cost stays in budge
   }
 })
 
-test_that("central differences in C match the derivative, one-sided at the box's faces", {
+test_that("forward differences in C match the derivative, backward at the upper faces", {
   cost <- function(u) exp(u[1]) * (1 + 3 * u[2]^2)
   dcost <- function(u) c(exp(u[1]) * (1 + 3 * u[2]^2), exp(u[1]) * 6 * u[2])
   seen <- list()
@@ -256,28 +256,100 @@ test_that("central differences in C match the derivative, one-sided at the box's
                        TRUE)
   expect_identical(r$value, apply(U, 1L, cost))
   G <- t(apply(U, 1L, dcost))
-  # steps h = 1e-6 max(1, |x|) / 15 in u: central error ~ h^2, one-sided ~ h
-  expect_equal(t(r$grad)[1, ], G[1, ], tolerance = 1e-8)
-  expect_equal(t(r$grad)[-1, ], G[-1, ], tolerance = 1e-5)
+  # steps h = sqrt(eps) max(1, |x|) / 15 in u: error ~ h f'' + eps f / h,
+  # about 1e-8 relative
+  expect_equal(t(r$grad), G, tolerance = 1e-6)
+  expect_false(isTRUE(all.equal(t(r$grad), G, tolerance = 1e-12)))
   pts <- do.call(rbind, seen)
   expect_true(all(pts >= 0 & pts <= 1))
-  # 1 + 2d calls at an interior point, 1 + d at a corner
-  expect_identical(nrow(pts), 5L + 3L + 3L + 4L)
+  # 1 + d calls at every point; at u = 1 the step goes backwards
+  expect_identical(nrow(pts), 4L * 3L)
+  expect_lt(pts[6, 2], 1)
+  expect_identical(pts[6, 1], 0)
 })
 
-test_that("problem_cost_closure() maps the unit cube to the box and scales the gradient", {
+test_that("a point asked again is answered from the cache, exactly", {
+  calls <- 0L
+  fn <- costbo:::new_unit_cost(function(u) {
+    calls <<- calls + 1L
+    structure(exp(u[1]) + u[2]^2, gradient = c(exp(u[1]), 2 * u[2]))
+  })
+  set.seed(2)
+  P <- matrix(runif(200), 100)
+  U <- P[c(1:100, 100:1, 1:100), ]
+  direct <- t(apply(U, 1L, function(u) c(exp(u[1]) + u[2]^2, exp(u[1]), 2 * u[2])))
+  # values only: the gradient attribute is kept, and answers a request for
+  # a gradient later
+  r <- costbo:::call_c(costbo:::C_rcall_eval, fn, U, c(0, 0), c(1, 1), FALSE)
+  expect_identical(r$value, direct[, 1])
+  # 300 requests of 100 points in 1024 slots: a few collisions call again
+  expect_gte(calls, 100L)
+  expect_lt(calls, 130L)
+  calls <- 0L
+  r <- costbo:::call_c(costbo:::C_rcall_eval, fn, U, c(0, 0), c(1, 1), TRUE)
+  expect_lt(calls, 130L)
+  expect_identical(r$value, direct[, 1])
+  expect_identical(t(r$grad), unname(direct[, 2:3]))
+  # without the attribute, a value-only entry does not answer a request for
+  # a gradient: 1 + d calls then
+  calls <- 0L
+  plain <- costbo:::new_unit_cost(function(u) {
+    calls <<- calls + 1L
+    exp(u[1]) + u[2]^2
+  })
+  r <- costbo:::call_c(costbo:::C_rcall_eval, plain, U[c(1, 1, 1), ],
+                       c(0, 0), c(1, 1), FALSE)
+  expect_identical(calls, 1L)
+  expect_identical(r$value, rep(direct[1, 1], 3))
+  # a bad gradient is ignored where none is asked, an error where one is
+  bad <- costbo:::new_unit_cost(function(u) structure(1, gradient = NA))
+  expect_identical(costbo:::call_c(costbo:::C_rcall_eval, bad, U[1:2, ],
+                                   c(0, 0), c(1, 1), FALSE)$value, c(1, 1))
+  expect_error(costbo:::call_c(costbo:::C_rcall_eval, bad, U[1:2, ],
+                               c(0, 0), c(1, 1), TRUE),
+               "gradient", class = "costbo_error_cost")
+})
+
+test_that("problem_cost_closure() is the user's function, called by C in the box's units", {
+  seen <- NULL
+  user <- function(x) {
+    seen <<- x
+    structure(1 + x[1]^2 + x[2], gradient = c(2 * x[1], 1))
+  }
   prob <- bo_problem(function(x) sum(x), lower = c(-5, 0), upper = c(10, 2),
-                     cost = function(x) {
-                       structure(1 + x[1]^2 + x[2],
-                                 gradient = c(2 * x[1], 1))
-                     }, budget = 1)
+                     cost = user, budget = 1)
   cl <- costbo:::problem_cost_closure(prob)
   expect_s3_class(cl, "costbo_unit_cost")
-  v <- cl(c(0.2, 0.5))
+  expect_identical(attr(cl, "costbo_units"), "x")
+  r <- costbo:::call_c(costbo:::C_rcall_eval, cl, rbind(c(0.2, 0.5)),
+                       c(-5, 0), c(15, 2), TRUE)
   x <- c(-5 + 0.2 * 15, 0 + 0.5 * 2)
-  expect_equal(as.numeric(v), 1 + x[1]^2 + x[2], tolerance = 1e-15)
-  expect_equal(attr(v, "gradient"), c(2 * x[1] * 15, 1 * 2),
-               tolerance = 1e-15)
+  expect_identical(seen, x)
+  expect_equal(r$value, 1 + x[1]^2 + x[2], tolerance = 1e-15)
+  # d cost / d u = d cost / d x * (upper - lower)
+  expect_equal(as.vector(r$grad), c(2 * x[1] * 15, 1 * 2), tolerance = 1e-15)
+  # an error inside it names the point in the box's units
+  prob2 <- bo_problem(function(x) sum(x), lower = c(-5, 0), upper = c(10, 2),
+                      cost = function(x) stop("closed"), budget = 1)
+  e <- expect_error(costbo:::call_c(costbo:::C_rcall_eval,
+                                    costbo:::problem_cost_closure(prob2),
+                                    rbind(c(0.2, 0.5)), c(-5, 0), c(15, 2),
+                                    FALSE),
+                    class = "costbo_error_cost")
+  expect_match(conditionMessage(e), "^`cost` failed at the point \\(-2, 1\\): closed$")
+  # a bad value too, without "of the unit cube"
+  prob3 <- bo_problem(function(x) sum(x), lower = c(-5, 0), upper = c(10, 2),
+                      cost = function(x) -1, budget = 1)
+  e <- expect_error(costbo:::call_c(costbo:::C_rcall_eval,
+                                    costbo:::problem_cost_closure(prob3),
+                                    rbind(c(0.2, 0.5)), c(-5, 0), c(15, 2),
+                                    FALSE),
+                    class = "costbo_error_cost")
+  expect_match(conditionMessage(e), "not -1 \\(at the point \\(-2, 1\\)\\)\\.$")
+  # a primitive is wrapped (it cannot carry the marking attributes)
+  pr <- costbo:::new_unit_cost(sum, units = "x")
+  expect_identical(pr(c(1, 2)), 3)
+  expect_s3_class(pr, "costbo_unit_cost")
   # costs the C core evaluates itself, and measured costs, have none
   expect_null(costbo:::problem_cost_closure(
     bo_problem(function(x) sum(x), 0, 1, cost = 2, budget = 1)))
