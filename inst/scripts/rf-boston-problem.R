@@ -9,7 +9,8 @@
 #            local = TRUE)
 #     list(`RF-Boston` = rf_boston)
 #   })
-# Sourcing defines rf_boston() and study_recorded_objective() and nothing
+# Sourcing defines rf_boston(), rf_boston_typed(), study_recorded_objective()
+# and its two helpers study_point_key() and study_record_keys(), and nothing
 # else; it needs ranger and MASS only when a problem is built.
 #
 # The problem of replication `rep`: the number of trees in [1, 256] and the
@@ -48,12 +49,19 @@
 
 # Wrap `objective(x, measure)`, which returns list(value, cost) (the cost
 # only when `measure` is TRUE), into an objective of bo_problem() whose costs
-# are recorded and replayed as described above, for replication `rep`.
-study_recorded_objective <- function(objective, rep) {
+# are recorded and replayed as described above, for replication `rep`. For a
+# problem on a typed space (bo_problem(space = )), give the space: its
+# objective receives typed points (a named list), which are logged and
+# matched by a key of their values (study_point_key()); the record's rows
+# (the space's encoding) are decoded to the same keys.
+study_recorded_objective <- function(objective, rep, space = NULL) {
   replay <- getOption("costbo.study.replay")
   if (!is.null(replay) && !(isTRUE(replay$rep == rep) &&
                             !is.null(replay$costs) && !is.null(replay$x))) {
     replay <- NULL
+  }
+  rkeys <- if (!is.null(replay) && !is.null(space)) {
+    study_record_keys(space, replay$x)
   }
   dir <- getOption("costbo.study.costs")
   # tempfile() names the file without R's random number generator
@@ -62,10 +70,13 @@ study_recorded_objective <- function(objective, rep) {
   }
   used <- if (!is.null(replay)) logical(nrow(replay$x))
   X <- NULL
+  keys <- character()
   costs <- double()
   function(x) {
     if (!is.null(replay)) {
-      same <- !used & colSums(t(replay$x) == x) == length(x)
+      same <- !used & if (is.null(space)) {
+        colSums(t(replay$x) == x) == length(x)
+      } else rkeys == study_point_key(x)
       if (any(same)) {
         k <- which(same)[1L]
         used[k] <<- TRUE
@@ -76,9 +87,15 @@ study_recorded_objective <- function(objective, rep) {
     if (!is.null(file)) {
       # the point is logged before it is evaluated, so that the log keeps
       # one row per row of the record (NA for a failed evaluation)
-      X <<- rbind(X, as.double(x), deparse.level = 0L)
+      if (is.null(space)) {
+        X <<- rbind(X, as.double(x), deparse.level = 0L)
+      } else {
+        keys <<- c(keys, study_point_key(x))
+      }
       costs <<- c(costs, NA_real_)
-      on.exit(saveRDS(list(rep = rep, x = X, costs = costs), file))
+      on.exit(saveRDS(if (is.null(space)) {
+        list(rep = rep, x = X, costs = costs)
+      } else list(rep = rep, keys = keys, space = space, costs = costs), file))
     }
     out <- objective(x, TRUE)
     if (!is.null(file)) costs[length(costs)] <<- out$cost
@@ -86,8 +103,25 @@ study_recorded_objective <- function(objective, rep) {
   }
 }
 
-# The problem of replication `rep`.
-rf_boston <- function(rep, budget = 10) {
+# The key of a typed point (a named list or a one-row data frame): its
+# values, numbers to 17 significant digits, categories as their labels.
+study_point_key <- function(x) {
+  paste(vapply(x, function(v) {
+    if (is.numeric(v)) formatC(as.double(v), digits = 17, format = "g")
+    else as.character(v)
+  }, ""), collapse = "|")
+}
+
+# The keys of the rows of a run's points (the space's encoding).
+study_record_keys <- function(space, X) {
+  d <- costbo::space_decode(space, X)
+  vapply(seq_len(nrow(d)), function(i) study_point_key(d[i, , drop = FALSE]),
+         "")
+}
+
+# The problem of replication `rep`; `typed = TRUE` gives the same forests
+# on a typed space (rf_boston_typed()).
+rf_boston <- function(rep, budget = 10, typed = FALSE) {
   for (pkg in c("ranger", "MASS")) {
     if (!requireNamespace(pkg, quietly = TRUE)) {
       stop("RF-Boston needs the ", pkg, " package", call. = FALSE)
@@ -136,7 +170,31 @@ rf_boston <- function(rep, budget = 10) {
     r <- cv(round(x[1]), round(x[2]), max(1, round(10^x[3] * p)))
     list(value = -r$mse, cost = if (measure) r$seconds / unit)
   }
+  if (typed) {
+    space <- costbo::bo_space(trees = costbo::param_int(1, 256),
+                              depth = costbo::param_int(1, 64),
+                              mtry = costbo::param_int(1, p, log = TRUE))
+    typed_objective <- function(x, measure) {
+      if (measure && is.null(unit)) {
+        unit <<- stats::median(replicate(3, cv(100, 0, p)$seconds))
+      }
+      r <- cv(x$trees, x$depth, x$mtry)
+      list(value = -r$mse, cost = if (measure) r$seconds / unit)
+    }
+    return(costbo::bo_problem(
+      study_recorded_objective(typed_objective, rep, space = space),
+      space = space, budget = budget, name = "RF-Boston (typed)"))
+  }
   costbo::bo_problem(study_recorded_objective(objective, rep),
                      lower = c(1, 1, -1), upper = c(256, 64, 0),
                      budget = budget, name = "RF-Boston")
+}
+
+# RF-Boston on a typed space: the number of trees in 1..256 and the maximum
+# depth in 1..64 (integers), and mtry in 1..13 (an integer on the log
+# scale, as the rounded version's log10 of the fraction of features); the
+# GP models the integers through the kernel's input transform instead of
+# the rounding inside the objective, and no forest is trained twice.
+rf_boston_typed <- function(rep, budget = 10) {
+  rf_boston(rep, budget = budget, typed = TRUE)
 }

@@ -80,8 +80,14 @@ study_attach_costs <- function(bm, dir) {
     rec <- bm$records[[i]]
     if (rec$status != "ok") next
     for (l in logs) {
-      if (!isTRUE(l$rep == rec$rep) || !identical(dim(l$x), dim(rec$x)) ||
-          any(l$x != rec$x)) next
+      if (!isTRUE(l$rep == rec$rep)) next
+      # a typed problem logs the keys of its typed points (see
+      # rf-boston-problem.R), others the points themselves
+      same <- if (!is.null(l$keys)) {
+        length(l$keys) == nrow(rec$x) &&
+          identical(l$keys, study_record_keys(l$space, rec$x))
+      } else identical(dim(l$x), dim(rec$x)) && all(l$x == rec$x)
+      if (!same) next
       paid <- rec$trace$phase != "initial" & !is.na(l$costs)
       if (identical(cumsum(ifelse(paid, l$costs, 0)),
                     rec$trace$cumulative_cost)) {
