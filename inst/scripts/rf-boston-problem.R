@@ -107,7 +107,7 @@ study_recorded_objective <- function(objective, rep, space = NULL) {
 # values, numbers to 17 significant digits, categories as their labels.
 study_point_key <- function(x) {
   paste(vapply(x, function(v) {
-    if (is.numeric(v)) formatC(as.double(v), digits = 17, format = "g")
+    if (is.numeric(v)) sprintf("%.17g", as.double(v))
     else as.character(v)
   }, ""), collapse = "|")
 }

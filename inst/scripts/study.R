@@ -99,6 +99,15 @@ study_attach_costs <- function(bm, dir) {
   bm
 }
 
+# The keys of a record's typed points, by the recorder of measured costs
+# (study_record_keys() of rf-boston-problem.R, one definition).
+study_record_keys <- function(space, X) {
+  e <- new.env()
+  sys.source(system.file("scripts", "rf-boston-problem.R", package = "costbo"),
+             envir = e)
+  e$study_record_keys(space, X)
+}
+
 study_file <- function(dir, name) file.path(dir, paste0(name, ".rds"))
 
 # The first replication of the cell (problem, policy) whose first

@@ -195,8 +195,54 @@ test_that("the RF-Boston problem is the forest's CV, and its replays pass", {
   expect_false(s$study_reproduces(recipe, changed))
 })
 
+test_that("a typed problem's measured costs are recorded and replayed by its typed points", {
+  skip_on_cran()
+  skip_if_not_installed("ranger")
+  skip_if_not_installed("MASS")
+  s <- study_env()
+  recipe <- s$study_recipe(paste0(
+    'local({ source(system.file("scripts", "tuning-problem.R", ',
+    'package = "costbo"), local = TRUE); list(`ranger-Pima` = ranger_pima) })'),
+    'list(`EI-PU` = policy_ei_pu())', 1L, n_init = 3L, max_evaluations = 2L)
+  bm <- s$study_run(recipe)
+  rec <- bm$records[[1L]]
+  expect_identical(rec$status, "ok")
+  expect_length(rec$costs, 5L)
+  expect_true(all(rec$costs > 0))
+  # the objective at the first point, computed directly from its typed
+  # values: minus the 5-fold CV Brier score with the folds of replication 1
+  env <- new.env()
+  sys.source(system.file("scripts", "tuning-problem.R", package = "costbo"),
+             envir = env)
+  x <- space_decode(env$pima_space(), rec$x[1L, , drop = FALSE])
+  data <- rbind(MASS::Pima.tr, MASS::Pima.te)
+  set.seed(1L, kind = "Mersenne-Twister")
+  folds <- sample(rep_len(1:5, nrow(data)))
+  prob <- numeric(nrow(data))
+  for (k in 1:5) {
+    fit <- ranger::ranger(type ~ ., data = data[folds != k, ],
+                          probability = TRUE, num.trees = x$num.trees,
+                          mtry = x$mtry, min.node.size = x$min.node.size,
+                          sample.fraction = x$sample.fraction,
+                          splitrule = as.character(x$splitrule),
+                          num.threads = 1, seed = 1L)
+    prob[folds == k] <- predict(fit, data[folds == k, ],
+                                seed = 1L)$predictions[, "Yes"]
+  }
+  expect_equal(rec$trace$value[1L],
+               -mean((prob - (data$type == "Yes"))^2), tolerance = 1e-12)
+  # keys: numbers to 17 digits, categories by label
+  expect_identical(env$study_point_key(list(a = 2L, b = 0.1, c = "gini")),
+                   "2|0.10000000000000001|gini")
+  expect_true(s$study_reproduces(recipe, rec))
+  changed <- rec
+  changed$costs[4L] <- changed$costs[4L] * (1 + 1e-9)
+  expect_false(s$study_reproduces(recipe, changed))
+})
+
 # Caches whose replay needs a suggested package that may be missing (CI).
-study_needs <- list(`rf-boston.rds` = c("ranger", "MASS"))
+study_needs <- list(`rf-boston.rds` = c("ranger", "MASS"),
+                    `tuning.rds` = c("ranger", "MASS"))
 
 test_that("every cached study is reproduced by this build", {
   skip_on_cran()
