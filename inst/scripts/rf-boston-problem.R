@@ -10,8 +10,9 @@
 #     list(`RF-Boston` = rf_boston)
 #   })
 # Sourcing defines rf_boston(), rf_boston_typed(), study_recorded_objective()
-# and its two helpers study_point_key() and study_record_keys(), and nothing
-# else; it needs ranger and MASS only when a problem is built.
+# with its helpers study_point_key() and study_record_keys(), and
+# study_keep_stream() and study_folds(), and nothing else; it needs ranger
+# and MASS only when a problem is built.
 #
 # The problem of replication `rep`: the number of trees in [1, 256] and the
 # maximum depth in [1, 64] (both rounded), and log10 of the fraction of
@@ -103,6 +104,24 @@ study_recorded_objective <- function(objective, rep, space = NULL) {
   }
 }
 
+# Evaluate expr without moving the optimizer's stream of random numbers:
+# R's random numbers drawn in it (fold assignment, a learner's seed) leave
+# .Random.seed as it was.
+study_keep_stream <- function(expr) {
+  old <- get0(".Random.seed", globalenv(), inherits = FALSE)
+  on.exit(if (is.null(old)) rm(".Random.seed", envir = globalenv()) else
+    assign(".Random.seed", old, globalenv()))
+  expr
+}
+
+# The assignment of n rows to 5 folds, fixed by the replication.
+study_folds <- function(rep, n) {
+  study_keep_stream({
+    set.seed(rep, kind = "Mersenne-Twister")
+    sample(rep_len(1:5, n))
+  })
+}
+
 # The key of a typed point (a named list or a one-row data frame): its
 # values, numbers to 17 significant digits, categories as their labels.
 study_point_key <- function(x) {
@@ -129,24 +148,12 @@ rf_boston <- function(rep, budget = 10, typed = FALSE) {
   }
   data <- MASS::Boston
   p <- ncol(data) - 1L
-  # R's random numbers used here are not drawn from the optimizer's stream:
-  # the stream is saved and restored around them
-  keep_stream <- function(expr) {
-    old <- get0(".Random.seed", globalenv(), inherits = FALSE)
-    on.exit(if (is.null(old)) rm(".Random.seed", envir = globalenv()) else
-      assign(".Random.seed", old, globalenv()))
-    expr
-  }
-  # folds fixed by the replication
-  folds <- keep_stream({
-    set.seed(rep, kind = "Mersenne-Twister")
-    sample(rep_len(1:5, nrow(data)))
-  })
+  folds <- study_folds(rep, nrow(data))
   # ranger() and predict() draw a seed from R's generator unless given one;
   # both are given the replication's (predict() uses it only for ties in
   # classification), and the stream is guarded anyway, so that evaluating
   # or not (the cost unit is not measured in a replay) never moves it
-  cv <- function(trees, depth, mtry) keep_stream({
+  cv <- function(trees, depth, mtry) study_keep_stream({
     t0 <- proc.time()
     pred <- numeric(nrow(data))
     for (k in 1:5) {

@@ -70,12 +70,7 @@ script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
                                    value = TRUE))
 source(file.path(dirname(script), "study.R"))
 suppressMessages(library(costbo))
-for (pkg in c("ranger", "MASS")) {
-  if (!requireNamespace(pkg, quietly = TRUE)) {
-    stop("this script needs the ", pkg, " package: install.packages(\"", pkg,
-         "\")", call. = FALSE)
-  }
-}
+study_need_packages(c("ranger", "MASS"))
 
 # --- the recipes -------------------------------------------------------------
 problems <- paste0(
@@ -111,18 +106,7 @@ parts <- c(
 source(system.file("scripts", "rf-boston-problem.R", package = "costbo"),
        local = TRUE)
 time_acquisitions <- function() {
-  prob <- rf_boston(1)
-  rows <- lapply(names(policies), function(name) {
-    pol <- eval(parse(text = policies[[name]]))
-    run <- bo_optimize(prob, pol, n_init = 8L, seed = 1L,
-                       max_evaluations = 3L, progress = FALSE)
-    df <- as.data.frame(run)
-    bo <- df$phase == "bo"
-    data.frame(policy = name, step = seq_len(sum(bo)),
-               fit_seconds = df$fit_time[bo],
-               policy_seconds = df$policy_time[bo])
-  })
-  do.call(rbind, rows)
+  study_acquisition_seconds(rf_boston(1), policies, n_init = 8L)
 }
 
 # --- what the vignette reads besides study_slim()'s measures -----------------

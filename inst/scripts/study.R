@@ -110,6 +110,32 @@ study_record_keys <- function(space, X) {
 
 study_file <- function(dir, name) file.path(dir, paste0(name, ".rds"))
 
+# Stop unless the packages a script needs are installed.
+study_need_packages <- function(pkgs) {
+  for (pkg in pkgs) {
+    if (!requireNamespace(pkg, quietly = TRUE)) {
+      stop("this script needs the ", pkg, " package: install.packages(\"",
+           pkg, "\")", call. = FALSE)
+    }
+  }
+}
+
+# Wall seconds of `steps` acquisitions (model fits + policy) of each policy
+# (named R code strings) on `problem`, after an initial design of n_init.
+study_acquisition_seconds <- function(problem, policies, n_init, steps = 3L) {
+  rows <- lapply(names(policies), function(name) {
+    pol <- eval(parse(text = policies[[name]]))
+    run <- bo_optimize(problem, pol, n_init = n_init, seed = 1L,
+                       max_evaluations = steps, progress = FALSE)
+    df <- as.data.frame(run)
+    bo <- df$phase == "bo"
+    data.frame(policy = name, step = seq_len(sum(bo)),
+               fit_seconds = df$fit_time[bo],
+               policy_seconds = df$policy_time[bo])
+  })
+  do.call(rbind, rows)
+}
+
 # The first replication of the cell (problem, policy) whose first
 # replication was fastest, among the ok records of a benchmark.
 study_cheapest <- function(bm) {

@@ -55,18 +55,8 @@ ranger_pima <- function(rep, budget = 5) {
   }
   data <- pima_data()
   yes <- as.numeric(data$type == "Yes")
-  # R's random numbers used here are not drawn from the optimizer's stream
-  keep_stream <- function(expr) {
-    old <- get0(".Random.seed", globalenv(), inherits = FALSE)
-    on.exit(if (is.null(old)) rm(".Random.seed", envir = globalenv()) else
-      assign(".Random.seed", old, globalenv()))
-    expr
-  }
-  folds <- keep_stream({
-    set.seed(rep, kind = "Mersenne-Twister")
-    sample(rep_len(1:5, nrow(data)))
-  })
-  objective <- function(x, measure) keep_stream({
+  folds <- study_folds(rep, nrow(data))
+  objective <- function(x, measure) study_keep_stream({
     t0 <- proc.time()
     prob <- numeric(nrow(data))
     for (k in 1:5) {

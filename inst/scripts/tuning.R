@@ -49,12 +49,7 @@ script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
                                    value = TRUE))
 source(file.path(dirname(script), "study.R"))
 suppressMessages(library(costbo))
-for (pkg in c("ranger", "MASS")) {
-  if (!requireNamespace(pkg, quietly = TRUE)) {
-    stop("this script needs the ", pkg, " package: install.packages(\"", pkg,
-         "\")", call. = FALSE)
-  }
-}
+study_need_packages(c("ranger", "MASS"))
 source(system.file("scripts", "tuning-problem.R", package = "costbo"),
        local = TRUE)
 
@@ -132,12 +127,8 @@ mlr3_tune <- function(policy, rep, budget = 20) {
 }
 
 mlr3_run <- function(name) {
-  for (pkg in c("mlr3", "mlr3learners", "mlr3tuning", "paradox",
-                "data.table")) {
-    if (!requireNamespace(pkg, quietly = TRUE)) {
-      stop("the mlr3 parts need the ", pkg, " package", call. = FALSE)
-    }
-  }
+  study_need_packages(c("mlr3", "mlr3learners", "mlr3tuning", "paradox",
+                        "data.table", "lgr"))
   suppressMessages(library(mlr3learners))
   lgr::get_logger("mlr3")$set_threshold("warn")
   lgr::get_logger("bbotk")$set_threshold("warn")
@@ -184,18 +175,20 @@ tuning_gaps <- function(bm, grid) {
   out <- cbind(g[, c("problem", "policy", "cost")], as.data.frame(g$gap))
   out[order(out$problem, out$policy, out$cost), ]
 }
-# Evaluations after the initial design and policy seconds per proposal.
+# Evaluations after the initial design, per run.
 tuning_effort <- function(bm) {
   do.call(rbind, lapply(bm$records, function(r) {
     if (r$status != "ok") return(NULL)
     tr <- r$trace
-    bo <- tr$phase != "initial" & tr$within_budget
     data.frame(problem = r$problem, policy = r$policy, rep = r$rep,
-               evaluations = sum(bo),
-               policy_seconds = if (!is.null(tr$policy_time)) {
-                 mean(tr$policy_time[bo], na.rm = TRUE)
-               } else NA_real_)
+               evaluations = sum(tr$phase != "initial"))
   }))
+}
+# Wall seconds of three acquisitions (model fits + policy) per policy on
+# replication 1 of ranger-Pima, after the initial design (made by the join,
+# on the machine that joins).
+time_acquisitions <- function() {
+  study_acquisition_seconds(ranger_pima(1), tuning_policies, n_init = 10L)
 }
 # The mlr3 archives (settings with a log scale as mlr3 searches them: the
 # natural logarithm of num.trees, min.node.size and sample.fraction): per
@@ -241,6 +234,7 @@ if (!(length(args) == 1L && args[1L] == "run")) {
     c(slim,
       list(gaps = tuning_gaps(j$benchmark, unique(slim$curves$cost)),
            effort = tuning_effort(j$benchmark),
+           acquisition_seconds = time_acquisitions(),
            mlr3 = if (length(got)) list(
              curves = mlr3_curves(archives),
              evaluations = stats::aggregate(

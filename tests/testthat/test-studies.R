@@ -159,20 +159,30 @@ test_that("measured costs are recorded and replayed", {
   expect_false(s$study_reproduces(recipe, other))
 })
 
-test_that("the RF-Boston problem is the forest's CV, and its replays pass", {
-  skip_on_cran()
-  skip_if_not_installed("ranger")
-  skip_if_not_installed("MASS")
-  s <- study_env()
-  recipe <- s$study_recipe(paste0(
-    'local({ source(system.file("scripts", "rf-boston-problem.R", ',
-    'package = "costbo"), local = TRUE); list(`RF-Boston` = rf_boston) })'),
+# One replication of EI-PU (3 initial points and 2 more) on the problem
+# `fun` of the installed script `file`, whose costs are measured: the
+# recipe and the record, after checks common to such problems.
+measured_record <- function(s, file, fun) {
+  recipe <- s$study_recipe(sprintf(paste0(
+    'local({ source(system.file("scripts", "%s", package = "costbo"), ',
+    'local = TRUE); list(`%s` = %s) })'), file, fun, fun),
     'list(`EI-PU` = policy_ei_pu())', 1L, n_init = 3L, max_evaluations = 2L)
   bm <- s$study_run(recipe)
   rec <- bm$records[[1L]]
   expect_identical(rec$status, "ok")
   expect_length(rec$costs, 5L)
   expect_true(all(rec$costs > 0))
+  list(recipe = recipe, rec = rec)
+}
+
+test_that("the RF-Boston problem is the forest's CV, and its replays pass", {
+  skip_on_cran()
+  skip_if_not_installed("ranger")
+  skip_if_not_installed("MASS")
+  s <- study_env()
+  m <- measured_record(s, "rf-boston-problem.R", "rf_boston")
+  recipe <- m$recipe
+  rec <- m$rec
   # the objective at the first point, computed directly: minus the 5-fold
   # CV mean squared error of medv with the folds of replication 1
   x <- rec$x[1L, ]
@@ -200,15 +210,9 @@ test_that("a typed problem's measured costs are recorded and replayed by its typ
   skip_if_not_installed("ranger")
   skip_if_not_installed("MASS")
   s <- study_env()
-  recipe <- s$study_recipe(paste0(
-    'local({ source(system.file("scripts", "tuning-problem.R", ',
-    'package = "costbo"), local = TRUE); list(`ranger-Pima` = ranger_pima) })'),
-    'list(`EI-PU` = policy_ei_pu())', 1L, n_init = 3L, max_evaluations = 2L)
-  bm <- s$study_run(recipe)
-  rec <- bm$records[[1L]]
-  expect_identical(rec$status, "ok")
-  expect_length(rec$costs, 5L)
-  expect_true(all(rec$costs > 0))
+  m <- measured_record(s, "tuning-problem.R", "ranger_pima")
+  recipe <- m$recipe
+  rec <- m$rec
   # the objective at the first point, computed directly from its typed
   # values: minus the 5-fold CV Brier score with the folds of replication 1
   env <- new.env()
