@@ -30,7 +30,14 @@
 # EI-PU, EI-PU-CC about 1-2 s; the 4-step path 1-5 s; the full 4-step tree
 # one proposal 2-5.5 s at n = 20 (bench/tree.R), so about 60-200 s per
 # replication. Estimated total: about 25 core-hours, 20 of them the 4-step
-# tree.
+# tree. Measured on the parts: the 2-step tree 11-16 min per part of 10
+# replications of the four problems (both cores busy); the 4-step tree
+# about 4.5 min per replication of one problem with both cores busy
+# (tree4_r001_005: 2 of its 20 runs in 9 min), i.e. about 1.5 h per part
+# and 30 h for 100 replications. That is out of reach here: the 4-step
+# tree is run on replications 1-20 (parts tree4_r001_005 ...
+# tree4_r016_020, about 6 h), and the vignette says so; the parts for
+# replications 21-100 remain defined for a larger machine.
 
 script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
                                    value = TRUE))
