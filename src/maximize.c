@@ -2,8 +2,6 @@
  * set. */
 #include "maximize.h"
 
-#include <float.h>
-
 #include "entry.h"
 #include "qmc.h"
 
@@ -26,8 +24,9 @@ static void max_at(max_ctx *c, const double *x) {
   if (same) return;
   R_CheckUserInterrupt();
   /* L-BFGS-B can step to a non-finite point (its updates divide by
-   * products of subnormal gradients): such a point is never evaluated (an
-   * objective written in R would be called with NaN) but is the worst */
+   * products of subnormal gradient components): such a point is never
+   * evaluated (an objective written in R would be called with NaN) but is
+   * the worst, as a non-finite value was before */
   int finite = 1;
   for (int k = 0; k < c->d && finite; k++) finite = R_FINITE(x[k]);
   double v = finite ? c->f(c->d, x, c->last_g, c->ctx) : R_NaN;
@@ -35,9 +34,7 @@ static void max_at(max_ctx *c, const double *x) {
     c->last_f = -v;
     for (int k = 0; k < c->d; k++) {
       c->last_g[k] = -c->last_g[k];
-      /* subnormal components are 0, so that L-BFGS-B's updates stay finite */
-      if (!R_FINITE(c->last_g[k]) || fabs(c->last_g[k]) < DBL_MIN)
-        c->last_g[k] = 0.0;
+      if (!R_FINITE(c->last_g[k])) c->last_g[k] = 0.0;
     }
   } else {
     c->last_f = 1e300;

@@ -86,10 +86,10 @@ test_that("an R cost with its gradient gives cost_linear()'s proposals in every 
 
 test_that("the maximizer never calls an R cost at a non-finite point", {
   skip_on_cran()
-  # L-BFGS-B once stepped to NaN from a corner where the 3-step path's
-  # gradient had subnormal components (2e-322): with a cost in C that start
-  # was silently worthless, with an R cost it was an error. This state and
-  # seed reached it on the 8th proposal.
+  # L-BFGS-B steps to NaN from a corner where the 3-step path's gradient
+  # has subnormal components (2e-322): with a cost in C that start is
+  # worthless (the NaN value is the worst), and an R cost called there was
+  # an error. This state and seed reach it on the 8th proposal.
   pol <- policy_bmsei(steps = 3, path = TRUE)
   st <- rc_state(pol, n = 20L, budget = 200)
   st$problem$cost <- cost_linear(c(0, 0), c(1, 1), 1, 20)
