@@ -17,6 +17,12 @@ typedef struct {
 
 static double safe_value(double v) { return R_FINITE(v) ? v : R_NegInf; }
 
+static int all_finite(int d, const double *x) {
+  for (int k = 0; k < d; k++)
+    if (!R_FINITE(x[k])) return 0;
+  return 1;
+}
+
 /* L-BFGS-B minimizes: evaluate -f with its gradient, cached by point */
 static void max_at(max_ctx *c, const double *x) {
   int same = c->have;
@@ -27,9 +33,7 @@ static void max_at(max_ctx *c, const double *x) {
    * products of subnormal gradient components): such a point is never
    * evaluated (an objective written in R would be called with NaN) but is
    * the worst, as a non-finite value was before */
-  int finite = 1;
-  for (int k = 0; k < c->d && finite; k++) finite = R_FINITE(x[k]);
-  double v = finite ? c->f(c->d, x, c->last_g, c->ctx) : R_NaN;
+  double v = all_finite(c->d, x) ? c->f(c->d, x, c->last_g, c->ctx) : R_NaN;
   if (R_FINITE(v)) {
     c->last_f = -v;
     for (int k = 0; k < c->d; k++) {
@@ -176,8 +180,9 @@ double max_box(cb_objfn f, void *ctx, int d, const double *lower,
     lbfgsb(d, ctl->lmm, x, lo, up, nbd, &fmin, max_fn, max_gr, &fail, &c, ctl->factr,
            ctl->pgtol, &fnc, &grc, ctl->maxit, msg, 0, 10);
     /* re-evaluate at the returned point: L-BFGS-B may return its last
-     * trial rather than the best point seen */
-    double v = safe_value(f(d, x, NULL, ctx));
+     * trial rather than the best point seen (or a non-finite one, the
+     * worst, never evaluated) */
+    double v = all_finite(d, x) ? safe_value(f(d, x, NULL, ctx)) : R_NegInf;
     if (v > best) {
       best = v;
       memcpy(xbest, x, (size_t)d * sizeof(double));
