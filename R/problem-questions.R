@@ -206,9 +206,9 @@ problem_cost_args.bo_problem <- function(problem, state) {
 # user's function of one point x in the box, marked by new_unit_cost(),
 # which C calls at x = lower + u * (upper - lower) for the points u of the
 # unit cube of the objective's GP (a typed problem's box is the unit cube
-# and its cost decodes the point). NULL when the cost is measured or one the C core evaluates itself (a
-# number or a cost constructor's). Every known cost written in R reaches
-# the policies through this generic.
+# and its cost decodes the point). NULL when the cost is measured or one
+# the C core evaluates itself (a number or a cost constructor's). Every
+# known cost written in R reaches the policies through this generic.
 problem_cost_closure <- function(problem) UseMethod("problem_cost_closure")
 problem_cost_closure.bo_problem <- function(problem) {
   f <- problem$cost

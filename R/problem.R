@@ -28,8 +28,9 @@
 #'   attribute `"gradient"` (a vector of length `d`); otherwise the policies
 #'   that need one take forward differences (step \eqn{\sqrt{\epsilon}
 #'   \max(1, |x_k|)}, about \eqn{1.5 \times 10^{-8} \max(1, |x_k|)}; backward
-#'   at the upper faces, so `cost` is never called outside the box). A
-#'   point priced again is answered from the last 8 points priced. A cost that fails or returns anything but one
+#'   at the upper faces, so `cost` is never called outside the box); a
+#'   point priced again within a proposal is answered from a cache. A cost
+#'   that fails or returns anything but one
 #'   positive finite number while a policy prices points is an error of
 #'   class `costbo_error_cost` naming `cost`; a policy that prices points
 #'   has the cost checked at a few points before anything is paid.

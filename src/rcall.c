@@ -86,7 +86,8 @@ static double rcall_once(const cb_rcall *r, const double *u, double *grad,
   SEXP call = PROTECT(Rf_lang2(r->fn, uv));
   SEXP v = PROTECT(R_forceAndCall(call, 1, R_GlobalEnv));
   char msg[512], pt[160], val[64];
-  /* the point as the closure saw it (uv itself may have been modified) */
+  /* messages show the point recomputed from u: the function may have
+   * modified its argument */
   const char *where = r->xunits ? "" : " of the unit cube";
   double c = NA_REAL;
   if ((TYPEOF(v) == REALSXP || TYPEOF(v) == INTSXP) && XLENGTH(v) == 1)
