@@ -139,6 +139,13 @@
 #'   al. (2024).
 #' @param progress Show progress (default in interactive sessions).
 #' @param checkpoint Optional file to save the run to after every evaluation.
+#' @param workers The number of evaluations run at once (see [bo_async]):
+#'   1 (the default) evaluates one point at a time; k > 1 keeps k
+#'   evaluations running, on the workers of the current [future::plan()] or,
+#'   with `clock = "simulated"`, on k virtual workers.
+#' @param clock `"real"` or `"simulated"`: with `"simulated"`, each
+#'   evaluation takes its cost in simulated time on one of `workers` virtual
+#'   workers, in this R session (see [bo_async]).
 #' @inheritParams bo_session
 #' @return A `bo_run`: use [summary()], [as.data.frame()] and [plot()] on it.
 #'   Why the run stopped is in `stop_reason`, a sentence for people, and in
@@ -164,9 +171,13 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
                         seed = NULL, max_evaluations = NULL,
                         charge_initial = FALSE, on_error = c("stop", "skip"),
                         pandora_stop = FALSE, progress = interactive(),
-                        checkpoint = NULL, gp_args = list(), model) {
+                        checkpoint = NULL, gp_args = list(), workers = 1L,
+                        clock = c("real", "simulated"), model) {
   call <- sys.call()
   problem <- check_problem_policy(problem, policy, call)
+  workers <- check_count(workers, min = 1L)
+  clock <- check_choice(clock, c("real", "simulated"))
+  check_async(workers, clock, problem, call)
   n_init <- if (is.null(n_init)) {
     if (is.null(initial)) 2L * (problem$d + 1L) else 0L
   } else check_count(n_init)
@@ -196,7 +207,8 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
   if (!is.null(initial)) state <- state_initial(state, initial, call)
   ctl <- list(max_evaluations = max_evaluations, on_error = on_error,
               pandora_stop = pandora_stop, progress = progress,
-              checkpoint = checkpoint)
+              checkpoint = checkpoint, workers = workers, clock = clock)
+  async <- workers > 1L || clock == "simulated"
   if (n_init + sum(state_ok(state)) < 2L && is.null(problem$prior)) {
     stop_arg("n_init", "such that the initial design has at least 2 points",
              n_init)
@@ -207,9 +219,16 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
     stop_arg("n_init", paste("at least 1 with an explicit prior and no",
                              "`initial` points"), n_init)
   }
-  check_run_ready(state, call)
+  check_run_ready(state, call, pending = async)
   state$memory <- policy_init(policy, state)
   state$started <- Sys.time()
+  if (async) {
+    if (n_init > 0L) {
+      state$initial_plan <- c(problem_design(problem, n_init),
+                              list(done = 0L, launched = 0L))
+    }
+    return(run_async(state, ctl))
+  }
   state <- run_initial(state, n_init, ctl)
   run_loop(state, ctl)
 }
@@ -281,6 +300,11 @@ bo_resume <- function(checkpoint, problem = NULL, max_evaluations = NULL,
   assign(".Random.seed", saved$random_seed, envir = globalenv())
   state$stop_reason <- NULL
   state$stop_code <- NULL
+  if (isTRUE(ctl$workers > 1L) || identical(ctl$clock, "simulated")) {
+    # pending evaluations are launched again first
+    check_async(ctl$workers, ctl$clock, state$problem, call)
+    return(run_async(state, ctl))
+  }
   # a run interrupted during its initial design completes it first
   state <- continue_initial(state, ctl)
   run_loop(state, ctl)
@@ -370,9 +394,11 @@ failure_reason <- function(ev, initial = FALSE) {
 # now, naming `gp_args`, `gp_args$cost`, `policy` or `cost`; a policy that
 # calls such a cost has it evaluated, with gradients, at every synthetic
 # point; anything else (a numerical accident of the
-# synthetic data) is left for the run to meet. The random-number
-# generator's state is restored, so the run itself is unchanged.
-check_run_ready <- function(state, call) {
+# synthetic data) is left for the run to meet. With `pending` (an
+# asynchronous run), the policy is also evaluated given a pending point
+# (async_fantasy_state()). The random-number generator's state is
+# restored, so the run itself is unchanged.
+check_run_ready <- function(state, call, pending = FALSE) {
   saved <- save_rng()
   on.exit(restore_rng(saved))
   pr <- state$problem
@@ -398,6 +424,11 @@ check_run_ready <- function(state, call) {
   stage("policy", {
     syn$memory <- policy_init(syn$policy, syn)
     syn$policy$acquisition(syn, X)
+    if (pending) {
+      step <- new_step(syn$X[2L, ], index = if (length(syn$index)) syn$index[2L] else NA)
+      syn$pending <- list(list(step = step, bound = 0))
+      syn$policy$acquisition(async_fantasy_state(syn), X)
+    }
   })
   closure <- problem_cost_closure(pr)
   if (!is.null(closure) && isTRUE(syn$policy$known_cost)) {

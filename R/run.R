@@ -6,9 +6,20 @@ print.bo_run <- function(x, ...) {
   cat(sprintf("Bayesian optimization run: %s on \"%s\"\n", x$policy$label,
               x$problem$name))
   print_state_summary(x)
+  print_async(x)
   cat(sprintf("  stopped: %s\n", x$stop_reason))
   print_checkpoint_error(x$checkpoint_error)
   invisible(x)
+}
+
+# A line on the workers and the clock of an asynchronous run.
+print_async <- function(x) {
+  if (is.null(x$n_workers)) return(invisible())
+  cat(sprintf("  %d worker%s; the last evaluation finished at %s %s\n",
+              x$n_workers, if (x$n_workers > 1L) "s" else "",
+              format(x$clock, digits = 4),
+              if (identical(x$timing, "simulated")) "(simulated clock)"
+              else "s"))
 }
 
 #' Summarize a run
@@ -132,6 +143,13 @@ as.data.frame.bo_run <- function(x, row.names = NULL, optional = FALSE,
                    phase = x$phase, status = x$status, message = x$message,
                    cost_valid = !is.na(x$cost), fit_time = x$fit_time, policy_time = x$policy_time,
                    eval_time = x$eval_time, stringsAsFactors = FALSE)
+  if (!is.null(x$launch)) {
+    # an asynchronous run (bo_async): launch order, worker and clock times
+    df$launch <- x$launch
+    df$worker <- x$worker
+    df$t_launch <- x$t_launch
+    df$t_done <- x$t_done
+  }
   df <- problem_columns(upgrade_problem(x$problem), x, df)
   keys <- unique(unlist(lapply(x$info, names)))
   for (k in keys) {
