@@ -74,6 +74,12 @@
 #'   [bo_optimize()] (`gp_args`: further [gp_fit()] arguments for the
 #'   objective's GP, e.g. fixed hyperparameters for Bayesian regret on GP
 #'   prior samples).
+#' @param virtual_workers `NULL`, or a number k of virtual workers: every
+#'   run keeps k evaluations running on the simulated clock of [bo_async]
+#'   (each evaluation takes its cost in simulated time; `1` is the
+#'   sequential run, timed), deterministically whatever the back end. The
+#'   evaluations then have their finishing times (`t_done`) and the
+#'   replications the time their last evaluation finished (`clock`).
 #' @param progress Report each finished replication (sequential back end)
 #'   or round of replications.
 #' @param model Deprecated name of `gp_args`.
@@ -115,7 +121,8 @@ bo_benchmark <- function(problems, policies, reps = 10L,
                          workers = NULL, cluster = NULL, seed = 1L,
                          n_grid = 101L, n_init = NULL, max_evaluations = NULL,
                          charge_initial = FALSE, gp_args = list(),
-                         progress = interactive(), model) {
+                         virtual_workers = NULL, progress = interactive(),
+                         model) {
   if (!missing(model)) {
     gp_args <- renamed_arg(model, "model", "gp_args", !missing(gp_args))
   }
@@ -130,6 +137,9 @@ bo_benchmark <- function(problems, policies, reps = 10L,
   if (!is.null(max_evaluations)) max_evaluations <- check_count(max_evaluations)
   charge_initial <- check_flag(charge_initial)
   model <- check_model_args(gp_args)
+  if (!is.null(virtual_workers)) {
+    virtual_workers <- check_count(virtual_workers, min = 1L)
+  }
   progress <- check_flag(progress)
   if (!is.null(workers)) workers <- check_count(workers, min = 1L)
   if (!is.null(cluster) && !inherits(cluster, "cluster")) {
@@ -144,7 +154,8 @@ bo_benchmark <- function(problems, policies, reps = 10L,
   tasks <- tasks[, c("problem", "policy", "rep")]
   streams <- replication_streams(seed, max(reps))
   args <- list(n_init = n_init, max_evaluations = max_evaluations,
-               charge_initial = charge_initial, model = model)
+               charge_initial = charge_initial, model = model,
+               virtual_workers = virtual_workers)
   job <- function(i) {
     benchmark_task(tasks[i, ], problems, policies, streams[[tasks$rep[i]]],
                    args)
@@ -228,10 +239,12 @@ benchmark_task <- function(task, problems, policies, stream, args) {
                            describe_value(pr), ", not a bo_problem"))
       }
     }
+    vw <- args$virtual_workers
     bo_optimize(pr, policies[[task$policy]], n_init = args$n_init,
                 max_evaluations = args$max_evaluations,
                 charge_initial = args$charge_initial, gp_args = args$model,
-                progress = FALSE)
+                progress = FALSE, workers = if (is.null(vw)) 1L else vw,
+                clock = if (is.null(vw)) "real" else "simulated")
   }, error = function(e) e)
   rec$seconds <- proc.time()[["elapsed"]] - t0
   if (inherits(run, "error")) {
@@ -256,6 +269,9 @@ benchmark_task <- function(task, problems, policies, stream, args) {
       if (is.null(run$problem$optimum)) rep(NA_real_, nrow(df)) else
         run$problem$optimum - cummax(ifelse(counts, df$value, -Inf)),
     stringsAsFactors = FALSE)
+  # an asynchronous run's finishing times (a sequential run's trace is as
+  # it always was, so that caches replay)
+  if (!is.null(df$t_done)) rec$trace$t_done <- df$t_done
   rec$trace$regret[!is.finite(rec$trace$regret)] <- NA_real_
   rec$x <- matrix(as.double(run$X), ncol = run$problem$d)
   rec$optimum <- run$problem$optimum
@@ -412,6 +428,8 @@ benchmark_replications <- function(x) {
                seconds = r$seconds, stop_reason = r$stop_reason,
                stop_code = if (is.null(r$stop_code)) NA_character_ else
                  r$stop_code,
+               clock = if (is.null(tr$t_done) || all(is.na(tr$t_done)))
+                 NA_real_ else max(tr$t_done, na.rm = TRUE),
                stringsAsFactors = FALSE)
   })
   do.call(rbind, rows)
@@ -426,15 +444,16 @@ benchmark_evaluations <- function(x) {
   rows <- lapply(recs, function(r) {
     tr <- r$trace
     # records made before a column existed get NA in it
-    for (k in setdiff(c("phase", "source", "h", "control_set"), names(tr))) {
-      tr[[k]] <- NA
+    for (k in setdiff(c("phase", "source", "h", "control_set", "t_done"),
+                      names(tr))) {
+      tr[[k]] <- rep(NA, nrow(tr))
     }
     X <- matrix(NA_real_, nrow(tr), D,
                 dimnames = list(NULL, paste0("x", seq_len(D))))
     if (!is.null(r$x)) X[, seq_len(ncol(r$x))] <- r$x
     data.frame(problem = r$problem, policy = r$policy, rep = r$rep,
                tr[, c("cumulative_cost", "value", "status", "phase",
-                      "source", "h", "control_set")], X,
+                      "source", "h", "control_set", "t_done")], X,
                stringsAsFactors = FALSE)
   })
   if (length(rows)) do.call(rbind, rows) else NULL
