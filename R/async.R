@@ -301,12 +301,18 @@ async_future <- function(state) {
       }
     },
     cancel = function(state) {
-      if ("cancel" %in% getNamespaceExports("future")) {
-        for (k in ls(futures)) {
+      # cancel (where future can) and collect, so that the plan's registry
+      # keeps no cancelled future to warn about at its next launch
+      can <- "cancel" %in% getNamespaceExports("future")
+      for (k in ls(futures)) {
+        if (can) {
           try(getExportedValue("future", "cancel")(futures[[k]]),
               silent = TRUE)
         }
+        suppressWarnings(tryCatch(future::value(futures[[k]]),
+                                  error = function(e) NULL))
       }
+      rm(list = ls(futures), envir = futures)
       invisible(NULL)
     },
     relaunch = function(e) TRUE

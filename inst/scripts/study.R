@@ -40,10 +40,14 @@
 
 # A recipe. `problems` and `policies` are R code (strings) evaluated with
 # costbo attached; they must give named lists.
+# `virtual_workers` runs every replication on that many virtual workers of
+# the simulated clock (bo_benchmark()).
 study_recipe <- function(problems, policies, reps, n_init = NULL,
-                         model = list(), max_evaluations = NULL, seed = 1L) {
+                         model = list(), max_evaluations = NULL, seed = 1L,
+                         virtual_workers = NULL) {
   list(problems = problems, policies = policies, reps = reps, n_init = n_init,
-       model = model, max_evaluations = max_evaluations, seed = seed)
+       model = model, max_evaluations = max_evaluations, seed = seed,
+       virtual_workers = virtual_workers)
 }
 
 study_eval <- function(code) {
@@ -65,7 +69,9 @@ study_run <- function(recipe, reps = recipe$reps, backend = "sequential",
                      reps = reps, backend = backend, workers = workers,
                      seed = recipe$seed, n_init = recipe$n_init,
                      max_evaluations = recipe$max_evaluations,
-                     gp_args = recipe$model, progress = progress)
+                     gp_args = recipe$model,
+                     virtual_workers = recipe$virtual_workers,
+                     progress = progress)
   study_attach_costs(bm, log)
 }
 

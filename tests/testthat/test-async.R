@@ -360,3 +360,48 @@ test_that("a real future plan runs evaluations in parallel and survives a lost w
                    progress = FALSE)
   expect_identical(a$value[order(a$launch)][1:6], b$value[order(b$launch)][1:6])
 })
+
+test_that("a real run interrupted with pending evaluations launches them again on resume", {
+  skip_on_cran()
+  skip_if_not_installed("future")
+  old <- future::plan(future::multisession, workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  f <- tempfile(fileext = ".rds")
+  on.exit(unlink(f), add = TRUE)
+  calls <- 0L
+  price <- function(x) {
+    calls <<- calls + 1L
+    # the 16th pricing: after the synthetic check (6) and the initial
+    # design (6), at a proposal made while evaluations are pending
+    if (calls == 16L) {
+      signalCondition(structure(class = c("interrupt", "condition"),
+                                list(message = "", call = NULL)))
+    }
+    1 + x[1]
+  }
+  obj <- function(x) {
+    Sys.sleep(0.05)
+    -sum((x - 0.4)^2)
+  }
+  prob <- bo_problem(obj, c(0, 0), c(1, 1), cost = price, budget = 12)
+  part <- bo_optimize(prob, policy_ei(), workers = 2, seed = 3,
+                      progress = FALSE, checkpoint = f)
+  expect_identical(part$stop_code, "interrupted")
+  saved <- costbo:::read_checkpoint(f)
+  pend <- saved$state$pending
+  expect_gte(length(pend), 1L)
+  launched <- vapply(pend, function(e) e$launch, numeric(1))
+  calls <- -1e6L # no more interrupts (the problem given again sees it)
+  res <- bo_resume(f, problem = prob, progress = FALSE)
+  df <- as.data.frame(res)
+  expect_identical(res$stop_code, "budget")
+  # the pending points were evaluated, under their launch numbers
+  expect_true(all(launched %in% df$launch))
+  for (e in pend) {
+    row <- df[df$launch == e$launch, ]
+    expect_equal(c(row$x1, row$x2), e$step$x)
+  }
+  expect_identical(sort(df$launch), seq_len(nrow(df)))
+  expect_true(all(df$status == "ok"))
+  expect_lte(res$spent, res$budget)
+})

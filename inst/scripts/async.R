@@ -1,0 +1,53 @@
+# Asynchronous evaluations on four workers: the cache of the section
+# "Evaluations in parallel" of vignette("costbo").
+#
+# Usage, from the package's source directory with costbo installed:
+#   Rscript inst/scripts/async.R list
+#   Rscript inst/scripts/async.R run <part> [<part> ...]
+#   Rscript inst/scripts/async.R join [--partial <file>]
+# `run` writes each part to studies/async/<part>.rds (see study.R); `join`
+# writes inst/extdata/async.rds.
+#
+# Dropwave with its cosine cost (the problem of paper 000, budget 40 after
+# a free initial design of 6 Sobol points), EI-PU-CC and EI-PU, each on one
+# and on four virtual workers of the simulated clock (bo_async: every
+# evaluation takes its cost in simulated time, its result revealed to the
+# models when it finishes; pending points are kriging-believer fantasies
+# and their costs count against the budget). 50 replications; the
+# policies of a replication share their problem and initial design.
+# Measured: the simulated wall-clock when the budget is spent (the
+# finishing time of the last evaluation), and the final simple regret.
+#
+# Run time, measured (one core, the other busy): about 1 s per replication
+# and cell, so a part of 50 replications of one cell takes about a minute
+# and the whole study 0.1 core-hours.
+
+script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
+                                   value = TRUE))
+source(file.path(dirname(script), "study.R"))
+suppressMessages(library(costbo))
+
+dropwave <- 'list(`Dropwave, cosine cost` = function(r) test_problem("dropwave", seed = r))'
+cell <- function(k) {
+  w <- if (k == 1L) "1 worker" else sprintf("%d workers", k)
+  sprintf('list(`EI-PU-CC, %s` = policy_ei_pu_cc(), `EI-PU, %s` = policy_ei_pu())',
+          w, w)
+}
+parts <- list(
+  k1 = study_recipe(dropwave, cell(1L), 50L, virtual_workers = 1L),
+  k4 = study_recipe(dropwave, cell(4L), 50L, virtual_workers = 4L))
+
+# The cache: per replication the final regret, the spend, the number of
+# evaluations and the simulated clock when the budget was spent.
+study_main(parts, "async", write = function(j) {
+  bm <- j$benchmark
+  reps <- bm$replications
+  keep <- c("problem", "policy", "rep", "status", "n_evaluations", "spent",
+            "regret", "clock", "seconds")
+  final <- reps[, keep]
+  final$log10_regret <- log10(pmax(final$regret, 1e-10))
+  final$workers <- as.integer(sub(".*, ([0-9]+) workers?$", "\\1",
+                                  final$policy))
+  final$base <- sub(", [0-9]+ workers?$", "", final$policy)
+  list(final = final, provenance = j$provenance)
+})
