@@ -65,13 +65,22 @@ study_run <- function(recipe, reps = recipe$reps, backend = "sequential",
     options(old)
     unlink(log, recursive = TRUE)
   })
-  bm <- bo_benchmark(study_eval(recipe$problems), study_eval(recipe$policies),
-                     reps = reps, backend = backend, workers = workers,
-                     seed = recipe$seed, n_init = recipe$n_init,
-                     max_evaluations = recipe$max_evaluations,
-                     gp_args = recipe$model,
-                     virtual_workers = recipe$virtual_workers,
-                     progress = progress)
+  problems <- study_eval(recipe$problems)
+  policies <- study_eval(recipe$policies)
+  # (builds before asynchronous runs have no virtual_workers; a call, not
+  # do.call(), so that the benchmark's recorded call stays small)
+  bm <- if (is.null(recipe$virtual_workers)) {
+    bo_benchmark(problems, policies, reps = reps, backend = backend,
+                 workers = workers, seed = recipe$seed, n_init = recipe$n_init,
+                 max_evaluations = recipe$max_evaluations,
+                 gp_args = recipe$model, progress = progress)
+  } else {
+    bo_benchmark(problems, policies, reps = reps, backend = backend,
+                 workers = workers, seed = recipe$seed, n_init = recipe$n_init,
+                 max_evaluations = recipe$max_evaluations,
+                 gp_args = recipe$model, progress = progress,
+                 virtual_workers = recipe$virtual_workers)
+  }
   study_attach_costs(bm, log)
 }
 
@@ -176,7 +185,8 @@ study_replay_record <- function(recipe, record) {
   new <- costbo:::benchmark_task(
     task, probs, pols, streams[[record$rep]],
     list(n_init = recipe$n_init, max_evaluations = recipe$max_evaluations,
-         charge_initial = FALSE, model = recipe$model))
+         charge_initial = FALSE, model = recipe$model,
+         virtual_workers = recipe$virtual_workers))
   identical(new$trace, record$trace) && identical(new$x, record$x)
 }
 
