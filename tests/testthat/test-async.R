@@ -5,6 +5,19 @@
 # The evaluations running at time t (launched before t, done after it).
 running_at <- function(df, t) sum(df$t_launch <= t & df$t_done > t)
 
+# The rows of the evaluations pending when row j was launched.
+pending_at <- function(df, j) {
+  which(df$launch < df$launch[j] & df$t_done > df$t_launch[j])
+}
+
+# Branin with the cheap linear cost 1 + (x1 + 5) / 15, from 1 to 2.
+cheap_branin <- function(budget) {
+  lo <- c(-5, 0)
+  up <- c(10, 15)
+  bo_problem(branin_max, lo, up, cost = cost_linear(lo, up, b = 1),
+             budget = budget)
+}
+
 test_that("one virtual worker gives the sequential run, evaluation for evaluation", {
   for (case in list(
     list(test_problem("dropwave", seed = 1), policy_ei_pu_cc()),
@@ -54,18 +67,14 @@ test_that("the simulated clock runs k evaluations at once, each for its cost", {
 })
 
 test_that("no two pending points coincide, and pending points are not re-proposed", {
-  lo <- c(-5, 0)
-  up <- c(10, 15)
-  prob <- bo_problem(branin_max, lo, up, cost = cost_linear(lo, up, b = 1),
-                     budget = 20)
+  prob <- cheap_branin(20)
   run <- bo_optimize(prob, policy_ei(), workers = 4, clock = "simulated",
                      seed = 2, progress = FALSE)
   df <- as.data.frame(run)
   X <- as.matrix(df[, c("x1", "x2")])
   bo <- which(df$phase == "bo")
   for (j in bo) {
-    # the evaluations pending when j was launched
-    pend <- which(df$launch < df$launch[j] & df$t_done > df$t_launch[j])
+    pend <- pending_at(df, j)
     if (!length(pend)) next
     d <- sqrt(colSums((t(X[pend, , drop = FALSE]) - X[j, ])^2))
     expect_gt(min(d), 1e-3)
@@ -73,10 +82,7 @@ test_that("no two pending points coincide, and pending points are not re-propose
 })
 
 test_that("a launch fits the budget with the pending costs (known cost)", {
-  lo <- c(-5, 0)
-  up <- c(10, 15)
-  prob <- bo_problem(branin_max, lo, up, cost = cost_linear(lo, up, b = 1),
-                     budget = 15)
+  prob <- cheap_branin(15)
   run <- bo_optimize(prob, policy_ei_pu_cc(), workers = 3, clock = "simulated",
                      seed = 7, progress = FALSE)
   df <- as.data.frame(run)
@@ -84,10 +90,9 @@ test_that("a launch fits the budget with the pending costs (known cost)", {
   expect_true(all(df$within_budget))
   expect_lte(run$spent, run$budget)
   for (j in which(df$phase == "bo")) {
-    done <- df$t_done <= df$t_launch[j] & df$launch < df$launch[j]
-    pend <- df$launch < df$launch[j] & !done
-    charged <- df$phase == "bo"
-    used <- sum(df$cost[(done | pend) & charged]) + df$cost[j]
+    # finished or pending at its launch: every earlier launch
+    before <- df$launch < df$launch[j]
+    used <- sum(df$cost[before & df$phase == "bo"]) + df$cost[j]
     expect_lte(used, run$budget * (1 + 1e-12))
   }
 })
@@ -183,10 +188,7 @@ test_that("a measured cost's pending evaluation counts its posterior mean cost",
 })
 
 test_that("every policy for a box, a finite set or a typed space runs asynchronously", {
-  lo <- c(-5, 0)
-  up <- c(10, 15)
-  box <- bo_problem(branin_max, lo, up, cost = cost_linear(lo, up, b = 1),
-                    budget = 10)
+  box <- cheap_branin(10)
   pols <- list(policy_ei(), policy_ei_pu(), policy_ei_pu_cc(), policy_q1(),
                policy_ucb(), policy_pbgi(), policy_pbgi_d(), policy_random(),
                policy_bmsei(steps = 2, fantasies = 3),
@@ -263,10 +265,7 @@ test_that("a failure with on_error = 'stop' ends the run after the pending evalu
 })
 
 test_that("an interrupt keeps what finished, and the run resumes with its pending points", {
-  lo <- c(-5, 0)
-  up <- c(10, 15)
-  prob <- bo_problem(branin_max, lo, up, cost = cost_linear(lo, up, b = 1),
-                     budget = 15)
+  prob <- cheap_branin(15)
   full <- bo_optimize(prob, policy_ei_pu(), workers = 3, clock = "simulated",
                       seed = 11, progress = FALSE)
   f <- tempfile(fileext = ".rds")
