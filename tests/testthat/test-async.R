@@ -316,6 +316,13 @@ test_that("bo_benchmark() runs policies on virtual workers", {
     expect_equal(diff(e$t_done), diff(e$cumulative_cost), tolerance = 1e-9)
   }
   expect_false(anyNA(bm4$evaluations$t_done))
+  # the simulated trace does not depend on the back end that runs it
+  skip_on_cran()
+  bm4p <- bo_benchmark(prob, list(EI = policy_ei_pu()), reps = 2,
+                       virtual_workers = 4, backend = "parallel",
+                       workers = 2, progress = FALSE)
+  expect_identical(bm4p$evaluations, bm4$evaluations)
+  expect_identical(bm4p$replications$clock, bm4$replications$clock)
 })
 
 test_that("a real future plan runs evaluations in parallel and survives a lost worker", {
