@@ -36,8 +36,11 @@
 # d = 16: PBGI about 3 min, PBGI-D 2 min, EI and EI-PU 20 s; d = 32: EI 8 s
 # (138 evaluations), PBGI 20 min (517 evaluations: the index buys many
 # cheap evaluations and the GP grows to hundreds of points in 32
-# dimensions). Estimated totals: d = 4 and 8 about 1 core-hour, d = 16
-# about 1.5, the synthetic functions at d = 16 about 4, d = 32 about 11
+# dimensions); Ackley, Levy and Rosenbrock at d = 16, measured per part
+# of 8 replications: EI and EI-PU 5-6 s, PBGI and PBGI-D 15-20 s (a run
+# makes about 35 evaluations after its initial design of 34), 0.1
+# core-hours for all 24 parts. Estimated totals: d = 4 and 8 about 1
+# core-hour, d = 16 about 1.5, d = 32 about 11
 # (PBGI and PBGI-D). Parts of one policy and 8 (d = 16) or 4 (d = 32)
 # replications take up to about 1.5 hours each.
 
