@@ -10,7 +10,7 @@
 # proposal from the same state and seed with the cost as
 #   C:      cost_linear(lower, upper, 1, 20)
 #   R+grad: function(x) 1 + 20 * mean(x) with attribute "gradient"
-#   R:      the same without the attribute (central differences in C)
+#   R:      the same without the attribute (forward differences in C)
 # timed in CPU seconds (user + system; proposals repeated until 0.2 s
 # have passed), the median of `reps` (default 3) repetitions. Printed: the times and the ratios R+grad / C and R / C.
 # Target (issue 18): an R closure at most 3x slower per proposal than

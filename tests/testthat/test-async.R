@@ -18,6 +18,22 @@ cheap_branin <- function(budget) {
              budget = budget)
 }
 
+# Branin's box [-5, 10] x [0, 15]: the first n Sobol points (rows), and a
+# fitted state of `policy` on `prob` from the first `n_rec` of them, each
+# recorded with observe(x) = list(value, cost).
+branin_design <- function(n) {
+  sobol_points(n, 2) %*% diag(c(15, 15)) + matrix(c(-5, 0), n, 2, byrow = TRUE)
+}
+recorded_state <- function(prob, policy, X, n_rec, observe) {
+  st <- costbo:::new_state(prob, policy, FALSE)
+  for (i in seq_len(n_rec)) {
+    o <- observe(X[i, ])
+    st <- costbo:::state_record(st, costbo:::new_step(X[i, ]), o$value,
+                                o$cost, "bo")
+  }
+  costbo:::state_fit(st)
+}
+
 test_that("one virtual worker gives the sequential run, evaluation for evaluation", {
   for (case in list(
     list(test_problem("dropwave", seed = 1), policy_ei_pu_cc()),
@@ -100,14 +116,10 @@ test_that("a launch fits the budget with the pending costs (known cost)", {
 test_that("pending points are kriging-believer fantasies", {
   set.seed(1)
   prob <- known_cost_problem(200)
-  st <- costbo:::new_state(prob, policy_ei_pu_cc(), FALSE)
-  X <- sobol_points(8, 2) %*% diag(c(15, 15)) +
-    matrix(c(-5, 0), 8, 2, byrow = TRUE)
-  for (i in 1:6) {
-    st <- costbo:::state_record(st, costbo:::new_step(X[i, ]),
-                                branin_max(X[i, ]), prob$cost(X[i, ]), "bo")
-  }
-  st <- costbo:::state_fit(st)
+  X <- branin_design(8)
+  st <- recorded_state(prob, policy_ei_pu_cc(), X, 6L, function(x) {
+    list(value = branin_max(x), cost = prob$cost(x))
+  })
   pend <- lapply(7:8, function(i) {
     list(step = costbo:::new_step(X[i, ]), bound = prob$cost(X[i, ]))
   })
@@ -163,15 +175,8 @@ test_that("pending points are kriging-believer fantasies", {
 test_that("a measured cost's pending evaluation counts its posterior mean cost", {
   set.seed(1)
   prob <- measured_cost_problem(20)
-  st <- costbo:::new_state(prob, policy_ei_pu(), FALSE)
-  X <- sobol_points(6, 2) %*% diag(c(15, 15)) +
-    matrix(c(-5, 0), 6, 2, byrow = TRUE)
-  for (i in 1:6) {
-    o <- prob$objective(X[i, ])
-    st <- costbo:::state_record(st, costbo:::new_step(X[i, ]), o$value,
-                                o$cost, "bo")
-  }
-  st <- costbo:::state_fit(st)
+  st <- recorded_state(prob, policy_ei_pu(), branin_design(6), 6L,
+                       prob$objective)
   x <- c(1, 7)
   p <- predict(st$models$cost, matrix(x, 1))
   b <- costbo:::async_bound(st, costbo:::new_step(x), NA_real_, "bo")
