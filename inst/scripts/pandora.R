@@ -75,12 +75,16 @@ lambdas <- paste0('list(`PBGI 1e-1` = policy_pbgi(lambda = 1e-1), ',
 halves <- list(r01_08 = 1:8, r09_16 = 9:16)
 quarters <- list(r01_04 = 1:4, r05_08 = 5:8, r09_12 = 9:12, r13_16 = 13:16)
 per_policy <- list(pbgi = pbgi, pbgi_d = pbgi_d, ei_pu = ei_pu, ei = ei)
+# the paper's BMSEI: 4 lookahead steps, one fantasy each (its Appendix B)
+bmsei4p <- list(bmsei4p = one("4-B-MS-EI_p",
+                              "policy_bmsei(steps = 4, path = TRUE)"))
 # parts of one problem: one per policy and block of replications
-split_parts <- function(prefix, problems, blocks, model = list()) {
+split_parts <- function(prefix, problems, blocks, model = list(),
+                        policies = per_policy) {
   out <- list()
-  for (p in names(per_policy)) for (b in names(blocks)) {
+  for (p in names(policies)) for (b in names(blocks)) {
     out[[sprintf("%s_%s_%s", prefix, p, b)]] <-
-      study_recipe(problems, per_policy[[p]], blocks[[b]], model = model)
+      study_recipe(problems, policies[[p]], blocks[[b]], model = model)
   }
   out
 }
@@ -93,9 +97,12 @@ parts <- c(
        gp8_lambda = study_recipe(gp(8), lambdas, 16L, model = prior)),
   split_parts("gp16", gp(16), halves, prior),
   split_parts("gp32", gp(32), quarters, prior),
-  split_parts("ackley16", synthetic("ackley", "Ackley"), halves),
-  split_parts("levy16", synthetic("levy", "Levy"), halves),
-  split_parts("rosenbrock16", synthetic("rosenbrock", "Rosenbrock"), halves))
+  split_parts("ackley16", synthetic("ackley", "Ackley"), halves,
+              policies = c(per_policy, bmsei4p)),
+  split_parts("levy16", synthetic("levy", "Levy"), halves,
+              policies = c(per_policy, bmsei4p)),
+  split_parts("rosenbrock16", synthetic("rosenbrock", "Rosenbrock"), halves,
+              policies = c(per_policy, bmsei4p)))
 
 # Each replication's regret part-way through its budget: bo_claim() pairs
 # replications, and the cache's curves are aggregated, so the claims about
