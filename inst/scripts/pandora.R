@@ -39,7 +39,9 @@
 # dimensions); Ackley, Levy and Rosenbrock at d = 16, measured per part
 # of 8 replications: EI and EI-PU 5-6 s, PBGI and PBGI-D 15-20 s (a run
 # makes about 35 evaluations after its initial design of 34), 0.1
-# core-hours for all 24 parts. Estimated totals: d = 4 and 8 about 1
+# core-hours for all 24 parts; their BMSEI (4-step path) 4.5-6 min per
+# part, 0.5 core-hours for 6 parts; d = 32, parts of 4 replications: EI
+# 17-24 s, EI-PU 49-84 s. Estimated totals: d = 4 and 8 about 1
 # core-hour, d = 16 about 1.5, d = 32 about 11
 # (PBGI and PBGI-D). Parts of one policy and 8 (d = 16) or 4 (d = 32)
 # replications take up to about 1.5 hours each.
