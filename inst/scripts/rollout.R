@@ -47,7 +47,13 @@
 # h = 2 4.5-4.6 s, h = 3 5.3-5.5 s; paper 001: CMDP rollout h = 2 on
 # lee2021 20 s (longest 40 s), EI and EI-PU under 0.3 s. These 12 parts
 # took 0.8 core-hours, 30-70% of what the single replications above
-# predicted for them, so the totals above are upper estimates.
+# predicted for them, so the totals above are upper estimates. Later parts
+# (build f9aae269, with the other core busy): CMDP rollout h = 4 on lee2021
+# 3132 s for 50 replications (63 s each); paper 004 fixed h = 4 with one
+# source 250-265 s per part of 10 replications of the five functions (5 s
+# per replication and function), three sources 507-565 s per part of 15
+# replications of two (18 s); fixed h = 5 with one source 1800-2222 s per
+# part of 10 (36-44 s per replication and function).
 
 script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
                                    value = TRUE))
