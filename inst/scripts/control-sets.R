@@ -89,8 +89,8 @@
 #
 #   psq_v<var>                       3 parts  0.10 h each (both objectives)
 #   etc50_v<var>                     3 parts  0.42 h each (both objectives;
-#                                    etc50_v008 measured 0.60 h beside
-#                                    another job)
+#                                    measured beside another job: 0.63 h
+#                                    (v002), 0.55 h (v004), 0.60 h (v008))
 #   etc100_<obj>_v<var>_r<block>    12 parts  0.54 h each (5 replications)
 #   etcada_mx_v<var>                 3 parts  0.05 h each (moderate and
 #                                    expensive costs, both objectives)
