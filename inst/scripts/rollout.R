@@ -58,7 +58,9 @@
 # source 250-265 s per part of 10 replications of the five functions (5 s
 # per replication and function), three sources 507-565 s per part of 15
 # replications of two (18 s); fixed h = 5 with one source 1800-2222 s per
-# part of 10 (36-44 s per replication and function). CMDP rollout h = 3
+# part of 10 (36-44 s per replication and function), three sources
+# 1929-2050 s per part of 10 replications of two (96-102 s per replication
+# and function; build 83ffc1ec, beside another part). CMDP rollout h = 3
 # on Dropwave 2800-3105 s per part of 25 (112-124 s per replication); on
 # lee2021 with the cost learned: EI and EI-PU 11 s for 50 replications of
 # both, h = 2 1072 s (21 s per replication), h = 3 1294-1562 s per part of
