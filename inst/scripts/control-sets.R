@@ -91,7 +91,9 @@
 #   etc50_v<var>                     3 parts  0.42 h each (both objectives;
 #                                    measured beside another job: 0.63 h
 #                                    (v002), 0.55 h (v004), 0.60 h (v008))
-#   etc100_<obj>_v<var>_r<block>    12 parts  0.54 h each (5 replications)
+#   etc100_<obj>_v<var>_r<block>    12 parts  0.54 h each (5 replications;
+#                                    etc100_gp_v002_r01_05 measured 0.68 h
+#                                    beside another job)
 #   etcada_mx_v<var>                 3 parts  0.05 h each (moderate and
 #                                    expensive costs, both objectives)
 #   etcada_<obj>_v<var>_r<block>    30 parts  0.70 h each (cheap costs,
