@@ -53,7 +53,7 @@ envs <- lapply(stats::setNames(nm = unique(papers$vignette)), run_vignette)
 rows <- do.call(rbind, lapply(seq_len(nrow(papers)), function(i) {
   cl <- get(papers$table[i], envir = envs[[papers$vignette[i]]])
   # a table with no comparison yet (its policies not in the cache)
-  if (is.null(cl) || !NROW(cl)) return(NULL)
+  if (!NROW(cl)) return(NULL)
   cbind(paper = papers$paper[i], vignette = papers$vignette[i], columns(cl))
 }))
 rownames(rows) <- NULL
