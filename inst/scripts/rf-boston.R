@@ -61,7 +61,10 @@
 # time with `nice -n 10` beside two other studies). Measured on the parts
 # run so far (wall seconds summed over replications, provenance$parts, with
 # four to five processes sharing the two cores): myopic 5086 s (1.4 h),
-# paths 4551 s (1.3 h), tree2 1993 s (0.55 h). The paper's 200
+# paths 4551 s (1.3 h), tree2 1993 s (0.55 h); the ten tree4 parts 19 to
+# 28 min each beside one other part. The joined cache of all 13 parts
+# records 7.9 core-hours (wall seconds on a loaded machine, so an upper
+# bound on the CPU time). The paper's 200
 # replications would double every figure (add the blocks 101-200). The
 # join's acquisition timings take one or two minutes. The cache records the
 # measured total (provenance$core_seconds).
