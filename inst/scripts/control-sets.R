@@ -92,8 +92,10 @@
 #                                    measured beside another job: 0.63 h
 #                                    (v002), 0.55 h (v004), 0.60 h (v008))
 #   etc100_<obj>_v<var>_r<block>    12 parts  0.54 h each (5 replications;
-#                                    etc100_gp_v002_r01_05 measured 0.68 h
-#                                    beside another job)
+#                                    measured beside another job:
+#                                    etc100_gp_v002_r01_05 0.68 h,
+#                                    etc100_gp_v002_r06_10 0.62 h,
+#                                    etc100_h3_v002_r01_05 0.52 h)
 #   etcada_mx_v<var>                 3 parts  0.05 h each (moderate and
 #                                    expensive costs, both objectives)
 #   etcada_<obj>_v<var>_r<block>    30 parts  0.70 h each (cheap costs,
