@@ -35,7 +35,8 @@
 # about 4.5 min per replication of one problem with both cores busy
 # (tree4_r001_005: 2 of its 20 runs in 9 min), i.e. about 1.5 h per part
 # and 30 h for 100 replications; the whole part tree4_r001_005 then took
-# 62 min beside another part (1.0 core-h), so 100 replications are about
+# 62 min beside another part (1.0 core-h; tree4_r006_010: 66 min beside a
+# part and a package check), so 100 replications are about
 # 21 core-h. That is out of reach here: the 4-step tree is run on
 # replications 1-20 (parts tree4_r001_005 ... tree4_r016_020, about 4 h),
 # and the vignette says so; the parts for replications 21-100 remain
