@@ -32,15 +32,12 @@
 # replication. Estimated total: about 25 core-hours, 20 of them the 4-step
 # tree. Measured on the parts: the 2-step tree 11-16 min per part of 10
 # replications of the four problems (both cores busy); the 4-step tree
-# about 4.5 min per replication of one problem with both cores busy
-# (tree4_r001_005: 2 of its 20 runs in 9 min), i.e. about 1.5 h per part
-# and 30 h for 100 replications; the whole part tree4_r001_005 then took
-# 62 min beside another part (1.0 core-h; tree4_r006_010: 66 min beside a
-# part and a package check), so 100 replications are about
-# 21 core-h. That is out of reach here: the 4-step tree is run on
-# replications 1-20 (parts tree4_r001_005 ... tree4_r016_020, about 4 h),
-# and the vignette says so; the parts for replications 21-100 remain
-# defined for a larger machine.
+# about 1 h per part of 5 replications of the four problems, beside
+# another job (tree4_r001_005 62 min, tree4_r006_010 66 min), so about
+# 21 core-h for 100 replications. That is out of reach here: the 4-step
+# tree is run on replications 1-20 (parts tree4_r001_005 ...
+# tree4_r016_020, about 4 h), and the vignette says so; the parts for
+# replications 21-100 remain defined for a larger machine.
 
 script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
                                    value = TRUE))
