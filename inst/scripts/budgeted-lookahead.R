@@ -33,7 +33,8 @@
 # tree. Measured on the parts: the 2-step tree 11-16 min per part of 10
 # replications of the four problems (both cores busy); the 4-step tree
 # about 1 h per part of 5 replications of the four problems, beside
-# another job (tree4_r001_005 62 min, tree4_r006_010 66 min), so about
+# another job (tree4_r001_005 62 min, tree4_r006_010 66 min,
+# tree4_r011_015 60 min), so about
 # 21 core-h for 100 replications. That is out of reach here: the 4-step
 # tree is run on replications 1-20 (parts tree4_r001_005 ...
 # tree4_r016_020, about 4 h), and the vignette says so; the parts for
