@@ -34,7 +34,7 @@
 # replications of the four problems (both cores busy); the 4-step tree
 # about 1 h per part of 5 replications of the four problems, beside
 # another job (tree4_r001_005 62 min, tree4_r006_010 66 min,
-# tree4_r011_015 60 min), so about
+# tree4_r011_015 60 min, tree4_r016_020 63 min), so about
 # 21 core-h for 100 replications. That is out of reach here: the 4-step
 # tree is run on replications 1-20 (parts tree4_r001_005 ...
 # tree4_r016_020, about 4 h), and the vignette says so; the parts for
