@@ -100,7 +100,11 @@
 #                                    etc100_gp_v004_r01_05 0.68 h,
 #                                    etc100_gp_v004_r06_10 0.58 h,
 #                                    etc100_h3_v004_r01_05 0.52 h,
-#                                    etc100_h3_v004_r06_10 0.48 h)
+#                                    etc100_h3_v004_r06_10 0.48 h,
+#                                    etc100_gp_v008_r01_05 0.60 h,
+#                                    etc100_gp_v008_r06_10 0.58 h,
+#                                    etc100_h3_v008_r01_05 0.55 h,
+#                                    etc100_h3_v008_r06_10 0.52 h)
 #   etcada_mx_v<var>                 3 parts  0.05 h each (moderate and
 #                                    expensive costs, both objectives)
 #   etcada_<obj>_v<var>_r<block>    30 parts  0.70 h each (cheap costs,
