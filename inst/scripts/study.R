@@ -198,9 +198,12 @@ study_replay_record <- function(recipe, record) {
 study_certify <- function(part, name, file, build = costbo_build()) {
   cert_file <- sub("[.]rds$", ".reproduced.rds", file)
   md5 <- unname(tools::md5sum(file))
-  if (is.null(part$reproduced_by) && file.exists(cert_file)) {
+  # a certificate holds for the part file it was made for only; it replaces
+  # one kept inside the part file (parts certified before certificates were
+  # written next to them), which is for an older build
+  if (file.exists(cert_file) &&
+      !identical(part$reproduced_by$source_hash, build$source_hash)) {
     cert <- readRDS(cert_file)
-    # a certificate holds for the part file it was made for only
     if (identical(cert$part_md5, md5)) part$reproduced_by <- cert
   }
   if (identical(part$build$source_hash, build$source_hash) ||

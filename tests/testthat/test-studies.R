@@ -45,6 +45,25 @@ test_that("parts are written, joined and replayed bit for bit", {
   expect_null(readRDS(f)$reproduced_by)
   expect_identical(readRDS(sub("[.]rds$", ".reproduced.rds", f))$source_hash,
                    costbo_build()$source_hash)
+  # a certificate next to the part is used, also over an older one kept
+  # inside the part file, and the part is not replayed again
+  p_old <- p
+  p_old$reproduced_by <- list(source_hash = strrep("1", 32L))
+  saveRDS(p_old, f)
+  cert_file <- sub("[.]rds$", ".reproduced.rds", f)
+  cert <- readRDS(cert_file)
+  cert$part_md5 <- unname(tools::md5sum(f))
+  saveRDS(cert, cert_file)
+  expect_message(s$study_run_parts(parts, "kg", dir), "done already")
+  expect_silent(s$study_certify(readRDS(f), "kg", f))
+  expect_identical(s$study_certify(readRDS(f), "kg", f)$reproduced_by$date,
+                   cert$date)
+  # ... but not for another file
+  cert$part_md5 <- strrep("0", 32L)
+  saveRDS(cert, cert_file)
+  expect_message(s$study_certify(readRDS(f), "kg", f),
+                 "reproduced by this build")
+  saveRDS(p, f)
   j2 <- s$study_join(parts, dir)
   expect_identical(j2$provenance$parts$source_hash,
                    c(costbo_build()$source_hash, strrep("0", 32L)))
