@@ -65,7 +65,9 @@
 # lee2021 with the cost learned: EI and EI-PU 11 s for 50 replications of
 # both, h = 2 1072 s (21 s per replication), h = 3 1294-1562 s per part of
 # 25 (52-62 s), h = 4 1630-2384 s per part of 25 (65-95 s; the longer
-# beside two other jobs).
+# beside two other jobs). CMDP rollout h = 4 on Dropwave 1440-1662 s per
+# part of 10 (144-166 s per replication, half the 322 s of the single
+# replication above; 2.1 core-hours for the 50).
 
 script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
                                    value = TRUE))
