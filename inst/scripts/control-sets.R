@@ -108,7 +108,13 @@
 #   etcada_mx_v<var>                 3 parts  0.05 h each (moderate and
 #                                    expensive costs, both objectives)
 #   etcada_<obj>_v<var>_r<block>    30 parts  0.70 h each (cheap costs,
-#                                    2 replications)
+#                                    2 replications; measured beside
+#                                    another job:
+#                                    etcada_gp_v002_r01_02 0.72 h,
+#                                    etcada_gp_v002_r03_04 0.73 h,
+#                                    etcada_gp_v002_r05_06 0.63 h,
+#                                    etcada_gp_v002_r07_08 0.60 h,
+#                                    etcada_gp_v002_r09_10 0.64 h)
 #
 # about 29 core-hours in all, 21 of them ETC-Ada under cheap costs; run
 # the parts one per core (`run <part> ...` in groups that fit a session)
