@@ -43,7 +43,8 @@
 # part, 0.5 core-hours for 6 parts; d = 32, parts of 4 replications: EI
 # 17-24 s, EI-PU 49-84 s; PBGI and PBGI-D measured beside another part:
 # gp32_pbgi_r01_04 46 min (7-17 min per replication, 517-625
-# evaluations), gp32_pbgi_r05_08 50 min (10-14 min), gp32_pbgi_d_r01_04
+# evaluations), gp32_pbgi_r05_08 50 min (10-14 min), gp32_pbgi_r09_12
+# 46 min (9-14 min, 552-574 evaluations), gp32_pbgi_d_r01_04
 # 53 min (9-16 min, 541-607 evaluations), gp32_pbgi_d_r05_08 69 min
 # (15-20 min, 593-650 evaluations). Estimated totals: d = 4 and 8 about
 # 1 core-hour, d = 16 about 1.5, d = 32 about 7.5 (PBGI and PBGI-D, 8
