@@ -114,7 +114,12 @@
 #                                    etcada_gp_v002_r03_04 0.73 h,
 #                                    etcada_gp_v002_r05_06 0.63 h,
 #                                    etcada_gp_v002_r07_08 0.60 h,
-#                                    etcada_gp_v002_r09_10 0.64 h)
+#                                    etcada_gp_v002_r09_10 0.64 h,
+#                                    etcada_h3_v002_r01_02 0.61 h,
+#                                    etcada_h3_v002_r03_04 0.58 h,
+#                                    etcada_h3_v002_r05_06 0.59 h,
+#                                    etcada_h3_v002_r07_08 0.59 h,
+#                                    etcada_h3_v002_r09_10 0.60 h)
 #
 # about 29 core-hours in all, 21 of them ETC-Ada under cheap costs; run
 # the parts one per core (`run <part> ...` in groups that fit a session)
