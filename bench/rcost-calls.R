@@ -12,9 +12,8 @@
 # (median of 5), and from them costbo's own time per closure call:
 # (proposal time above C - calls x body time) / calls.
 
-# the problems, cost_r(), policies, state_for() and cpu() of bench/rcost.R
-src <- readLines("bench/rcost.R")
-eval(parse(text = src[seq_len(grep("^rows <- list", src) - 1L)]))
+suppressPackageStartupMessages(library(costbo))
+source("bench/rcost-setup.R")
 
 pol <- policies[["EI-PU"]]()
 st <- state_for(problems$hartmann6, pol)
