@@ -44,10 +44,12 @@
 # 17-24 s, EI-PU 49-84 s; PBGI and PBGI-D measured beside another part:
 # gp32_pbgi_r01_04 46 min (7-17 min per replication, 517-625
 # evaluations), gp32_pbgi_r05_08 50 min (10-14 min), gp32_pbgi_r09_12
-# 46 min (9-14 min, 552-574 evaluations), gp32_pbgi_d_r01_04
-# 53 min (9-16 min, 541-607 evaluations), gp32_pbgi_d_r05_08 69 min
-# (15-20 min, 593-650 evaluations). Estimated totals: d = 4 and 8 about
-# 1 core-hour, d = 16 about 1.5, d = 32 about 7.5 (PBGI and PBGI-D, 8
+# 46 min (9-14 min, 552-574 evaluations), gp32_pbgi_r13_16 63 min
+# (10-24 min, 564-642 evaluations; beside other jobs as well),
+# gp32_pbgi_d_r01_04 53 min (9-16 min, 541-607 evaluations),
+# gp32_pbgi_d_r05_08 69 min (15-20 min, 593-650 evaluations). Estimated
+# totals: d = 4 and 8 about 1 core-hour, d = 16 about 1.5, d = 32 about
+# 7.6 (PBGI and PBGI-D, 8
 # parts of about 0.8-1.2 hours; first estimated at 11 from single
 # replications). Parts of one policy and 8 (d = 16) or 4 (d = 32)
 # replications take up to about 70 minutes each.
