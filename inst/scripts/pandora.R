@@ -49,10 +49,9 @@
 # gp32_pbgi_d_r01_04 53 min (9-16 min, 541-607 evaluations),
 # gp32_pbgi_d_r05_08 69 min (15-20 min, 593-650 evaluations). Estimated
 # totals: d = 4 and 8 about 1 core-hour, d = 16 about 1.5, d = 32 about
-# 7.6 (PBGI and PBGI-D, 8
-# parts of about 0.8-1.2 hours; first estimated at 11 from single
-# replications). Parts of one policy and 8 (d = 16) or 4 (d = 32)
-# replications take up to about 70 minutes each.
+# 7.6 (PBGI and PBGI-D, 8 parts of about 0.8-1.2 hours; first estimated
+# at 11 from single replications). Parts of one policy and 8 (d = 16) or
+# 4 (d = 32) replications take up to about 70 minutes each.
 
 script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
                                    value = TRUE))
