@@ -71,7 +71,7 @@ test_that("an R cost with its gradient gives cost_linear()'s proposals in every 
     b <- propose_at(pol, with_cost(st, linear_in_r(1, 4)))
     expect_identical(b$x, a$x, label = nm)
     expect_identical(b$info$acquisition, a$info$acquisition, label = nm)
-    # without the gradient attribute: central differences in C; the cost is
+    # without the gradient attribute: forward differences in C; the cost is
     # linear, so they are exact to rounding (~1e-10 relative) and the
     # maximizers end within 1e-4 of the same point
     c <- propose_at(pol, with_cost(st, linear_in_r(1, 4, grad = FALSE)))
