@@ -34,7 +34,14 @@ run_vignette <- function(name) {
   }
   code <- tempfile(fileext = ".R")
   on.exit(unlink(code))
+  # purl() tries the chunk options, some of which name objects of the
+  # vignette's code, and try() prints their errors: keep them out of the
+  # report (the code itself runs below)
+  msgs <- textConnection(NULL, "w")
+  old <- options(try.outFile = msgs)
   knitr::purl(rmd, output = code, quiet = TRUE, documentation = 0L)
+  options(old)
+  close(msgs)
   env <- new.env(parent = globalenv())
   # the vignettes print tables and figures: keep neither
   grDevices::pdf(NULL)
