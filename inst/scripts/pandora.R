@@ -47,11 +47,14 @@
 # 46 min (9-14 min, 552-574 evaluations), gp32_pbgi_r13_16 63 min
 # (10-24 min, 564-642 evaluations; beside other jobs as well),
 # gp32_pbgi_d_r01_04 53 min (9-16 min, 541-607 evaluations),
-# gp32_pbgi_d_r05_08 69 min (15-20 min, 593-650 evaluations). Estimated
-# totals: d = 4 and 8 about 1 core-hour, d = 16 about 1.5, d = 32 about
-# 7.6 (PBGI and PBGI-D, 8 parts of about 0.8-1.2 hours; first estimated
-# at 11 from single replications). Parts of one policy and 8 (d = 16) or
-# 4 (d = 32) replications take up to about 70 minutes each.
+# gp32_pbgi_d_r05_08 69 min (15-20 min, 593-650 evaluations),
+# gp32_pbgi_d_r09_12 99 min (20-30 min, 566-615 evaluations; beside
+# another part and, for most of it, R CMD check and its sanitizer tests).
+# Estimated totals: d = 4 and 8 about 1 core-hour, d = 16 about 1.5, d =
+# 32 about 7.6 (PBGI and PBGI-D, 8 parts of about 0.8-1.2 hours on a core
+# of their own; first estimated at 11 from single replications). Parts of
+# one policy and 8 (d = 16) or 4 (d = 32) replications take up to about
+# 70 minutes each, half as long again when the machine is shared further.
 
 script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
                                    value = TRUE))
