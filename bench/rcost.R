@@ -3,7 +3,7 @@
 # proposal, in one run.
 #
 # Run from the repository root:
-#   R_LIBS=<library> nice -n 10 Rscript bench/rcost.R [reps]
+#   R_LIBS=<library> nice -n 10 Rscript bench/rcost.R [reps [problems [policies]]]
 # States: a Branin-like function on [0, 1]^2 and Hartmann-6 on [0, 1]^6,
 # n = 20 evaluations of a uniformly random design, the cost
 # 1 + 20 mean(u) (cost_linear(lower, upper, 1, 20)). For each policy, one
@@ -15,19 +15,23 @@
 # have passed), in `reps` (default 3) repetitions in which the three
 # variants take turns. Printed: the median times, the median over
 # repetitions of the ratios R+grad / C and R / C within a repetition, and
-# the largest R / C.
+# the largest R / C. `problems` and `policies` are regular expressions that
+# choose the cells (all by default), e.g. `bench/rcost.R 15 hartmann6 EI-PU`.
 # Target (issue 18): an R closure at most 3x slower per proposal than
 # cost_linear().
 
 suppressPackageStartupMessages(library(costbo))
 args <- commandArgs(trailingOnly = TRUE)
 reps <- if (length(args)) as.integer(args[1]) else 3L
+# optional further arguments: a regular expression for the problems and one
+# for the policies, to time some cells only
+cells <- c(if (length(args) > 1L) args[2] else "", if (length(args) > 2L) args[3] else "")
 source("bench/rcost-setup.R")
 
 rows <- list()
-for (pn in names(problems)) {
+for (pn in grep(cells[1], names(problems), value = TRUE)) {
   pb <- problems[[pn]]
-  for (pol_name in names(policies)) {
+  for (pol_name in grep(cells[2], names(policies), value = TRUE)) {
     pol <- policies[[pol_name]]()
     st <- state_for(pb, pol)
     variants <- list(C = st$problem$cost, "R+grad" = cost_r(TRUE),
