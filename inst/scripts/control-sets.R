@@ -122,7 +122,8 @@
 #                                    etcada_h3_v002_r09_10 0.60 h,
 #                                    etcada_gp_v004_r01_02 0.78 h;
 #                                    beside another job and R CMD check:
-#                                    etcada_gp_v004_r03_04 1.13 h)
+#                                    etcada_gp_v004_r03_04 1.13 h,
+#                                    etcada_gp_v004_r05_06 0.83 h)
 #
 # about 29 core-hours in all, 21 of them ETC-Ada under cheap costs; run
 # the parts one per core (`run <part> ...` in groups that fit a session)
