@@ -404,5 +404,9 @@ study_main <- function(parts, study, write = function(j) {
     stop(sprintf("usage: %s.R list | run <part> ... | join [--partial <file>]",
                  study))
   }
+  # Rscript reads a script as it evaluates it, so a script whose file was
+  # edited while a part ran would be read on at its old offset, in the
+  # middle of other text: a script that calls this function last ends here
+  if (!interactive() && sys.nframe() == 1L) quit(save = "no")
   invisible(TRUE)
 }
