@@ -123,7 +123,8 @@
 #                                    etcada_gp_v004_r01_02 0.78 h;
 #                                    beside another job and R CMD check:
 #                                    etcada_gp_v004_r03_04 1.13 h,
-#                                    etcada_gp_v004_r05_06 0.83 h)
+#                                    etcada_gp_v004_r05_06 0.83 h,
+#                                    etcada_gp_v004_r07_08 0.57 h)
 #
 # about 29 core-hours in all, 21 of them ETC-Ada under cheap costs; run
 # the parts one per core (`run <part> ...` in groups that fit a session)
