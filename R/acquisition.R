@@ -193,7 +193,10 @@ acq_pack <- function(spec) {
       fun = if (inherits(spec$cost, "costbo_unit_cost")) spec$cost else
         unit_cost_rows(spec$cost, m),
       offset = as.double(c(m$lower, if (spec$miso) 0)),
-      range = as.double(c(xrange, if (spec$miso) 1))),
+      range = as.double(c(xrange, if (spec$miso) 1)),
+      # secant gradients while the maximizers climb (src/rcall.h);
+      # options(costbo.secant_gradients = FALSE) differences every step
+      secant = !isFALSE(getOption("costbo.secant_gradients"))),
       class = "costbo_cost_par"),
     table = if (is.numeric(spec$cost) && length(spec$cost) == length(m$fmean) &&
                 all(is.finite(spec$cost))) {

@@ -28,10 +28,14 @@
 #'   attribute `"gradient"` (a vector of length `d`); otherwise the policies
 #'   that need one take forward differences (step \eqn{\sqrt{\epsilon}
 #'   \max(1, |x_k|)}, about \eqn{1.5 \times 10^{-8} \max(1, |x_k|)}; backward
-#'   at the upper faces, so `cost` is never called outside the box); a
-#'   point priced again within a proposal is answered from a cache. A cost
-#'   that fails or returns anything but one
-#'   positive finite number while a policy prices points is an error of
+#'   at the upper faces, so `cost` is never called outside the box). An
+#'   acquisition's maximizer climbs from each start with secant gradients
+#'   (one call per step while the cost's tangent predicts its change within
+#'   1 percent, as for an affine cost; differences where it curves) and ends
+#'   each start with forward differences. A point priced again within a
+#'   proposal is answered from a cache. A cost that fails or returns
+#'   anything but one positive finite number while a policy prices points
+#'   is an error of
 #'   class `costbo_error_cost` naming `cost`; a policy that prices points
 #'   has the cost checked at a few points before anything is paid.
 #' @param budget Total budget (positive), in the units of the cost.

@@ -672,6 +672,15 @@ double acq_cost(const cb_acq *a, int d, const double *x) {
   }
 }
 
+cb_max_control acq_max_control(const cb_acq *a, const cb_max_control *ctl) {
+  cb_max_control mc = *ctl;
+  if (a->cost_kind == CB_COST_R && a->rcost != NULL) {
+    mc.grad_phase = rcall_grad_phase;
+    mc.hook = a->rcost;
+  }
+  return mc;
+}
+
 /* The parameters of a known cost: a costbo_cost_par object (acq_pack() in
  * R), the elements its kind needs, by name; `ncand` candidates of a finite
  * domain, `d` inputs. */
@@ -714,6 +723,12 @@ static void unpack_cost_par(SEXP par, cb_acq *a, int d, int ncand) {
       cb_rcall *r = (cb_rcall *)R_alloc(1, sizeof(cb_rcall));
       rcall_setup(r, fn, d, cb_elt_reals(par, cls, "offset", d),
                   cb_elt_reals(par, cls, "range", d));
+      SEXP sec = cb_elt(par, cls, "secant");
+      if (!(TYPEOF(sec) == LGLSXP && XLENGTH(sec) == 1 &&
+            LOGICAL(sec)[0] != NA_LOGICAL))
+        Rf_error("element `secant` of the %s object must be TRUE or FALSE",
+                 cls);
+      r->allow_secant = LOGICAL(sec)[0];
       /* a cost of the typed point is flat in the discrete columns of the
        * objective GP's inputs (rcall.h); a->f is set by unpack_acq */
       if (a->f->tf.discrete) r->tf = &a->f->tf;
@@ -784,8 +799,9 @@ SEXP C_acq_maximize(SEXP acq, SEXP lower, SEXP upper, SEXP raw, SEXP unif,
     Rf_error("internal error: a box of dimension %d for a GP on %d", d, f.d);
   /* optimize on the unit cube of the GPs; gradients there */
   a.grad_unit = 1;
-  cb_max_control mc;
-  unpack_max_control(control, &mc);
+  cb_max_control mc0;
+  unpack_max_control(control, &mc0);
+  const cb_max_control mc = acq_max_control(&a, &mc0);
   double *x = (double *)R_alloc((size_t)d, sizeof(double)), rb;
   double v = max_box(acq_at, &a, d, REAL(lower), REAL(upper), n_raw,
                      REAL(raw), REAL(unif), &mc, x, &rb);

@@ -116,6 +116,7 @@ int acq_pandora_stop(double best, const double *g, int n);
  * acq_refresh().
  * ------------------------------------------------------------------------ */
 #include "gp.h"
+#include "maximize.h"
 
 enum {
   CB_ACQ_EI = 1,
@@ -190,5 +191,12 @@ double acq_at(int d, const double *x, double *grad, void *ctx);
  * finite domain), in the user's units: the known cost, or for CB_COST_GP the
  * posterior mean exp(mc + sc^2 / 2) of the lognormal cost. */
 double acq_cost(const cb_acq *a, int d, const double *x);
+
+/* The control ctl for maximizing acq_at on a: a copy, with the secant
+ * gradient hook of rcall.h when a's cost is written in R (every
+ * single-point maximization of an acquisition goes through it; the hook
+ * changes nothing for a cost that is not, or whose gradient is given or
+ * not used). */
+cb_max_control acq_max_control(const cb_acq *a, const cb_max_control *ctl);
 
 #endif

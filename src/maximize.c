@@ -69,6 +69,8 @@ void max_control_default(cb_max_control *ctl, int d) {
   ctl->factr = 1e7;
   ctl->pgtol = 0.0;
   ctl->lmm = 5;
+  ctl->grad_phase = NULL;
+  ctl->hook = NULL;
 }
 
 /* Sort idx[0..n-1] by increasing key, ties by increasing index. */
@@ -177,8 +179,16 @@ double max_box(cb_objfn f, void *ctx, int d, const double *lower,
     double fmin = 0.0;
     int fail = 0, fnc = 0, grc = 0;
     c.have = 0;
+    if (ctl->grad_phase) ctl->grad_phase(ctl->hook, 0);
     lbfgsb(d, ctl->lmm, x, lo, up, nbd, &fmin, max_fn, max_gr, &fail, &c, ctl->factr,
            ctl->pgtol, &fnc, &grc, ctl->maxit, msg, 0, 10);
+    /* the polish: exact gradients from where the approximate ones led (a
+     * fresh L-BFGS-B, whose memory holds no approximate pair) */
+    if (ctl->grad_phase && ctl->grad_phase(ctl->hook, 1) && all_finite(d, x)) {
+      c.have = 0;
+      lbfgsb(d, ctl->lmm, x, lo, up, nbd, &fmin, max_fn, max_gr, &fail, &c,
+             ctl->factr, ctl->pgtol, &fnc, &grc, ctl->maxit, msg, 0, 10);
+    }
     /* re-evaluate at the returned point: L-BFGS-B may return its last
      * trial rather than the best point seen (or a non-finite one, the
      * worst, never evaluated) */
@@ -313,6 +323,8 @@ void unpack_max_control(SEXP ctl, cb_max_control *mc) {
   mc->factr = cb_elt_real(ctl, cls, "factr");
   mc->pgtol = cb_elt_real(ctl, cls, "pgtol");
   mc->lmm = cb_elt_int(ctl, cls, "lmm");
+  mc->grad_phase = NULL;
+  mc->hook = NULL;
 }
 
 /* The starting points the maximizer would choose from raw values (1-based),

@@ -26,11 +26,21 @@ typedef struct cb_max_control_s {
   double factr; /* L-BFGS-B relative reduction tolerance (in machine eps) */
   double pgtol; /* L-BFGS-B projected-gradient tolerance */
   int lmm;      /* L-BFGS-B memory (number of correction pairs) */
+  /* Optional (NULL: none): a hook for an objective whose gradient is
+   * cheaper when approximate.  Each start calls grad_phase(hook, 0), runs
+   * L-BFGS-B (the climb), then calls grad_phase(hook, 1); when that
+   * returns 1 (approximate gradients were given), L-BFGS-B runs again from
+   * where the climb ended (the polish), with the objective's exact
+   * gradients.  The only hook is rcall_grad_phase() (rcall.h), set by
+   * acq_max_control() (acq.h). */
+  int (*grad_phase)(void *hook, int phase);
+  void *hook;
 } cb_max_control;
 
 /* Fill ctl with the defaults: 10 d starts, Boltzmann selection with eta = 1,
  * 200 iterations, factr 1e7, pgtol 0, memory 5 (those of the R constructor
- * max_control(), for C callers that maximize inner acquisitions). */
+ * max_control(), for C callers that maximize inner acquisitions), no
+ * gradient hook. */
 void max_control_default(cb_max_control *ctl, int d);
 
 /* Maximize f over [lower, upper] (length d).  raw: n_raw x d points in the

@@ -1,6 +1,7 @@
 /* rcall.c -- a known cost written in R, called from C (see rcall.h). */
 #include "rcall.h"
 
+#include <float.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -72,8 +73,8 @@ static void rcall_fail(const char *msg, SEXP value) {
 }
 
 /* One call fn(u): the value, and the gradient attribute into grad when
- * given (*has_grad = 1 if there was one); a bad gradient is an error when
- * strict, else ignored (*has_grad = 0). */
+ * given (*has_grad = 1 if there was one, else 0); a bad gradient is an
+ * error when strict, else ignored (*has_grad = 2). */
 static double rcall_once(const cb_rcall *r, const double *u, double *grad,
                          int *has_grad, int strict) {
   const int d = r->d;
@@ -116,7 +117,8 @@ static double rcall_once(const cb_rcall *r, const double *u, double *grad,
         if (r->xunits) grad[k] *= r->range[k];
       }
       if (!ok && !strict) {
-        UNPROTECT(3); /* a bad gradient nobody asked for is ignored */
+        UNPROTECT(3); /* a bad gradient nobody asked for is ignored, */
+        *has_grad = 2; /* and reported when one is asked for */
         return c;
       }
       if (!ok) {
@@ -152,6 +154,11 @@ void rcall_setup(cb_rcall *r, SEXP fn, int d, const double *offset,
   r->cache_c = (double *)R_alloc(RCALL_CACHE, sizeof(double));
   r->cache_has_g = (int *)R_alloc(RCALL_CACHE, sizeof(int));
   for (int i = 0; i < RCALL_CACHE; i++) r->cache_has_g[i] = -1; /* empty */
+  r->allow_secant = 1;
+  r->secant = r->secant_used = r->anchored = 0;
+  r->anchor_u = (double *)R_alloc(dd, sizeof(double));
+  r->anchor_g = (double *)R_alloc(dd, sizeof(double));
+  r->anchor_c = 0.0;
 }
 
 /* The slot of u in the direct-mapped cache: FNV-1a over u's bytes. */
@@ -165,57 +172,25 @@ static int cache_slot(const cb_rcall *r, const double *u) {
   return (int)((h ^ (h >> 29)) & (RCALL_CACHE - 1));
 }
 
-static double rcall_compute(const cb_rcall *r, const double *u, double *grad);
-
-double rcall_cost(cb_rcall *r, const double *u, double *grad) {
-  const int d = r->d, i = cache_slot(r, u);
-  double *cu = r->cache_u + (size_t)i * d, *cg = r->cache_g + (size_t)i * d;
-  int hit = r->cache_has_g[i] >= 0 && (!grad || r->cache_has_g[i]);
-  for (int k = 0; k < d && hit; k++) hit = cu[k] == u[k];
-  if (hit) {
-    if (grad) memcpy(grad, cg, (size_t)d * sizeof(double));
-    return r->cache_c[i];
-  }
-  double c;
-  int has_g = 1;
-  if (grad) {
-    c = rcall_compute(r, u, grad);
-    memcpy(cg, grad, (size_t)d * sizeof(double));
-  } else {
-    /* a gradient the function returns anyway is kept for a later request */
-    c = rcall_once(r, u, cg, &has_g, 0);
-    if (has_g && r->tf != NULL && r->tf->discrete)
-      transform_zero_discrete(r->tf, cg);
-  }
-  memcpy(cu, u, (size_t)d * sizeof(double));
-  r->cache_c[i] = c;
-  r->cache_has_g[i] = has_g;
-  return c;
+/* The forward-difference step of coordinate k at u, in u (rcall.h). */
+static double fd_step(const cb_rcall *r, const double *u, int k) {
+  const double x = r->offset[k] + u[k] * r->range[k];
+  return RCALL_FD_STEP * fmax(1.0, fabs(x)) / r->range[k];
 }
 
-/* One evaluation (value, and gradient when grad is given), uncached. */
-static double rcall_compute(const cb_rcall *r, const double *u, double *grad) {
+/* The gradient at u, whose value is c, by forward differences (d calls;
+ * backward at the upper face; 0 in the discrete columns of typed
+ * inputs). */
+static void rcall_differences(cb_rcall *r, const double *u, double c,
+                              double *grad) {
+  const int d = r->d, typed = r->tf != NULL && r->tf->discrete;
   int has_grad;
-  const double c = rcall_once(r, u, grad, &has_grad, 1);
-  const int typed = r->tf != NULL && r->tf->discrete;
-  if (!grad) return c;
-  if (has_grad) {
-    if (typed) transform_zero_discrete(r->tf, grad);
-    return c;
-  }
-  const int d = r->d;
   double *up = r->u;
   memcpy(up, u, (size_t)d * sizeof(double));
   for (int k = 0; k < d; k++) {
-    if (typed && r->tf->kind[k] != CB_TF_NUM) {
-      grad[k] = 0.0;
-      continue;
-    }
-    /* forward differences (backward at the upper face) with the step
-     * sqrt(eps) max(1, |x_k|) in the user's units */
-    const double x = r->offset[k] + u[k] * r->range[k];
-    const double h = RCALL_FD_STEP * fmax(1.0, fabs(x)) / r->range[k];
     grad[k] = 0.0;
+    if (typed && r->tf->kind[k] != CB_TF_NUM) continue;
+    const double h = fd_step(r, u, k);
     if (u[k] + h <= 1.0)
       up[k] = u[k] + h;
     else if (u[k] - h >= 0.0)
@@ -227,7 +202,101 @@ static double rcall_compute(const cb_rcall *r, const double *u, double *grad) {
     up[k] = u[k];
     grad[k] = (cs - c) / step;
   }
+}
+
+static void rcall_anchor(cb_rcall *r, const double *u, double c,
+                         const double *grad) {
+  memcpy(r->anchor_u, u, (size_t)r->d * sizeof(double));
+  memcpy(r->anchor_g, grad, (size_t)r->d * sizeof(double));
+  r->anchor_c = c;
+  r->anchored = 1;
+}
+
+/* The secant gradient at u of value c from the anchor (rcall.h); a step
+ * shorter than the difference step in every coordinate keeps g_a and the
+ * anchor.  Returns 0 (grad unset) where the anchor's tangent misses c(u)
+ * by more than RCALL_SECANT_TOL of its predicted change: the cost curves
+ * there, and its gradient is differenced. */
+static int rcall_secant(cb_rcall *r, const double *u, double c,
+                        double *grad) {
+  const int d = r->d;
+  const double *ua = r->anchor_u, *ga = r->anchor_g;
+  double ss = 0.0, gs = 0.0;
+  int long_step = 0;
+  for (int k = 0; k < d; k++) {
+    const double s = u[k] - ua[k];
+    ss += s * s;
+    gs += ga[k] * s;
+    if (fabs(s) >= fd_step(r, u, k)) long_step = 1;
+  }
+  const double miss = c - r->anchor_c - gs;
+  if (long_step && fabs(miss) > RCALL_SECANT_TOL * fabs(gs) +
+                                    4.0 * DBL_EPSILON * (c + r->anchor_c))
+    return 0;
+  memcpy(grad, ga, (size_t)d * sizeof(double));
+  r->secant_used = 1;
+  if (!long_step) return 1;
+  const double t = 2.0 * miss / ss;
+  for (int k = 0; k < d; k++) grad[k] += t * (u[k] - ua[k]);
+  rcall_anchor(r, u, c, grad);
+  return 1;
+}
+
+double rcall_cost(cb_rcall *r, const double *u, double *grad) {
+  const int d = r->d, i = cache_slot(r, u);
+  double *cu = r->cache_u + (size_t)i * d, *cg = r->cache_g + (size_t)i * d;
+  int cached = r->cache_has_g[i] >= 0;
+  for (int k = 0; k < d && cached; k++) cached = cu[k] == u[k];
+  if (cached && (!grad || r->cache_has_g[i] == 1)) {
+    if (grad) {
+      memcpy(grad, cg, (size_t)d * sizeof(double));
+      if (r->secant) rcall_anchor(r, u, r->cache_c[i], grad);
+    }
+    return r->cache_c[i];
+  }
+  const int typed = r->tf != NULL && r->tf->discrete;
+  double c;
+  int has_g;
+  if (!grad) {
+    /* a gradient the function returns anyway is kept for a later request */
+    c = rcall_once(r, u, cg, &has_g, 0);
+    if (has_g == 1 && typed) transform_zero_discrete(r->tf, cg);
+  } else if (cached && r->cache_has_g[i] == 0) {
+    /* the value is known and the function gives no gradient */
+    c = r->cache_c[i];
+    has_g = 0;
+  } else {
+    c = rcall_once(r, u, grad, &has_g, 1);
+    if (has_g && typed) transform_zero_discrete(r->tf, grad);
+  }
+  if (grad && !has_g) {
+    if (r->secant && r->anchored && rcall_secant(r, u, c, grad)) {
+      /* a climb's gradient: the value only is cached */
+    } else {
+      rcall_differences(r, u, c, grad);
+      if (r->secant) rcall_anchor(r, u, c, grad);
+      has_g = 1;
+    }
+  }
+  if (grad && has_g) memcpy(cg, grad, (size_t)d * sizeof(double));
+  memcpy(cu, u, (size_t)d * sizeof(double));
+  r->cache_c[i] = c;
+  r->cache_has_g[i] = has_g;
   return c;
+}
+
+int rcall_grad_phase(void *hook, int phase) {
+  cb_rcall *r = (cb_rcall *)hook;
+  r->anchored = 0;
+  if (phase == 0) {
+    /* typed inputs with discrete columns keep differences: a step there
+     * changes the cost by a jump that no gradient describes */
+    r->secant = r->allow_secant && !(r->tf != NULL && r->tf->discrete);
+    r->secant_used = 0;
+    return 0;
+  }
+  r->secant = 0;
+  return r->secant_used;
 }
 
 /* R entry points --------------------------------------------------------- */

@@ -64,8 +64,9 @@ static double cmdp_sample(cb_cmdp *r, const double *x, int i, double c0) {
     } else {
       a->type = CB_ACQ_EI;
     }
-    max_box(acq_at, a, d, r->lower, r->upper, r->n_raw, r->raw, r->unif,
-            &r->inner, xnext, NULL);
+    const cb_max_control mc = acq_max_control(a, &r->inner);
+    max_box(acq_at, a, d, r->lower, r->upper, r->n_raw, r->raw, r->unif, &mc,
+            xnext, NULL);
     const double c = acq_cost(a, d, xnext);
     if (!(spent + c <= r->remaining)) { /* infeasible: stop before it */
       val = best - best0;
@@ -665,8 +666,9 @@ SEXP C_rollout_cmdp_propose(SEXP acq, SEXP design, SEXP z,
   } else {
     a.type = CB_ACQ_EI;
   }
-  max_box(acq_at, &a, d, r.lower, r.upper, r.n_raw, r.raw, r.unif, &r.inner,
-          x0, NULL);
+  const cb_max_control mc = acq_max_control(&a, &r.inner);
+  max_box(acq_at, &a, d, r.lower, r.upper, r.n_raw, r.raw, r.unif, &mc, x0,
+          NULL);
   a.type = type;
   a.nu = nu;
   for (int k = 0; k < d; k++) des[nd + (size_t)k * n1] = x0[k];

@@ -431,7 +431,8 @@ static void greedy_fill(cb_tree *t, int k, int j, double *X, double best,
       t->acq->best = nb;
       t->acq->remaining = t->budget - ns;
       acq_refresh(t->acq);
-      max_box_sobol(acq_at, t->acq, d, lo, up, n_raw, ctl, xc);
+      const cb_max_control mc = acq_max_control(t->acq, ctl);
+      max_box_sobol(acq_at, t->acq, d, lo, up, n_raw, &mc, xc);
     } else {
       memcpy(xc, x, (size_t)d * sizeof(double));
     }
@@ -465,10 +466,11 @@ static int root_candidates(cb_acq *a, int d, const double *lo,
   double *opt = (double *)R_alloc((size_t)ns * d, sizeof(double));
   double *ov = (double *)R_alloc((size_t)ns, sizeof(double));
   int *oi = (int *)R_alloc((size_t)ns, sizeof(int));
-  cb_max_control c1;
-  max_control_default(&c1, d);
-  c1.n_starts = 1;
-  c1.select = CB_SELECT_BEST;
+  cb_max_control c0;
+  max_control_default(&c0, d);
+  c0.n_starts = 1;
+  c0.select = CB_SELECT_BEST;
+  const cb_max_control c1 = acq_max_control(a, &c0);
   const double u = 0.5;
   for (int s = 0; s < ns; s++) {
     for (int k = 0; k < d; k++) x[k] = raw[idx[s] + (size_t)k * n_raw];
@@ -584,7 +586,8 @@ double tree_schedule(cb_acq *base, cb_gp *f, cb_gp *lc, int steps,
       for (int c = 0; c < f->nfin; c++) cand[c] = (double)c;
       x[0] = (double)max_finite(acq_at, base, 1, f->nfin, cand, NULL);
     } else {
-      max_box_sobol(acq_at, base, d, lower, upper, n_raw, ctl, x);
+      const cb_max_control mc = acq_max_control(base, ctl);
+      max_box_sobol(acq_at, base, d, lower, upper, n_raw, &mc, x);
     }
     double y, z;
     flags[i] = fantasize(base, f, lc, d, x, zf[i], zc[i], work, &y, &z);
