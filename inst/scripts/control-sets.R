@@ -17,6 +17,16 @@
 # the full set was played, the paper's diamond) and `sets` (the plays and
 # cost of every control set per replication), with `settings`.
 #
+# Build. The parts in studies/control-sets/ were made, or certified (study.R),
+# by the build whose R/ + src/ hash is 83ffc1ec (commit 48e531f), which
+# also joined the cache. Later builds changed only the path of a known cost
+# written in R (src/rcall.c), which no problem here uses: they reproduce
+# the cache's replay cell (tests/testthat/test-studies.R), but a join on
+# them would first certify every part by a replay (about 5 core-hours for
+# this study). So the remaining parts, and their join, run on that build:
+#   git worktree add /tmp/b83 48e531f && R CMD INSTALL -l <lib> /tmp/b83
+#   R_LIBS=<lib> Rscript inst/scripts/control-sets.R run <part>
+#
 # Protocol of the paper and its reference code (github.com/sebtsh/bocvs):
 # the GP-sample (a new sample per replication, test_problem_cvs(seed = r))
 # and Hartmann-3 objectives on [0, 1]^3 with all seven control sets; the
@@ -124,7 +134,8 @@
 #                                    beside another job and R CMD check:
 #                                    etcada_gp_v004_r03_04 1.13 h,
 #                                    etcada_gp_v004_r05_06 0.83 h,
-#                                    etcada_gp_v004_r07_08 0.57 h)
+#                                    etcada_gp_v004_r07_08 0.57 h,
+#                                    etcada_gp_v004_r09_10 0.79 h)
 #
 # about 29 core-hours in all, 21 of them ETC-Ada under cheap costs; run
 # the parts one per core (`run <part> ...` in groups that fit a session)
