@@ -59,7 +59,9 @@
 # gp32_pbgi_d_r01_04 53 min (9-16 min, 541-607 evaluations),
 # gp32_pbgi_d_r05_08 69 min (15-20 min, 593-650 evaluations),
 # gp32_pbgi_d_r09_12 99 min (20-30 min, 566-615 evaluations; beside
-# another part and, for most of it, R CMD check and its sanitizer tests).
+# another part and, for most of it, R CMD check and its sanitizer tests),
+# gp32_pbgi_d_r13_16 82 min (15-29 min, 561-664 evaluations; beside
+# another part, benchmarks and R CMD check).
 # Estimated totals: d = 4 and 8 about 1 core-hour, d = 16 about 1.5, d =
 # 32 about 7.6 (PBGI and PBGI-D, 8 parts of about 0.8-1.2 hours on a core
 # of their own; first estimated at 11 from single replications). Parts of
