@@ -32,7 +32,9 @@
 #'   acquisition's maximizer climbs from each start with secant gradients
 #'   (one call per step while the cost's tangent predicts its change within
 #'   1 percent, as for an affine cost; differences where it curves) and ends
-#'   each start with forward differences. A point priced again within a
+#'   each start with forward differences
+#'   (`options(costbo.secant_gradients = FALSE)` differences every step). A
+#'   point priced again within a
 #'   proposal is answered from a cache. A cost that fails or returns
 #'   anything but one positive finite number while a policy prices points
 #'   is an error of
