@@ -138,7 +138,8 @@
 #                                    etcada_gp_v004_r09_10 0.79 h,
 #                                    etcada_h3_v004_r05_06 0.81 h,
 #                                    etcada_h3_v004_r01_02 0.66 h,
-#                                    etcada_h3_v004_r07_08 0.56 h)
+#                                    etcada_h3_v004_r07_08 0.56 h,
+#                                    etcada_h3_v004_r03_04 0.62 h)
 #
 # about 29 core-hours in all, 21 of them ETC-Ada under cheap costs; run
 # the parts one per core (`run <part> ...` in groups that fit a session)
