@@ -198,7 +198,7 @@ paradox_xdt <- function(spec, p) {
 #'   instance <- mlr3tuning::ti(task = mlr3::tsk("sonar"), learner = learner,
 #'     resampling = mlr3::rsmp("holdout"),
 #'     measures = mlr3::msr("classif.ce"),
-#'     terminator = bbotk::trm("evals", n_evals = 12))
+#'     terminator = bbotk::trm("evals", n_evals = 10))
 #'   tuner <- mlr3tuning::tnr("costbo", policy = policy_ei_pu(), budget = 1)
 #'   set.seed(1)
 #'   tuner$optimize(instance)
