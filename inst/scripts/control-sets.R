@@ -139,7 +139,9 @@
 #                                    etcada_h3_v004_r05_06 0.81 h,
 #                                    etcada_h3_v004_r01_02 0.66 h,
 #                                    etcada_h3_v004_r07_08 0.56 h,
-#                                    etcada_h3_v004_r03_04 0.62 h)
+#                                    etcada_h3_v004_r03_04 0.62 h,
+#                                    etcada_h3_v004_r09_10 0.73 h,
+#                                    etcada_gp_v008_r03_04 0.76 h)
 #
 # about 29 core-hours in all, 21 of them ETC-Ada under cheap costs; run
 # the parts one per core (`run <part> ...` in groups that fit a session)
