@@ -33,6 +33,9 @@ print_async <- function(x) {
 #'   noise-free objective, when the problem records it; `regret_of` says
 #'   which: `"optimum"` or `"expected"`), the
 #'   spend, the numbers of evaluations (within budget, initial, failed),
+#'   the evaluations that ended over the budget (`over_budget`: their row
+#'   numbers in [as.data.frame()]; with a measured cost, the one that
+#'   crossed it),
 #'   the reason the run stopped (`stop_reason`, and `stop_code`: see
 #'   [bo_optimize()]) and, when checkpoints could not be written,
 #'   `checkpoint_error` (the number of failed writes, the last message and
@@ -61,6 +64,7 @@ summary.bo_run <- function(object, ...) {
     spent = object$spent, budget = object$budget,
     n = nrow(df), n_initial = sum(df$phase == "initial"),
     n_within_budget = sum(df$within_budget & df$phase == "bo"),
+    over_budget = which(!df$within_budget & df$phase == "bo"),
     n_failed = n_failed, stop_reason = object$stop_reason,
     stop_code = object$stop_code,
     checkpoint_error = object$checkpoint_error
@@ -98,8 +102,12 @@ print.summary.bo_run <- function(x, digits = max(3L, getOption("digits") - 3L),
   }
   cat(sprintf("  spent:       %s of budget %s\n",
               format(x$spent, digits = digits), format(x$budget, digits = digits)))
-  cat(sprintf("  evaluations: %d (%d initial, %d within budget after them, %d failed)\n",
-              x$n, x$n_initial, x$n_within_budget, x$n_failed))
+  over <- if (length(x$over_budget)) {
+    sprintf(", %d over budget (#%s)", length(x$over_budget),
+            paste(x$over_budget, collapse = ", #"))
+  } else ""
+  cat(sprintf("  evaluations: %d (%d initial, %d within budget after them%s, %d failed)\n",
+              x$n, x$n_initial, x$n_within_budget, over, x$n_failed))
   cat(sprintf("  stopped:     %s\n", x$stop_reason))
   print_checkpoint_error(x$checkpoint_error)
   invisible(x)

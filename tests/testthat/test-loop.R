@@ -15,6 +15,9 @@ test_that("known-cost runs stay within budget and stop when the next point would
   # the initial design is recorded but not charged by default
   expect_equal(df$cumulative_cost[!bo], rep(0, sum(!bo)))
   expect_identical(sum(!bo), 6L)
+  s <- summary(run)
+  expect_identical(s$over_budget, integer(0))
+  expect_false(any(grepl("over budget", capture.output(print(s)))))
 })
 
 test_that("charging the initial design counts it against the budget", {
@@ -40,6 +43,11 @@ test_that("with a measured cost the crossing evaluation is recorded and marked",
   expect_lte(df$cumulative_cost[n - 1L], 12)
   s <- summary(run)
   expect_identical(s$n_within_budget, sum(df$phase == "bo") - 1L)
+  expect_identical(s$over_budget, n)
+  printed <- capture.output(print(s))
+  expect_match(printed[grepl("evaluations:", printed)],
+               sprintf("%d initial, %d within budget after them, 1 over budget \\(#%d\\), 0 failed",
+                       sum(df$phase == "initial"), s$n_within_budget, n))
 })
 
 test_that("set.seed() and seed reproduce runs exactly", {
