@@ -172,7 +172,14 @@ paradox_xdt <- function(spec, p) {
 #' `charge_initial = TRUE` the initial design is checked in the same way,
 #' with the largest cost observed so far. The budget can then be exceeded
 #' only by an evaluation that costs more than every one before it and more
-#' than the model's band. The tuner also stops when the instance's
+#' than the model's band. The initial design goes to `inst$eval_batch()` in
+#' as few batches as this allows, so that a parallel backend of mlr3 (e.g.
+#' `future::plan("multisession")`) evaluates it at once: in one batch when
+#' its costs are not charged, in batches of the configurations whose known
+#' costs fit together, and one configuration at a time when its measured
+#' costs are charged (an evaluation terminator caps a batch at the
+#' evaluations it still allows). Every proposal after the design is a batch
+#' of one. The tuner also stops when the instance's
 #' terminator says so, when the space of a deterministic objective is
 #' exhausted, and when the policy fails (with a warning).
 #'
@@ -313,20 +320,24 @@ tuner_optimize <- function(self, private, inst) {
       call = call)
     pc$cost
   }
-  # evaluate the typed point p (of known cost c_known); NULL when the
-  # instance is terminated, else list(value, cost)
-  evaluate <- function(p, c_known) {
+  # evaluate the typed points ps (a list, of known costs c_known) in one
+  # batch; NULL when the instance is terminated, else a list of
+  # list(value, cost), one per point
+  evaluate <- function(ps, c_known) {
     if (inst$is_terminated) return(NULL)
-    ydt <- tryCatch(inst$eval_batch(paradox_xdt(spec, p)),
+    xdt <- do.call(rbind, lapply(ps, function(p) paradox_xdt(spec, p)))
+    ydt <- tryCatch(inst$eval_batch(xdt),
                     Mlr3ErrorBbotkTerminated = function(e) NULL,
                     terminated_error = function(e) NULL)
     if (is.null(ydt)) return(NULL)
-    y <- ydt[[ycol]][1L]
-    n <- inst$archive$n_evals
-    c_ <- if (known) c_known else tuner_measured_cost(inst$archive$data, n, cost, call)
-    if (known) tuner_archive_cost(inst$archive, n, c_)
-    list(value = if (is.finite(y)) -direction * y else NA_real_,
-         cost = c_)
+    n <- inst$archive$n_evals - length(ps)
+    lapply(seq_along(ps), function(i) {
+      y <- ydt[[ycol]][i]
+      c_ <- if (known) c_known[i] else
+        tuner_measured_cost(inst$archive$data, n + i, cost, call)
+      if (known) tuner_archive_cost(inst$archive, n + i, c_)
+      list(value = if (is.finite(y)) -direction * y else NA_real_, cost = c_)
+    })
   }
   # does an evaluation of cost `c_` (NA: unknown) fit? `charged`: does it
   # count against the budget?
@@ -338,25 +349,38 @@ tuner_optimize <- function(self, private, inst) {
   }
   private$.run <- structure(state, class = "bo_run")
   design <- problem_design(prob, n_init)$x
-  for (k in seq_len(nrow(design))) {
-    step <- new_step(design[k, ])
-    p <- space_point(spec$space, step$x)
-    guess <- if (known) price(step) else observed_max()
+  k <- 0L
+  while (k < nrow(design)) {
     if (state$spent >= budget && charge_initial) {
       return(stop_with("budget", "budget spent (during the initial design)"))
     }
-    if (!fits(guess, charge_initial)) {
+    # the next points of the design go in one batch when their costs are
+    # sure to fit: all of them when unpaid, those whose known costs fit
+    # together, else one (a measured cost is known only once paid)
+    rows <- (k + 1L):nrow(design)
+    steps <- lapply(rows, function(r) new_step(design[r, ]))
+    guess <- if (known) vapply(steps, price, 0) else
+      c(observed_max(), rep(NA_real_, length(rows) - 1L))
+    m <- if (!charge_initial) length(rows) else if (known) {
+      sum(state$spent + cumsum(guess) <= budget * (1 + 1e-12))
+    } else as.integer(fits(guess[1L], TRUE))
+    m <- min(m, tuner_evals_left(inst))
+    if (m < 1L) {
       return(stop_with("budget", paste(
         "the next evaluation of the initial design would not fit in the",
         "budget")))
     }
-    ev <- evaluate(p, guess)
-    if (is.null(ev)) return(stop_with("terminated", "terminator of the instance"))
-    ok <- !is.na(ev$value)
-    state <- state_record(state, step, ev$value, ev$cost, "initial",
-                          status = if (ok) "ok" else "error",
-                          message = if (ok) "" else "no value")
+    ps <- lapply(steps[seq_len(m)], function(st) space_point(spec$space, st$x))
+    evs <- evaluate(ps, guess[seq_len(m)])
+    if (is.null(evs)) return(stop_with("terminated", "terminator of the instance"))
+    for (i in seq_len(m)) {
+      ok <- !is.na(evs[[i]]$value)
+      state <- state_record(state, steps[[i]], evs[[i]]$value, evs[[i]]$cost,
+                            "initial", status = if (ok) "ok" else "error",
+                            message = if (ok) "" else "no value")
+    }
     private$.run <- structure(state, class = "bo_run")
+    k <- k + m
   }
   if (sum(state_ok(state)) < 2L) {
     return(stop_with("objective_failed", paste(
@@ -388,13 +412,23 @@ tuner_optimize <- function(self, private, inst) {
         "(%s left)"), format(guess, digits = 3),
         format(budget - state$spent, digits = 3))))
     }
-    ev <- evaluate(p, guess)
+    ev <- evaluate(list(p), guess)[[1L]]
     if (is.null(ev)) return(stop_with("terminated", "terminator of the instance"))
     # the cost the budget check counted on, kept with the evaluation
     attr(x, "info") <- c(attr(x, "info"), list(cost_bound = guess))
     state <- bo_tell(state, x, ev$value, cost = if (known) NULL else ev$cost)
     private$.run <- structure(state, class = "bo_run")
   }
+}
+
+# How many evaluations the instance's terminator still allows: the
+# remaining count of an evaluation terminator, else no limit (every other
+# terminator is checked by the instance before each batch).
+tuner_evals_left <- function(inst) {
+  term <- inst$terminator
+  if (!inherits(term, "TerminatorEvals")) return(.Machine$integer.max)
+  st <- term$status(inst$archive)
+  max(1L, as.integer(st[["max_steps"]] - st[["current_steps"]]))
 }
 
 # The measured cost of archive row n: column `col`; a time of 0 (below the

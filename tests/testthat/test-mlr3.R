@@ -207,3 +207,52 @@ test_that("a known cost is checked before each evaluation and archived", {
   expect_equal(run$value, a$classif.acc, tolerance = 0)
   expect_identical(inst$result$classif.acc, max(a$classif.acc))
 })
+
+test_that("the initial design goes in the fewest batches the budget allows", {
+  skip_mlr3()
+  learner <- mlr3::lrn("classif.rpart",
+    cp = paradox::to_tune(1e-3, 0.5, logscale = TRUE),
+    minsplit = paradox::to_tune(2, 64))
+  tune <- function(budget, cost = "runtime_learners", charge_initial = TRUE,
+                   terminator = bbotk::trm("none")) {
+    inst <- mlr3tuning::ti(task = mlr3::tsk("sonar"), learner = learner,
+      resampling = mlr3::rsmp("holdout"), measures = mlr3::msr("classif.ce"),
+      terminator = terminator)
+    tuner <- mlr3tuning::tnr("costbo", policy = policy_ei_pu(),
+                             budget = budget, cost = cost, n_init = 6,
+                             charge_initial = charge_initial)
+    set.seed(4)
+    tuner$optimize(inst)
+    list(a = inst$archive$data, run = tuner$run)
+  }
+  cost <- function(p) 1 + p$minsplit / 16
+  # known costs that all fit: the design is one batch, then one per proposal
+  r <- tune(60, cost)
+  n <- nrow(r$a)
+  expect_gt(n, 6L)
+  expect_identical(r$a$batch_nr, c(rep(1L, 6), 2:(n - 5L)))
+  expect_identical(as.data.frame(r$run)$phase[1:6], rep("initial", 6))
+  expect_lte(r$run$spent, 60)
+  # known costs that do not: the longest prefix that fits, then a stop
+  design_cost <- r$a$cost[1:6]
+  budget <- sum(design_cost[1:4]) + 0.5 * design_cost[5]
+  r2 <- tune(budget, cost)
+  expect_identical(nrow(r2$a), 4L)
+  expect_identical(r2$a$batch_nr, rep(1L, 4))
+  expect_identical(r2$a$cost, design_cost[1:4])
+  expect_identical(r2$run$stop_code, "budget")
+  expect_match(r2$run$stop_reason, "initial design would not fit")
+  # an unpaid design: one batch whatever the measured costs
+  r3 <- tune(0.05, charge_initial = FALSE)
+  expect_identical(r3$a$batch_nr[1:6], rep(1L, 6))
+  expect_false(any(as.data.frame(r3$run)$cumulative_cost[1:6] > 0))
+  # a paid design of measured cost: one configuration per batch
+  r4 <- tune(1)
+  k <- min(nrow(r4$a), 6L)
+  expect_identical(r4$a$batch_nr[seq_len(k)], seq_len(k))
+  # an evaluation terminator caps the batch: no evaluation beyond it
+  r5 <- tune(60, cost, terminator = bbotk::trm("evals", n_evals = 4))
+  expect_identical(nrow(r5$a), 4L)
+  expect_identical(r5$a$batch_nr, rep(1L, 4))
+  expect_identical(r5$run$stop_code, "terminated")
+})
