@@ -153,7 +153,8 @@
 #                                    etcada_h3_v008_r05_06 0.64 h,
 #                                    etcada_h3_v008_r03_04 0.82 h;
 #                                    beside another job and R CMD check:
-#                                    etcada_h3_v008_r07_08 0.73 h)
+#                                    etcada_h3_v008_r07_08 0.73 h,
+#                                    etcada_h3_v008_r09_10 0.74 h)
 #
 # about 29 core-hours in all, 21 of them ETC-Ada under cheap costs; run
 # the parts one per core (`run <part> ...` in groups that fit a session)
