@@ -325,7 +325,7 @@ tuner_optimize <- function(self, private, inst) {
   # list(value, cost), one per point
   evaluate <- function(ps, c_known) {
     if (inst$is_terminated) return(NULL)
-    xdt <- do.call(rbind, lapply(ps, function(p) paradox_xdt(spec, p)))
+    xdt <- data.table::rbindlist(lapply(ps, function(p) paradox_xdt(spec, p)))
     ydt <- tryCatch(inst$eval_batch(xdt),
                     Mlr3ErrorBbotkTerminated = function(e) NULL,
                     terminated_error = function(e) NULL)
@@ -339,44 +339,44 @@ tuner_optimize <- function(self, private, inst) {
       list(value = if (is.finite(y)) -direction * y else NA_real_, cost = c_)
     })
   }
-  # does an evaluation of cost `c_` (NA: unknown) fit? `charged`: does it
-  # count against the budget?
+  # does an evaluation of cost `c_` (NA: unknown; a vector: each) fit?
+  # `charged`: does it count against the budget?
   fits <- function(c_, charged) {
-    !charged || state$spent + c_ <= budget * (1 + 1e-12)
+    !charged | state$spent + c_ <= budget * (1 + 1e-12)
   }
   observed_max <- function() {
     if (any(!is.na(state$cost))) max(state$cost, na.rm = TRUE) else 0
   }
   private$.run <- structure(state, class = "bo_run")
   design <- problem_design(prob, n_init)$x
+  steps <- lapply(seq_len(nrow(design)), function(r) new_step(design[r, ]))
+  prices <- if (known) vapply(steps, price, 0)
   k <- 0L
-  while (k < nrow(design)) {
+  while (k < length(steps)) {
     if (state$spent >= budget && charge_initial) {
       return(stop_with("budget", "budget spent (during the initial design)"))
     }
     # the next points of the design go in one batch when their costs are
     # sure to fit: all of them when unpaid, those whose known costs fit
     # together, else one (a measured cost is known only once paid)
-    rows <- (k + 1L):nrow(design)
-    steps <- lapply(rows, function(r) new_step(design[r, ]))
-    guess <- if (known) vapply(steps, price, 0) else
-      c(observed_max(), rep(NA_real_, length(rows) - 1L))
-    m <- if (!charge_initial) length(rows) else if (known) {
-      sum(state$spent + cumsum(guess) <= budget * (1 + 1e-12))
-    } else as.integer(fits(guess[1L], TRUE))
+    rest <- (k + 1L):length(steps)
+    guess <- if (known) prices[rest] else observed_max()
+    m <- if (charge_initial) sum(fits(cumsum(guess), TRUE)) else length(rest)
     m <- min(m, tuner_evals_left(inst))
     if (m < 1L) {
       return(stop_with("budget", paste(
         "the next evaluation of the initial design would not fit in the",
         "budget")))
     }
-    ps <- lapply(steps[seq_len(m)], function(st) space_point(spec$space, st$x))
-    evs <- evaluate(ps, guess[seq_len(m)])
+    batch <- rest[seq_len(m)]
+    evs <- evaluate(lapply(steps[batch], function(st) space_point(spec$space, st$x)),
+                    prices[batch])
     if (is.null(evs)) return(stop_with("terminated", "terminator of the instance"))
     for (i in seq_len(m)) {
       ok <- !is.na(evs[[i]]$value)
-      state <- state_record(state, steps[[i]], evs[[i]]$value, evs[[i]]$cost,
-                            "initial", status = if (ok) "ok" else "error",
+      state <- state_record(state, steps[[batch[i]]], evs[[i]]$value,
+                            evs[[i]]$cost, "initial",
+                            status = if (ok) "ok" else "error",
                             message = if (ok) "" else "no value")
     }
     private$.run <- structure(state, class = "bo_run")

@@ -255,4 +255,13 @@ test_that("the initial design goes in the fewest batches the budget allows", {
   expect_identical(nrow(r5$a), 4L)
   expect_identical(r5$a$batch_nr, rep(1L, 4))
   expect_identical(r5$run$stop_code, "terminated")
+  # a known cost that fails at a design point: an error before any evaluation
+  inst <- mlr3tuning::ti(task = mlr3::tsk("sonar"), learner = learner,
+    resampling = mlr3::rsmp("holdout"), measures = mlr3::msr("classif.ce"),
+    terminator = bbotk::trm("none"))
+  bad <- function(p) if (p$minsplit > 40) NA_real_ else 1
+  tuner <- mlr3tuning::tnr("costbo", policy = policy_ei_pu(), budget = 60,
+                           cost = bad, n_init = 6)
+  expect_error(tuner$optimize(inst), "cost")
+  expect_identical(nrow(inst$archive$data), 0L)
 })
