@@ -264,27 +264,14 @@ static void radial_grad_col(const cb_gp *gp, const double *x, const double *u,
 }
 
 /* d k(X_i, x) / dx_k = 2 sf2 dk_i (x_k - X_ik) / ell_k^2, summed in one of
- * three orders (CB_GRAD_*, gp.h): folded, alpha and w multiplied into dk
+ * two orders (CB_GRAD_*, gp.h): folded, alpha and w multiplied into dk
  * once (in the arrays of w and dk), then one vectorizable pass per input
  * dimension; plain, the products formed per term and scaled per dimension
- * at the end; terms, each term scaled before it is added. */
+ * at the end. */
 static void radial_grad_moments(const cb_gp *gp, const double *x, int ldx,
                                 const double *alpha, double *w, double *dk,
                                 int order, double *dmean, double *dvar) {
   const int n = gp->n, ld = gp->cap, d = gp->d;
-  if (order == CB_GRAD_TERMS) {
-    for (int k = 0; k < d; k++) dmean[k] = dvar[k] = 0.0;
-    for (int i = 0; i < n; i++) {
-      const double dki = dk[i] * (2.0 * gp->sf2);
-      for (int k = 0; k < d; k++) {
-        const double g = dki * (x[(size_t)k * ldx] - gp->X[i + (size_t)k * ld]) /
-                         (gp->ell[k] * gp->ell[k]);
-        dmean[k] += alpha[i] * g;
-        dvar[k] -= 2.0 * w[i] * g;
-      }
-    }
-    return;
-  }
   if (order == CB_GRAD_FOLDED) {
     double *a = w, *b = dk;
     for (int i = 0; i < n; i++) {
@@ -629,7 +616,7 @@ void gp_predict(const cb_gp *gp, int m, const double *Xn, int ldn,
     for (int j = 0; j < bs; j++) {
       for (int i = 0; i < n; i++) col[i] = Vt[j + (size_t)i * bs];
       ops->grad_moments(gp, Xn + b0 + j, ldn, alpha, col, dk + (size_t)j * n,
-                        CB_GRAD_TERMS, dmean + (size_t)(b0 + j) * d,
+                        CB_GRAD_FOLDED, dmean + (size_t)(b0 + j) * d,
                         dvar + (size_t)(b0 + j) * d);
     }
   }
