@@ -1,9 +1,13 @@
 # Golden traces: every policy on small problems under fixed seeds, so that a
 # change meant to leave every run unchanged (a refactoring) can be shown to.
 # test-golden.R compares the runs of the installed build with the traces
-# stored in _golden/traces.rds. A change that alters runs on purpose
-# regenerates the file (and says so in NEWS.md), from the package's source
-# directory with the new build installed:
+# stored in _golden/traces.rds: every discrete outcome exactly (the points'
+# order, statuses, phases, stop reasons, control sets, sources, horizons,
+# NA patterns) and every real number to a relative tolerance of 1e-10
+# (golden_diff()), so that they pin the decisions, not the last bits of a
+# summation order. A change that alters runs on purpose regenerates the
+# file (and says so in NEWS.md), from the package's source directory with
+# the new build installed:
 #   Rscript -e 'testthat::source_test_helpers("tests/testthat", env = globalenv());
 #     saveRDS(golden_runs(), "tests/testthat/_golden/traces.rds", version = 2)'
 
@@ -127,4 +131,60 @@ golden_runs <- function(cases = golden_cases()) {
     golden_trace(bo_optimize(k$problem(), k$policy(), n_init = 4, seed = 11,
                              progress = FALSE))
   })
+}
+
+# Where `now` departs from the golden trace `ref`: NULL when every discrete
+# part (anything but a double: characters, integers, logicals, factors,
+# names, lengths, dimensions, classes, NA patterns) is identical and every
+# double is within `tol` of the golden one, relative to the larger of the
+# two and to the largest magnitude of its vector (so that a coordinate
+# near 0 of a point in a box of width 1 may move by at most tol);
+# otherwise a description of the first difference, with its path.
+golden_diff <- function(now, ref, tol = 1e-10, path = "trace") {
+  same_shape <- identical(class(now), class(ref)) &&
+    identical(typeof(now), typeof(ref)) &&
+    identical(length(now), length(ref)) &&
+    identical(names(now), names(ref)) && identical(dim(now), dim(ref))
+  if (!same_shape) {
+    return(sprintf("%s: class, type, length, names or dimensions differ", path))
+  }
+  if (is.list(now)) {
+    for (k in seq_along(now)) {
+      nm <- if (!is.null(names(now)) && nzchar(names(now)[k])) {
+        paste0("$", names(now)[k])
+      } else sprintf("[[%d]]", k)
+      d <- golden_diff(now[[k]], ref[[k]], tol, paste0(path, nm))
+      if (!is.null(d)) return(d)
+    }
+    return(NULL)
+  }
+  if (!identical(attributes(now), attributes(ref))) {
+    return(sprintf("%s: attributes differ", path))
+  }
+  if (!is.double(now)) {
+    if (identical(now, ref)) return(NULL)
+    k <- which(now != ref | is.na(now) != is.na(ref))[1L]
+    return(sprintf("%s[%d]: %s, golden %s", path, k, format(now[k]),
+                   format(ref[k])))
+  }
+  if (!identical(is.na(now), is.na(ref)) ||
+      !identical(is.nan(now), is.nan(ref))) {
+    return(sprintf("%s: NA at other places", path))
+  }
+  ok <- !is.na(now)
+  a <- now[ok]
+  b <- ref[ok]
+  fin <- is.finite(a) & is.finite(b)
+  if (!identical(a[!fin], b[!fin])) {
+    return(sprintf("%s: infinite values differ", path))
+  }
+  scale <- max(abs(b[fin]), 0)
+  bad <- abs(a[fin] - b[fin]) > tol * pmax(abs(a[fin]), abs(b[fin]), scale)
+  if (any(bad)) {
+    k <- which(ok)[which(fin)[which(bad)[1L]]]
+    return(sprintf("%s[%d]: %.17g, golden %.17g (relative difference %.3g)",
+                   path, k, now[k], ref[k],
+                   abs(now[k] - ref[k]) / max(abs(ref[k]), scale)))
+  }
+  NULL
 }
