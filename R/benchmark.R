@@ -15,8 +15,9 @@
 #' initial design (common random numbers), and the results do not depend on
 #' the back end, on the number of workers or on which replications run
 #' together: `reps = 11:20` run later gives the replications a run with
-#' `reps = 20` would have given, and [c()] joins such benchmarks. The
-#' caller's random-number generator is left as it was.
+#' `reps = 20` would have given, `rep_ids = 7` gives replication 7 alone
+#' exactly as any run that includes it (all but the times), and [c()] joins
+#' such benchmarks. The caller's random-number generator is left as it was.
 #'
 #' @section Back ends:
 #' - `"sequential"`: in this R session.
@@ -61,8 +62,9 @@
 #'   A single `bo_problem` is taken as a list of one.
 #' @param policies A named list of policies (see [bo_policy]); a single
 #'   policy is taken as a list of one.
-#' @param reps The number of replications (a single number), or a vector
-#'   of two or more distinct replication numbers (e.g. `11:20`).
+#' @param reps A number of replications (a single number n: replications
+#'   1 to n), or a vector of two or more distinct replication numbers (e.g.
+#'   `11:20`); for chosen replication numbers use `rep_ids`.
 #' @param backend `"sequential"`, `"parallel"` or `"future"`.
 #' @param workers Number of local workers for `backend = "parallel"`
 #'   without a `cluster` (default `getOption("mc.cores", 2)`).
@@ -82,6 +84,11 @@
 #'   replications the time their last evaluation finished (`clock`).
 #' @param progress Report each finished replication (sequential back end)
 #'   or round of replications.
+#' @param rep_ids `NULL`, or the replication numbers to run instead of
+#'   `reps`: one or more distinct whole numbers in \[1, 1e6\], always
+#'   taken as replication numbers (`rep_ids = 7` runs replication 7 alone,
+#'   as a run with `reps = 7` or more would have run it). Give `reps` or
+#'   `rep_ids`, not both.
 #' @param model Deprecated name of `gp_args`.
 #' @return A `bo_benchmark`: use [as.data.frame()] (the curves: one row per
 #'   problem, policy, replication and grid cost, with columns `problem`,
@@ -115,6 +122,11 @@
 #'                     backend = "parallel", workers = 2, progress = FALSE)
 #' all.equal(as.data.frame(bm), as.data.frame(bm2))
 #' }
+#' # replication 2 alone, as the run above made it
+#' bm_2 <- bo_benchmark(probs, pols, rep_ids = 2, n_init = 4,
+#'                      progress = FALSE)
+#' all.equal(bm_2$evaluations, bm$evaluations[bm$evaluations$rep == 2, ],
+#'           check.attributes = FALSE)
 #' @export
 bo_benchmark <- function(problems, policies, reps = 10L,
                          backend = c("sequential", "parallel", "future"),
@@ -122,14 +134,14 @@ bo_benchmark <- function(problems, policies, reps = 10L,
                          n_grid = 101L, n_init = NULL, max_evaluations = NULL,
                          charge_initial = FALSE, gp_args = list(),
                          virtual_workers = NULL, progress = interactive(),
-                         model) {
+                         rep_ids = NULL, model) {
   if (!missing(model)) {
     gp_args <- renamed_arg(model, "model", "gp_args", !missing(gp_args))
   }
   problems <- check_named_list(problems, "bo_problem", "problems",
                                allow_function = TRUE)
   policies <- check_named_list(policies, "bo_policy", "policies")
-  reps <- check_reps(reps)
+  reps <- check_reps(reps, rep_ids, reps_given = !missing(reps))
   backend <- check_choice(backend, c("sequential", "parallel", "future"))
   seed <- check_count(seed)
   n_grid <- check_count(n_grid, min = 2L)
@@ -152,21 +164,24 @@ bo_benchmark <- function(problems, policies, reps = 10L,
   tasks <- expand.grid(rep = reps, policy = names(policies),
                        problem = names(problems), stringsAsFactors = FALSE)
   tasks <- tasks[, c("problem", "policy", "rep")]
-  streams <- replication_streams(seed, max(reps))
+  # replication k runs on the k-th stream, whichever others run; only the
+  # streams of the replications that run are kept (and sent to workers)
+  streams <- replication_streams(seed, max(reps), keep = reps)
+  task_streams <- streams[match(tasks$rep, reps)]
   args <- list(n_init = n_init, max_evaluations = max_evaluations,
                charge_initial = charge_initial, model = model,
                virtual_workers = virtual_workers)
   job <- function(i) {
-    benchmark_task(tasks[i, ], problems, policies, streams[[tasks$rep[i]]],
-                   args)
+    benchmark_task(tasks[i, ], problems, policies, task_streams[[i]], args)
   }
   environment(job) <- list2env(list(tasks = tasks, problems = problems,
-                                    policies = policies, streams = streams,
+                                    policies = policies,
+                                    task_streams = task_streams,
                                     args = args),
                                parent = asNamespace("costbo"))
   started <- Sys.time()
   out <- run_tasks(job, nrow(tasks), backend, workers, cluster, progress,
-                   streams[tasks$rep], tasks)
+                   task_streams, tasks)
   new_benchmark(out, tasks, seed, reps, n_grid, backend,
                 as.double(difftime(Sys.time(), started, units = "secs")),
                 c(costbo_build(), list(call = match.call(),
@@ -203,17 +218,20 @@ restore_rng <- function(saved) {
   }
 }
 
-# The first n L'Ecuyer-CMRG streams from `seed`, leaving the caller's
-# generator untouched.
-replication_streams <- function(seed, n) {
+# The first n L'Ecuyer-CMRG streams from `seed` (replication k's is the
+# k-th), or of them those of the replications `keep` (numbers in 1..n), in
+# the order of `keep`: a stream does not depend on which others are kept.
+# The caller's generator is left untouched.
+replication_streams <- function(seed, n, keep = seq_len(n)) {
   saved <- save_rng()
   on.exit(restore_rng(saved))
   RNGkind("L'Ecuyer-CMRG")
   set.seed(seed)
   s <- get(".Random.seed", envir = globalenv())
-  out <- vector("list", n)
+  at <- match(seq_len(n), keep)
+  out <- vector("list", length(keep))
   for (i in seq_len(n)) {
-    out[[i]] <- s
+    if (!is.na(at[i])) out[[at[i]]] <- s
     s <- parallel::nextRNGStream(s)
   }
   out

@@ -389,11 +389,29 @@ check_named_list <- function(x, class, arg, allow_function = FALSE,
   x
 }
 
-check_reps <- function(reps, call = sys.call(-1L)) {
-  ok <- is.numeric(reps) && length(reps) >= 1L && !anyNA(reps) &&
-    all(is.finite(reps)) && all(reps == round(reps)) && all(reps >= 1) &&
-    all(reps <= 1e6) && !anyDuplicated(reps)
-  if (!ok) {
+# The replication numbers to run: from `reps` (a number n: replications
+# 1..n; or two or more distinct replication numbers) or, when given instead
+# (`reps_given` says whether the user gave `reps`), from `rep_ids` (one or
+# more distinct replication numbers, taken as they are).
+check_reps <- function(reps, rep_ids = NULL, reps_given = FALSE,
+                       call = sys.call(-1L)) {
+  numbers_ok <- function(x) {
+    is.numeric(x) && length(x) >= 1L && !anyNA(x) &&
+      all(is.finite(x)) && all(x == round(x)) && all(x >= 1) &&
+      all(x <= 1e6) && !anyDuplicated(x)
+  }
+  if (!is.null(rep_ids)) {
+    if (reps_given) {
+      stop_arg("rep_ids", "left out when `reps` is given: give `reps` or `rep_ids`, not both",
+               rep_ids, call, show = FALSE)
+    }
+    if (!numbers_ok(rep_ids)) {
+      stop_arg("rep_ids", "distinct whole replication numbers in [1, 1e6]",
+               rep_ids, call)
+    }
+    return(as.integer(rep_ids))
+  }
+  if (!numbers_ok(reps)) {
     stop_arg("reps", "a number of replications or distinct replication numbers >= 1",
              reps, call)
   }

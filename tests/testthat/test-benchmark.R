@@ -116,6 +116,72 @@ test_that("results do not depend on the back end, the workers or the batch", {
   expect_error(c(one, one), "no replication in common")
 })
 
+test_that("rep_ids runs chosen replications exactly as a full run does", {
+  probs <- list(branin = test_problem("branin", budget = 3))
+  pols <- list(EI = policy_ei())
+  # a record without its timing
+  untimed <- function(r) r[setdiff(names(r), "seconds")]
+  full <- bo_benchmark(probs, pols, reps = 12, n_init = 3, progress = FALSE)
+  expect_true(all(full$replications$status == "ok"))
+  two <- bo_benchmark(probs, pols, rep_ids = c(12, 7), n_init = 3,
+                      progress = FALSE)
+  expect_identical(two$tasks$rep, c(12L, 7L))
+  expect_identical(two$reps, c(12L, 7L))
+  for (k in c(7L, 12L)) {
+    mine <- two$records[[match(k, two$tasks$rep)]]
+    theirs <- full$records[[k]]
+    expect_identical(mine$trace, theirs$trace)
+    expect_identical(mine$x, theirs$x)
+    expect_identical(untimed(mine), untimed(theirs))
+  }
+  # replication 7 alone, and as the study scripts replay a record through
+  # benchmark_task() on the replication's own stream
+  one <- bo_benchmark(probs, pols, rep_ids = 7, n_init = 3, progress = FALSE)
+  expect_identical(one$tasks$rep, 7L)
+  expect_identical(untimed(one$records[[1L]]), untimed(full$records[[7L]]))
+  task <- data.frame(problem = "branin", policy = "EI", rep = 7L,
+                     stringsAsFactors = FALSE)
+  direct <- benchmark_task(task, probs, pols,
+                           replication_streams(1L, 7L)[[7L]],
+                           list(n_init = 3L, max_evaluations = NULL,
+                                charge_initial = FALSE, model = list(),
+                                virtual_workers = NULL))
+  expect_identical(untimed(one$records[[1L]]), untimed(direct))
+  # a stream does not depend on which others are kept
+  expect_identical(replication_streams(1L, 12L, keep = c(12L, 7L)),
+                   replication_streams(1L, 12L)[c(12L, 7L)])
+  # and c() joins such benchmarks with the rest of the run
+  rest <- bo_benchmark(probs, pols, reps = setdiff(1:12, c(7, 12)),
+                       n_init = 3, progress = FALSE)
+  joined <- c(rest, two)
+  expect_identical(joined$reps, 1:12)
+  expect_identical(as.data.frame(joined), as.data.frame(full))
+  expect_error(c(two, one), "no replication in common")
+})
+
+test_that("rep_ids is checked before anything runs", {
+  pr <- list(p = known_cost_problem(budget = 3))
+  pol <- list(EI = policy_ei())
+  # a problem that must never be built
+  never <- list(p = function(r) stop("ran"))
+  for (bad in list(0, NA, NA_real_, c(3, 3), 1.5, -2, 1e6 + 1, Inf,
+                   numeric(), "7", list(7))) {
+    expect_error(bo_benchmark(never, pol, rep_ids = bad, progress = FALSE),
+                 "`rep_ids` must be", class = "costbo_error_arg")
+  }
+  err <- expect_error(bo_benchmark(never, pol, reps = 3, rep_ids = 7,
+                                   progress = FALSE),
+                      class = "costbo_error_arg")
+  expect_match(conditionMessage(err), "`rep_ids`", fixed = TRUE)
+  expect_match(conditionMessage(err), "`reps`", fixed = TRUE)
+  expect_identical(err$arg, "rep_ids")
+  expect_identical(err$call[[1L]], as.name("bo_benchmark"))
+  # `reps` is as it was: a single number is a count
+  bm <- bo_benchmark(pr, pol, reps = 2, n_init = 3, max_evaluations = 3,
+                     progress = FALSE)
+  expect_identical(bm$tasks$rep, 1:2)
+})
+
 test_that("a future multisession plan gives the same results", {
   skip_on_cran()
   skip_if_not_installed("future.apply")
