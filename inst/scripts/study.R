@@ -9,18 +9,32 @@
 # study can be spread over sessions and machines and committed part by part.
 #
 # Builds. A study takes longer than the code stays unchanged, so a part made
-# by another build (another hash of R/ and src/) is used only once the
-# installed build has reproduced it: the first replication of the part's
-# cheapest cell is re-run and must equal the part's record bit for bit (the
-# test the package applies to its caches). The certificate (the reproducing
-# build and the date) is written next to the part file; a part that is not
-# reproduced stops the script, which says so. The join reads all parts
-# (certified or of the installed build), keeps the build that made each, and
-# writes the cache for the vignette in inst/extdata with the recipes and,
-# for the provenance test of the package (tests/testthat/test-studies.R),
-# the first replication of the study's cheapest cell together with its
-# recipe: re-running that recipe with the installed build must reproduce the
-# cached record bit for bit.
+# by another build (another hash of R/ and src/) is certified by behaviour.
+# With each part the build that makes it records its behaviour fingerprint
+# for the part's policies and problems (study_fingerprint()): the digests
+# of (a) every cell of the part, its problem and policy run for
+# `study_fingerprint_steps` steps after the initial design from the stream
+# of the cell's first replication (with the costs that replication
+# measured, for problems that measure theirs), and (b) every policy of the
+# part run to the end of the budget of small problems of the kinds the
+# part's problems are (study_canonical_problems()). A later build whose
+# fingerprint is the same accepts the part without a replay, so a comment,
+# a refactoring or a speed-up that leaves the runs unchanged certifies
+# every part at the cost of the fingerprints, and a change to one policy
+# invalidates only the parts that use it. A part whose fingerprint changed
+# (or that has none) is used only once the installed build has reproduced
+# it: the first replication of its cheapest cell is re-run and must equal
+# the part's record bit for bit (the test the package applies to its
+# caches). Either way the certificate (the certifying build, how, the date,
+# the fingerprint and the MD5 of the part file) is written next to the part
+# file, in <part>.reproduced.rds, so the large part file is never
+# rewritten; a part that is not reproduced stops the script, which says
+# so. The join reads all parts (certified or of the installed build), keeps
+# the build that made each, and writes the cache for the vignette in
+# inst/extdata with the recipes and, for the provenance test of the
+# package (tests/testthat/test-studies.R), the first replication of the
+# study's cheapest cell together with its recipe: re-running that recipe
+# with the installed build must reproduce the cached record bit for bit.
 #
 # Measured costs. A cost that is measured (e.g. a training time) cannot be
 # reproduced, so a problem that measures its costs records them and replays
@@ -38,8 +52,10 @@
 # value and every decision of the code given the observed costs. Problems
 # with computed costs ignore both options.
 
-# A recipe. `problems` and `policies` are R code (strings) evaluated with
-# costbo attached; they must give named lists.
+# A recipe. `problems` and `policies` are quoted R calls (quote(),
+# bquote()) evaluated with costbo attached; they must give named lists.
+# (Parts written before recipes were calls hold R code in strings, which
+# study_eval() still reads.)
 # `virtual_workers` runs every replication on that many virtual workers of
 # the simulated clock (bo_benchmark()).
 study_recipe <- function(problems, policies, reps, n_init = NULL,
@@ -51,7 +67,11 @@ study_recipe <- function(problems, policies, reps, n_init = NULL,
 }
 
 study_eval <- function(code) {
-  eval(parse(text = code, keep.source = FALSE), envir = new.env(parent = globalenv()))
+  env <- new.env(parent = globalenv())
+  if (is.character(code)) {
+    return(eval(parse(text = code, keep.source = FALSE), envir = env))
+  }
+  eval(code, envir = env)
 }
 
 # Run one recipe (reps may be replaced, e.g. by 1 for a replay), with the
@@ -176,55 +196,243 @@ study_reproduces <- function(recipe, record) {
 
 # Replay a record (see study_reproduces()).
 study_replay_record <- function(recipe, record) {
-  probs <- study_eval(recipe$problems)[record$problem]
-  pols <- study_eval(recipe$policies)[record$policy]
-  # replication k alone: its own random stream, as bo_benchmark() gives it
-  streams <- costbo:::replication_streams(recipe$seed, record$rep)
-  task <- data.frame(problem = record$problem, policy = record$policy,
-                     rep = record$rep, stringsAsFactors = FALSE)
-  new <- costbo:::benchmark_task(
-    task, probs, pols, streams[[record$rep]],
-    list(n_init = recipe$n_init, max_evaluations = recipe$max_evaluations,
-         charge_initial = FALSE, model = recipe$model,
-         virtual_workers = recipe$virtual_workers))
+  new <- study_run_cell(recipe, record)
   identical(new$trace, record$trace) && identical(new$x, record$x)
 }
 
-# A part file made by another build is usable when the installed build
-# reproduces its cheapest cell; the certificate (the reproducing build, the
-# date, the cell and the MD5 of the part file) is written next to the part, in <part>.reproduced.rds,
-# so that the replay runs once and the large part file is never rewritten.
-# Stop when the part is not reproduced.
-study_certify <- function(part, name, file, build = costbo_build()) {
+# Run the replication of a record (its problem, policy and replication
+# number, on its own random stream as in the full run), for at most
+# `max_evaluations` evaluations after the initial design (the recipe's
+# when NULL): the new record.
+study_run_cell <- function(recipe, record,
+                           max_evaluations = recipe$max_evaluations) {
+  k <- record$rep
+  args <- list(study_eval(recipe$problems)[record$problem],
+               study_eval(recipe$policies)[record$policy],
+               seed = recipe$seed, n_init = recipe$n_init,
+               max_evaluations = max_evaluations, gp_args = recipe$model,
+               progress = FALSE)
+  # (builds before asynchronous runs have no virtual_workers, builds
+  # before rep_ids run replications 1 to k for reps = k: a build that made
+  # parts before fingerprints were recorded runs k and k + 1 to fingerprint
+  # them)
+  if (!is.null(recipe$virtual_workers)) {
+    args$virtual_workers <- recipe$virtual_workers
+  }
+  if ("rep_ids" %in% names(formals(bo_benchmark))) {
+    args$rep_ids <- k
+  } else {
+    args$reps <- if (k == 1L) 1L else c(k, k + 1L)
+  }
+  bm <- do.call(bo_benchmark, args)
+  bm$records[[which(vapply(bm$records, `[[`, 0L, "rep") == k)[1L]]]
+}
+
+# Behaviour fingerprints (see "Builds" above).
+#
+# The number of steps after the initial design of a cell's run.
+study_fingerprint_steps <- 2L
+
+# Small problems of each kind on which a policy runs to the end of its
+# budget, in seconds: a known and a measured cost on a box, a finite set
+# with a prior, control sets, information sources, a typed space.
+study_canonical_problems <- function(kind) {
+  switch(kind,
+    bo_problem_box = list(
+      known = test_problem("branin", cost_family = "linear", budget = 15),
+      measured = test_problem("dropwave", seed = 3, budget = 5)),
+    bo_problem_finite = list(finite = local({
+      cand <- as.matrix(expand.grid(seq(0, 1, length.out = 6),
+                                    seq(0, 1, length.out = 5)))
+      K <- exp(-as.matrix(stats::dist(cand))^2 / (2 * 0.3^2)) +
+        diag(1e-8, 30L)
+      bo_problem(function(x) sin(3 * x[1]) + cos(2 * x[2]),
+                 candidates = cand, cost = function(x) 1 + x[1], budget = 6,
+                 prior = list(mean = rep(0, 30L), cov = K), noise = 1e-6)
+    })),
+    bo_problem_cvs = list(cvs = test_problem_cvs(
+      "gp_sample", cost_set = "moderate", seed = 2, budget = 2)),
+    bo_problem_miso = list(miso = test_problem_miso("rosenbrock", budget = 8,
+                                                    seed = 2)),
+    bo_problem_typed = list(typed = bo_problem(
+      function(p) -(p$n - 2)^2 - (p$rule == "b") + sin(3 * p$x),
+      space = bo_space(n = param_int(1, 4), rule = param_cat(c("a", "b")),
+                       x = param_num(-1, 1)),
+      cost = function(p) 0.5 + p$n / 4, budget = 5)),
+    stop("no canonical problem of kind ", kind))
+}
+
+# The kind of a problem (its variant's class), built for replication 1
+# when it is a function of the replication.
+study_problem_kind <- function(problem) {
+  if (!inherits(problem, "bo_problem")) problem <- problem(1L)
+  kinds <- c("bo_problem_cvs", "bo_problem_miso", "bo_problem_typed",
+             "bo_problem_finite", "bo_problem_box")
+  kinds[inherits(problem, kinds, which = TRUE) > 0L][1L]
+}
+
+# MD5 of an R object's serialization (format 2, so that it does not depend
+# on the session's native encoding).
+study_digest <- function(x) {
+  f <- tempfile()
+  on.exit(unlink(f))
+  writeBin(serialize(x, NULL, version = 2L), f)
+  unname(tools::md5sum(f))
+}
+
+# What a fingerprint digests of a record: everything but its run time.
+study_record_behaviour <- function(record) {
+  record[setdiff(names(record), "seconds")]
+}
+
+# The behaviour fingerprint of a part (its recipe and benchmark) by the
+# installed build: a named character vector of digests, `cell:<problem>/
+# <policy>` for each cell and `policy:<policy>` for each policy. `memo`, an
+# environment, keeps the policies' runs on canonical problems within a
+# session (the same policy in many parts is run once).
+study_fingerprint <- function(part, memo = new.env()) {
+  # a recipe written with the argument names of its time runs as it ran
+  withCallingHandlers(study_fingerprint_runs(part, memo),
+                      costbo_warning_deprecated = function(w) {
+                        invokeRestart("muffleWarning")
+                      })
+}
+
+study_fingerprint_runs <- function(part, memo) {
+  recipe <- part$recipe
+  probs <- study_eval(recipe$problems)
+  pols <- study_eval(recipe$policies)
+  recs <- part$benchmark$records
+  first <- min(vapply(recs, `[[`, 0L, "rep"))
+  cells <- character()
+  for (rec in recs) {
+    if (rec$rep != first) next
+    # the cell's first replication, as far as the fingerprint's steps go,
+    # with the costs that replication measured (a problem measuring its
+    # costs, e.g. a training time, replays them at the same points)
+    old <- options(costbo.study.replay = rec)
+    new <- study_run_cell(recipe, rec, max_evaluations = study_fingerprint_steps)
+    options(old)
+    cells[paste0("cell:", rec$problem, "/", rec$policy)] <-
+      study_digest(study_record_behaviour(new))
+  }
+  kinds <- unique(vapply(probs, study_problem_kind, ""))
+  policies <- character()
+  for (nm in names(pols)) {
+    key <- study_digest(list(pols[[nm]], kinds, recipe$virtual_workers))
+    if (is.null(memo[[key]])) {
+      args <- list(do.call(c, lapply(kinds, study_canonical_problems)),
+                   pols[nm], reps = 1L, n_init = 4L, seed = 11L,
+                   progress = FALSE)
+      if (!is.null(recipe$virtual_workers)) {
+        args$virtual_workers <- recipe$virtual_workers
+      }
+      bm <- do.call(bo_benchmark, args)
+      memo[[key]] <- study_digest(lapply(bm$records, study_record_behaviour))
+    }
+    policies[paste0("policy:", nm)] <- memo[[key]]
+  }
+  c(cells[order(names(cells))], policies[order(names(policies))])
+}
+
+# The certificate of a part file (see "Builds" above), or NULL: it holds for
+# the part file it was made for only.
+study_certificate <- function(file) {
+  cert_file <- sub("[.]rds$", ".reproduced.rds", file)
+  if (!file.exists(cert_file)) return(NULL)
+  cert <- readRDS(cert_file)
+  if (identical(cert$part_md5, unname(tools::md5sum(file)))) cert
+}
+
+# A part file made by another build is usable when the installed build's
+# behaviour fingerprint for it equals the one its maker (or a build that
+# reproduced it) recorded, or else when the installed build reproduces its
+# cheapest cell; the certificate (the certifying build, how, the date, the
+# fingerprint, the cell replayed and the MD5 of the part file) is written
+# next to the part, in <part>.reproduced.rds, so that the check runs once
+# per build and the large part file is never rewritten. Stop when the part
+# is not reproduced.
+study_certify <- function(part, name, file, build = costbo_build(),
+                          memo = new.env()) {
   cert_file <- sub("[.]rds$", ".reproduced.rds", file)
   md5 <- unname(tools::md5sum(file))
-  # a certificate holds for the part file it was made for only; it replaces
-  # one kept inside the part file (parts certified before certificates were
-  # written next to them), which is for an older build
-  if (file.exists(cert_file) &&
-      !identical(part$reproduced_by$source_hash, build$source_hash)) {
-    cert <- readRDS(cert_file)
-    if (identical(cert$part_md5, md5)) part$reproduced_by <- cert
+  cert <- study_certificate(file)
+  # a certificate next to the part replaces one kept inside the part file
+  # (parts certified before certificates were written next to them)
+  if (!is.null(cert)) part$reproduced_by <- cert
+  # records changed after the part was made are refused, whoever made it
+  recorded <- if (!is.null(cert$data_digest)) cert$data_digest else
+    part$data_digest
+  if (!is.null(recorded) &&
+      !identical(study_digest(part$benchmark$records), recorded)) {
+    stop(sprintf(paste("part %s (%s): its records differ from those it was",
+                       "made with: delete it to rerun it"), name, file))
   }
   if (identical(part$build$source_hash, build$source_hash) ||
       identical(part$reproduced_by$source_hash, build$source_hash)) {
     return(part)
   }
-  rec <- study_cheapest(part$benchmark)
-  if (is.null(rec) || !study_reproduces(part$recipe, rec)) {
-    stop(sprintf(paste("part %s (%s) was made by another build of costbo",
-                       "(sources %s, installed %s) and this build does not",
-                       "reproduce it: delete it to rerun it"),
-                 name, file, part$build$source_hash, build$source_hash))
+  # the fingerprint recorded by a build that made or reproduced the part
+  known <- if (!is.null(cert$fingerprint)) cert$fingerprint else
+    part$fingerprint
+  now <- study_fingerprint(part, memo)
+  how <- "fingerprint"
+  rec <- NULL
+  if (!identical(known, now)) {
+    changed <- if (is.null(known)) "none recorded" else
+      paste(union(setdiff(names(now), names(known)),
+                  names(now)[names(now) %in% names(known) &
+                               now != known[names(now)]]), collapse = ", ")
+    rec <- study_cheapest(part$benchmark)
+    if (is.null(rec) || !study_reproduces(part$recipe, rec)) {
+      stop(sprintf(paste("part %s (%s) was made by another build of costbo",
+                         "(sources %s, installed %s), its behaviour",
+                         "fingerprint changed (%s) and this build does not",
+                         "reproduce it: delete it to rerun it"),
+                   name, file, part$build$source_hash, build$source_hash,
+                   changed))
+    }
+    how <- "replay"
   }
   part$reproduced_by <- c(build, list(
-    date = format(Sys.time(), tz = "UTC", usetz = TRUE),
+    date = format(Sys.time(), tz = "UTC", usetz = TRUE), how = how,
+    fingerprint = now, data_digest = study_digest(part$benchmark$records),
     problem = rec$problem, policy = rec$policy, rep = rec$rep,
     part_md5 = md5))
   saveRDS(part$reproduced_by, cert_file)
-  message(sprintf("part %s: made by build %s, reproduced by this build", name,
-                  substr(part$build$source_hash, 1L, 8L)))
+  message(sprintf("part %s: made by build %s, %s by this build", name,
+                  substr(part$build$source_hash, 1L, 8L),
+                  if (how == "replay") "reproduced" else
+                    "certified by an unchanged fingerprint"))
   part
+}
+
+# Record the installed build's fingerprint of parts that it made or
+# reproduced (a certificate for it, or made by it) but that have none: the
+# parts made before fingerprints were recorded. Run once with the build
+# that certified them; later builds then compare fingerprints.
+study_record_fingerprints <- function(parts, dir, build = costbo_build()) {
+  memo <- new.env()
+  for (nm in names(parts)) {
+    f <- study_file(dir, nm)
+    if (!file.exists(f)) next
+    part <- readRDS(f)
+    cert <- study_certificate(f)
+    mine <- identical(part$build$source_hash, build$source_hash) ||
+      identical(cert$source_hash, build$source_hash)
+    if (!mine || !is.null(cert$fingerprint) ||
+        (is.null(cert) && !is.null(part$fingerprint))) next
+    if (is.null(cert)) {
+      cert <- c(build, list(date = format(Sys.time(), tz = "UTC", usetz = TRUE),
+                            how = "made", part_md5 = unname(tools::md5sum(f))))
+    }
+    cert$fingerprint <- study_fingerprint(part, memo)
+    cert$data_digest <- study_digest(part$benchmark$records)
+    saveRDS(cert, sub("[.]rds$", ".reproduced.rds", f))
+    message(sprintf("part %s: fingerprint recorded by build %s", nm,
+                    substr(build$source_hash, 1L, 8L)))
+  }
+  invisible(TRUE)
 }
 
 # Run the named parts that are not yet on disk (a part on disk made by
@@ -235,10 +443,11 @@ study_run_parts <- function(parts, names, dir, backend = "sequential",
   build <- costbo_build()
   unknown <- setdiff(names, base::names(parts))
   if (length(unknown)) stop("unknown parts: ", paste(unknown, collapse = ", "))
+  memo <- new.env()
   for (nm in names) {
     f <- study_file(dir, nm)
     if (file.exists(f)) {
-      study_certify(readRDS(f), nm, f, build)
+      study_certify(readRDS(f), nm, f, build, memo)
       message(sprintf("part %s: done already (%s)", nm, f))
       next
     }
@@ -246,11 +455,15 @@ study_run_parts <- function(parts, names, dir, backend = "sequential",
     t0 <- proc.time()[["elapsed"]]
     bm <- study_run(parts[[nm]], backend = backend, workers = workers,
                     progress = progress)
+    seconds <- proc.time()[["elapsed"]] - t0
+    fingerprint <- study_fingerprint(list(benchmark = bm,
+                                          recipe = parts[[nm]]), memo)
     saveRDS(list(benchmark = bm, recipe = parts[[nm]], build = build,
+                 fingerprint = fingerprint, data_digest = study_digest(bm$records),
                  command = paste(c("Rscript", sub("^--file=", "", commandArgs(trailingOnly = FALSE)[
                    grepl("^--file=", commandArgs(trailingOnly = FALSE))]),
                    commandArgs(trailingOnly = TRUE)), collapse = " "),
-                 seconds = proc.time()[["elapsed"]] - t0,
+                 seconds = seconds,
                  date = format(Sys.time(), tz = "UTC", usetz = TRUE)),
             f, compress = "xz")
     message(sprintf("part %s: written to %s", nm, f))
@@ -268,7 +481,8 @@ study_join <- function(parts, dir) {
   files <- study_file(dir, base::names(parts))
   missing <- base::names(parts)[!file.exists(files)]
   if (length(missing)) stop("parts not run yet: ", paste(missing, collapse = ", "))
-  got <- Map(function(f, nm) study_certify(readRDS(f), nm, f, build),
+  memo <- new.env()
+  got <- Map(function(f, nm) study_certify(readRDS(f), nm, f, build, memo),
              files, base::names(parts))
   base::names(got) <- base::names(parts)
   # a certified part counts as made by this build for c()
@@ -361,8 +575,41 @@ study_slim <- function(bm, n_grid = 51L) {
   list(final = final, curves = curves)
 }
 
-# The command line of a study script: `list`, `run <part> ... [--backend b
-# --workers w]` or `join`. `write(j)` turns the join (study_join()) into the
+# The parts of a study as the part files tell them: status ("to run";
+# "made" by the installed build; "certified" for it by a fingerprint or a
+# replay; "to certify", made by another build and not yet certified for
+# this one), the build that made the part (its source hash), the date,
+# the seconds it took and the command that ran it.
+study_list <- function(parts, dir, build = costbo_build()) {
+  rows <- lapply(names(parts), function(nm) {
+    f <- study_file(dir, nm)
+    if (!file.exists(f)) {
+      return(data.frame(part = nm, status = "to run", build = "", date = "",
+                        seconds = NA_real_, command = ""))
+    }
+    p <- readRDS(f)
+    cert <- study_certificate(f)
+    status <- if (identical(p$build$source_hash, build$source_hash)) {
+      "made"
+    } else if (identical(cert$source_hash, build$source_hash)) {
+      paste("certified", if (identical(cert$how, "fingerprint")) {
+        "(fingerprint)"
+      } else "(replay)")
+    } else "to certify"
+    data.frame(part = nm, status = status,
+               build = substr(p$build$source_hash, 1L, 8L),
+               date = if (is.null(p$date)) "" else p$date,
+               seconds = round(p$seconds),
+               command = if (is.null(p$command)) "" else p$command)
+  })
+  do.call(rbind, rows)
+}
+
+# The command line of a study script: `list` (each part's status, build,
+# date, seconds and command, from the part files), `run <part> ...
+# [--backend b --workers w]`, `join`, or `fingerprint` (record the
+# installed build's fingerprints of the parts it made or reproduced, for
+# parts made before fingerprints were recorded). `write(j)` turns the join (study_join()) into the
 # cache: it returns the list to save, written to inst/extdata/<study>.rds
 # (by default study_slim()'s final measures and curves, and the provenance).
 study_main <- function(parts, study, write = function(j) {
@@ -375,9 +622,9 @@ study_main <- function(parts, study, write = function(j) {
     if (is.na(k)) default else args[k + 1L]
   }
   if (cmd == "list") {
-    print(data.frame(part = names(parts),
-                     done = file.exists(study_file(dir, names(parts)))))
-  } else if (cmd == "run") {
+    print(study_list(parts, dir), right = FALSE, row.names = FALSE)
+  } else if (cmd == "fingerprint") {
+    study_record_fingerprints(parts, dir)  } else if (cmd == "run") {
     rest <- args[-1L]
     flag <- startsWith(rest, "--")
     which_parts <- rest[!flag & !(seq_along(rest) %in% (which(flag) + 1L))]
@@ -401,8 +648,8 @@ study_main <- function(parts, study, write = function(j) {
     message(sprintf("%s: %d parts, %.1f core-hours", out, length(parts),
                     j$provenance$core_seconds / 3600))
   } else {
-    stop(sprintf("usage: %s.R list | run <part> ... | join [--partial <file>]",
-                 study))
+    stop(sprintf(paste("usage: %s.R list | run <part> ... | join [--partial",
+                       "<file>] | fingerprint"), study))
   }
   # Rscript reads a script as it evaluates it, so a script whose file was
   # edited while a part ran would be read on at its old offset, in the

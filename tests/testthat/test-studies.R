@@ -9,12 +9,16 @@ study_env <- function() {
 
 test_that("parts are written, joined and replayed bit for bit", {
   s <- study_env()
-  prob <- 'list(branin = test_problem("branin", budget = 3))'
+  prob <- quote(list(branin = test_problem("branin", budget = 3)))
   parts <- list(
-    myopic = s$study_recipe(prob, 'list(EI = policy_ei(), UCB = policy_ucb())',
+    myopic = s$study_recipe(prob, quote(list(EI = policy_ei(),
+                                             UCB = policy_ucb())),
                             2L, n_init = 3L),
-    kg = s$study_recipe(prob, 'list(KG = policy_kg())', 2L, n_init = 3L))
+    # a recipe in a string, as parts made before recipes were calls hold
+    kg = s$study_recipe('list(branin = test_problem("branin", budget = 3))',
+                        'list(KG = policy_kg())', 2L, n_init = 3L))
   dir <- tempfile()
+  on.exit(unlink(dir, recursive = TRUE))
   expect_message(s$study_run_parts(parts, names(parts), dir, progress = FALSE),
                  "written")
   expect_true(all(file.exists(file.path(dir, c("myopic.rds", "kg.rds")))))
@@ -35,48 +39,158 @@ test_that("parts are written, joined and replayed bit for bit", {
   bad <- j$provenance
   bad$replay$record$trace$value[2] <- bad$replay$record$trace$value[2] + 1e-12
   expect_false(s$study_replay(bad))
-  # a part made by another build is used once this build reproduces it
-  f <- file.path(dir, "kg.rds")
+  # `list` reports each part from its file
+  ls <- s$study_list(c(parts, list(more = parts$kg)), dir)
+  expect_identical(ls$part, c("myopic", "kg", "more"))
+  expect_identical(ls$status, c("made", "made", "to run"))
+  expect_identical(ls$build[1:2],
+                   rep(substr(costbo_build()$source_hash, 1L, 8L), 2L))
+  expect_true(all(ls$seconds[1:2] >= 0) && is.na(ls$seconds[3]))
+  expect_true(all(nzchar(ls$date[1:2])))
+})
+
+# A policy whose proposals a test can change, as a change of its code
+# would: EI's points shrunk towards 0 by the option costbo.test.shrink.
+shrunk_recipe <- function(s) {
+  s$study_recipe(quote(list(branin = test_problem("branin", budget = 3))),
+                 quote(list(Shrunk = local({
+                   ei <- policy_ei()
+                   pol <- ei
+                   pol$propose <- function(state) {
+                     p <- ei$propose(state)
+                     p$x <- p$x * (1 - getOption("costbo.test.shrink", 0))
+                     p
+                   }
+                   pol
+                 }))), 2L, n_init = 3L)
+}
+
+# Make a part file look made by another build (source hash all zeros).
+as_other_build <- function(f) {
   p <- readRDS(f)
   p$build$source_hash <- strrep("0", 32L)
   p$benchmark$provenance$source_hash <- strrep("0", 32L)
   saveRDS(p, f)
-  expect_message(s$study_run_parts(parts, "kg", dir), "reproduced by this build")
-  expect_null(readRDS(f)$reproduced_by)
-  expect_identical(readRDS(sub("[.]rds$", ".reproduced.rds", f))$source_hash,
-                   costbo_build()$source_hash)
-  # a certificate next to the part is used, also over an older one kept
-  # inside the part file, and the part is not replayed again
-  p_old <- p
-  p_old$reproduced_by <- list(source_hash = strrep("1", 32L))
-  saveRDS(p_old, f)
+  p
+}
+
+test_that("parts of another build are certified by their behaviour fingerprint", {
+  s <- study_env()
+  parts <- list(
+    ei = s$study_recipe(quote(list(branin = test_problem("branin", budget = 3),
+                                   camel = function(r) {
+                                     test_problem("six_hump_camel", budget = 3)
+                                   })),
+                        quote(list(EI = policy_ei(), UCB = policy_ucb())), 2L,
+                        n_init = 3L),
+    shrunk = shrunk_recipe(s))
+  dir <- tempfile()
+  on.exit(unlink(dir, recursive = TRUE))
+  s$study_run_parts(parts, names(parts), dir, progress = FALSE)
+  f <- c(ei = file.path(dir, "ei.rds"), shrunk = file.path(dir, "shrunk.rds"))
+  # each part records the fingerprint of its cells and policies, which the
+  # build computes again identically
+  p <- readRDS(f[["ei"]])
+  expect_identical(names(p$fingerprint),
+                   c("cell:branin/EI", "cell:branin/UCB", "cell:camel/EI",
+                     "cell:camel/UCB", "policy:EI", "policy:UCB"))
+  expect_true(all(grepl("^[0-9a-f]{32}$", p$fingerprint)))
+  expect_identical(s$study_fingerprint(p), p$fingerprint)
+  for (x in f) as_other_build(x)
+  # a build that behaves the same (a comment, a refactoring) accepts every
+  # part without a replay
+  replays <- 0L
+  real <- s$study_reproduces
+  s$study_reproduces <- function(...) {
+    replays <<- replays + 1L
+    real(...)
+  }
+  expect_message(s$study_run_parts(parts, names(parts), dir),
+                 "certified by an unchanged fingerprint")
+  expect_identical(replays, 0L)
+  cert <- readRDS(sub("[.]rds$", ".reproduced.rds", f[["ei"]]))
+  expect_identical(cert$how, "fingerprint")
+  expect_identical(cert$source_hash, costbo_build()$source_hash)
+  expect_identical(s$study_list(parts, dir)$status,
+                   rep("certified (fingerprint)", 2L))
+  # once certified, a part is not checked again by this build
+  expect_silent(s$study_certify(readRDS(f[["ei"]]), "ei", f[["ei"]]))
+  # a build whose Shrunk policy proposes other points: only the part that
+  # uses it is invalidated, and its replay fails
+  unlink(sub("[.]rds$", ".reproduced.rds", f))
+  old <- options(costbo.test.shrink = 1e-6)
+  on.exit(options(old), add = TRUE)
+  expect_message(s$study_certify(readRDS(f[["ei"]]), "ei", f[["ei"]]),
+                 "certified by an unchanged fingerprint")
+  expect_error(s$study_certify(readRDS(f[["shrunk"]]), "shrunk", f[["shrunk"]]),
+               "fingerprint changed \\(cell:branin/Shrunk, policy:Shrunk\\).*does not reproduce it")
+  expect_identical(replays, 1L)
+  expect_error(s$study_join(parts, dir), "part shrunk")
+  expect_identical(replays, 2L)
+  options(old)
+  # a part whose fingerprint changed but whose cheapest cell this build
+  # reproduces is certified by the replay
+  p <- readRDS(f[["shrunk"]])
+  p$fingerprint[["policy:Shrunk"]] <- strrep("f", 32L)
+  saveRDS(p, f[["shrunk"]])
+  expect_message(s$study_certify(p, "shrunk", f[["shrunk"]]),
+                 "reproduced by this build")
+  expect_identical(replays, 3L)
+  expect_identical(s$study_list(parts, dir)$status,
+                   c("certified (fingerprint)", "certified (replay)"))
+  j <- s$study_join(parts, dir)
+  expect_true(all(j$provenance$parts$reproduced))
+  expect_identical(j$provenance$parts$source_hash, rep(strrep("0", 32L), 2L))
+  # a tampered part is refused, fingerprint or not, certificate or not
+  p <- readRDS(f[["ei"]])
+  p$benchmark$records[[1L]]$x[1L, 1L] <- p$benchmark$records[[1L]]$x[1L, 1L] + 1e-9
+  saveRDS(p, f[["ei"]])
+  expect_error(s$study_run_parts(parts, "ei", dir),
+               "its records differ from those it was made with")
+  expect_error(s$study_join(parts, dir), "part ei")
+})
+
+test_that("parts made before fingerprints get one from the build that certified them", {
+  s <- study_env()
+  parts <- list(kg = s$study_recipe(
+    'list(branin = test_problem("branin", budget = 3))',
+    'list(EI = policy_ei())', 2L, n_init = 3L))
+  dir <- tempfile()
+  on.exit(unlink(dir, recursive = TRUE))
+  s$study_run_parts(parts, "kg", dir, progress = FALSE)
+  f <- file.path(dir, "kg.rds")
+  # a part as made before fingerprints: none recorded, another build
+  p <- as_other_build(f)
+  p$fingerprint <- p$data_digest <- NULL
+  saveRDS(p, f)
+  # without a fingerprint it is certified by a replay
+  expect_message(s$study_run_parts(parts, "kg", dir),
+                 "reproduced by this build")
   cert_file <- sub("[.]rds$", ".reproduced.rds", f)
   cert <- readRDS(cert_file)
-  cert$part_md5 <- unname(tools::md5sum(f))
+  expect_identical(cert$how, "replay")
+  expect_identical(cert$fingerprint, s$study_fingerprint(p))
+  # a certificate of an older build without a fingerprint gets one from
+  # the build it names, which a later build then compares with its own
+  cert$fingerprint <- cert$data_digest <- NULL
   saveRDS(cert, cert_file)
-  expect_message(s$study_run_parts(parts, "kg", dir), "done already")
-  expect_silent(s$study_certify(readRDS(f), "kg", f))
-  expect_identical(s$study_certify(readRDS(f), "kg", f)$reproduced_by$date,
-                   cert$date)
-  # ... but not for another file
+  expect_message(s$study_record_fingerprints(parts, dir),
+                 "fingerprint recorded")
+  expect_identical(readRDS(cert_file)$fingerprint, s$study_fingerprint(p))
+  cert <- readRDS(cert_file)
+  cert$source_hash <- strrep("1", 32L)
+  saveRDS(cert, cert_file)
+  expect_message(s$study_certify(p, "kg", f),
+                 "certified by an unchanged fingerprint")
+  # a certificate holds for the part file it was made for only
   cert$part_md5 <- strrep("0", 32L)
   saveRDS(cert, cert_file)
-  expect_message(s$study_certify(readRDS(f), "kg", f),
-                 "reproduced by this build")
-  saveRDS(p, f)
-  j2 <- s$study_join(parts, dir)
-  expect_identical(j2$provenance$parts$source_hash,
-                   c(costbo_build()$source_hash, strrep("0", 32L)))
-  expect_true(all(j2$provenance$parts$reproduced))
-  expect_identical(j2$benchmark$records, j$benchmark$records)
-  # ... and not when it does not
+  expect_message(s$study_certify(p, "kg", f), "reproduced by this build")
+  # records changed after the certificate are refused
   p$benchmark$records[[1L]]$x[1L, 1L] <- p$benchmark$records[[1L]]$x[1L, 1L] + 1e-9
   p$benchmark$records[[2L]]$x[1L, 1L] <- p$benchmark$records[[2L]]$x[1L, 1L] + 1e-9
   saveRDS(p, f)
   expect_error(s$study_run_parts(parts, "kg", dir), "does not reproduce it")
-  expect_error(s$study_join(parts, dir), "does not reproduce it")
-  expect_error(s$study_join(c(parts, list(more = parts$kg)), dir),
-               "not run yet: more")
 })
 
 test_that("a replication is replayed alone from its own stream", {
