@@ -239,7 +239,7 @@ study_fingerprint_steps <- 2L
 study_canonical_problems <- function(kind) {
   switch(kind,
     bo_problem_box = list(
-      known = test_problem("branin", cost_family = "linear", budget = 15),
+      known = test_problem("branin", cost_family = "linear", budget = 30),
       measured = test_problem("dropwave", seed = 3, budget = 5)),
     bo_problem_finite = list(finite = local({
       cand <- as.matrix(expand.grid(seq(0, 1, length.out = 6),
