@@ -263,9 +263,10 @@ ref_theorem1_eipu <- function(eps, delta, n_grid = 4001, n_z = 4000) {
 # outcome drawn from the posterior (the last one too) and conditioned on;
 # the argmax is over the rows of `grid`; a path stops before the first step
 # whose cumulative cost exceeds `remaining`. Returns the mean total
-# improvement and its standard error.
+# improvement and its standard error. The grid is priced once per call.
 ref_cmdp_rollout <- function(fit, x, h, best, cost, remaining, grid, n,
                              base = "eipu_then_ei") {
+  price <- apply(grid, 1L, cost)
   path <- function(model, xc, b, spent, t) {
     p <- predict(model, matrix(xc, 1L))
     y <- stats::rnorm(1L, p$mean, p$sd)
@@ -274,9 +275,10 @@ ref_cmdp_rollout <- function(fit, x, h, best, cost, remaining, grid, n,
     m2 <- gp_condition(model, matrix(xc, 1L), y)
     pg <- predict(m2, grid)
     a <- ref_ei(pg$mean, pg$sd, nb)
-    if (base == "eipu_then_ei" && t < h - 1) a <- a / apply(grid, 1L, cost)
-    xn <- grid[which.max(a), ]
-    cn <- cost(xn)
+    if (base == "eipu_then_ei" && t < h - 1) a <- a / price
+    i <- which.max(a)
+    xn <- grid[i, ]
+    cn <- price[[i]]
     if (spent + cn > remaining) return(nb)
     path(m2, xn, nb, spent + cn, t + 1L)
   }
