@@ -27,11 +27,14 @@ script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
 source(file.path(dirname(script), "study.R"))
 suppressMessages(library(costbo))
 
-dropwave <- 'list(`Dropwave, cosine cost` = function(r) test_problem("dropwave", seed = r))'
+dropwave <- quote(list(
+  `Dropwave, cosine cost` = function(r) test_problem("dropwave", seed = r)))
+# the policies on k workers, their names saying how many
 cell <- function(k) {
   w <- if (k == 1L) "1 worker" else sprintf("%d workers", k)
-  sprintf('list(`EI-PU-CC, %s` = policy_ei_pu_cc(), `EI-PU, %s` = policy_ei_pu())',
-          w, w)
+  policies <- list(quote(policy_ei_pu_cc()), quote(policy_ei_pu()))
+  names(policies) <- paste0(c("EI-PU-CC, ", "EI-PU, "), w)
+  as.call(c(as.name("list"), policies))
 }
 parts <- list(
   k1 = study_recipe(dropwave, cell(1L), 50L, virtual_workers = 1L),

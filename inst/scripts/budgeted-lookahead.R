@@ -45,17 +45,18 @@ script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
 source(file.path(dirname(script), "study.R"))
 suppressMessages(library(costbo))
 
-problems <- paste0(
-  'list(Dropwave = function(r) test_problem("dropwave", seed = r), ',
-  'Alpine1 = function(r) test_problem("alpine1", seed = r), ',
-  'Shekel5 = function(r) test_problem("shekel5", seed = r), ',
-  'Ackley = function(r) test_problem("ackley", seed = r))')
-myopic <- paste0('list(EI = policy_ei(), `EI-PU` = policy_ei_pu(), ',
-                 '`EI-PU-CC` = policy_ei_pu_cc())')
-paths <- paste0('list(`2-B-MS-EI_p` = policy_bmsei(steps = 2, path = TRUE), ',
-                '`4-B-MS-EI_p` = policy_bmsei(steps = 4, path = TRUE))')
-tree2 <- 'list(`2-B-MS-EI` = policy_bmsei(steps = 2, fantasies = 4))'
-tree4 <- 'list(`4-B-MS-EI` = policy_bmsei(steps = 4, fantasies = c(4, 4, 2)))'
+problems <- quote(list(
+  Dropwave = function(r) test_problem("dropwave", seed = r),
+  Alpine1 = function(r) test_problem("alpine1", seed = r),
+  Shekel5 = function(r) test_problem("shekel5", seed = r),
+  Ackley = function(r) test_problem("ackley", seed = r)))
+myopic <- quote(list(EI = policy_ei(), `EI-PU` = policy_ei_pu(),
+                     `EI-PU-CC` = policy_ei_pu_cc()))
+paths <- quote(list(`2-B-MS-EI_p` = policy_bmsei(steps = 2, path = TRUE),
+                    `4-B-MS-EI_p` = policy_bmsei(steps = 4, path = TRUE)))
+tree2 <- quote(list(`2-B-MS-EI` = policy_bmsei(steps = 2, fantasies = 4)))
+tree4 <- quote(list(`4-B-MS-EI` = policy_bmsei(steps = 4,
+                                               fantasies = c(4, 4, 2))))
 # parts of `size` replications (of all four problems): <name>_r001_010, ...
 blocks <- function(name, policies, size) {
   b <- split(1:100, (0:99) %/% size)

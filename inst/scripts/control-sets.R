@@ -179,22 +179,28 @@ cost_sets <- c("cheap", "moderate", "expensive")
 model <- list(kernel = "se", estimate = "fixed", lengthscale = 0.1,
               outputscale = 1, noise = 1e-4)
 
+# a call of list() with the arguments `args`, a named list of calls
+list_call <- function(args) as.call(c(as.name("list"), args))
 # the problems of some objectives at one variance (all three cost sets), as
-# code; the replication's GP sample is drawn from its number
+# a call; the replication's GP sample is drawn from its number
 problems_code <- function(names, variance, costs = cost_sets) {
   g <- expand.grid(costs = costs, name = names, stringsAsFactors = FALSE)
-  paste0("list(", paste(sprintf(
-    paste0('`%s, %s, variance %g` = function(r) test_problem_cvs("%s", ',
-           'cost_set = "%s", variance = %g, seed = r, budget = 50)'),
-    labels[g$name], g$costs, variance, g$name, g$costs, variance),
-    collapse = ", "), ")")
+  problems <- Map(function(name, costs) {
+    bquote(function(r) test_problem_cvs(.(name), cost_set = .(costs),
+                                        variance = .(variance), seed = r,
+                                        budget = 50))
+  }, g$name, g$costs)
+  names(problems) <- sprintf("%s, %s, variance %g", labels[g$name], g$costs,
+                             variance)
+  list_call(problems)
 }
-psq <- paste0('list(`TS-PSQ` = policy_ts_psq(n_features = 1024L, ',
-              'n_samples = 1024L), `UCB-PSQ` = policy_ucb_psq(beta = 2, ',
-              'n_samples = 1024L))')
+psq <- quote(list(
+  `TS-PSQ` = policy_ts_psq(n_features = 1024L, n_samples = 1024L),
+  `UCB-PSQ` = policy_ucb_psq(beta = 2, n_samples = 1024L)))
 etc <- function(label, plays) {
-  sprintf('list(`%s` = policy_etc(plays = %s, beta = 2, n_samples = %dL))',
-          label, plays, n_samples_etc)
+  list_call(stats::setNames(list(bquote(
+    policy_etc(plays = .(plays), beta = 2, n_samples = .(n_samples_etc)))),
+    label))
 }
 recipe <- function(problems, policies, reps = 1:10) {
   study_recipe(problems, policies, reps = reps, n_init = 5L, model = model)
@@ -209,21 +215,21 @@ parts <- list()
 for (v in variances) {
   both <- problems_code(objectives, v)
   parts[[paste0("psq_", vtag(v))]] <- recipe(both, psq)
-  parts[[paste0("etc50_", vtag(v))]] <- recipe(both, etc("ETC-50", "50"))
+  parts[[paste0("etc50_", vtag(v))]] <- recipe(both, etc("ETC-50", 50))
   parts[[paste0("etcada_mx_", vtag(v))]] <- recipe(
     problems_code(objectives, v, c("moderate", "expensive")),
-    etc("ETC-Ada", '"adaptive"'))
+    etc("ETC-Ada", "adaptive"))
   for (o in names(objectives)) {
     one <- problems_code(objectives[[o]], v)
     for (b in blocks_etc100) {
       parts[[sprintf("etc100_%s_%s_%s", o, vtag(v), block_name(b))]] <-
-        recipe(one, etc("ETC-100", "100"), b)
+        recipe(one, etc("ETC-100", 100), b)
     }
     # ETC-Ada explores long only under cheap costs
     cheap <- problems_code(objectives[[o]], v, "cheap")
     for (b in blocks_etcada) {
       parts[[sprintf("etcada_%s_%s_%s", o, vtag(v), block_name(b))]] <-
-        recipe(cheap, etc("ETC-Ada", '"adaptive"'), b)
+        recipe(cheap, etc("ETC-Ada", "adaptive"), b)
     }
   }
 }

@@ -74,35 +74,43 @@ script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
 source(file.path(dirname(script), "study.R"))
 suppressMessages(library(costbo))
 
+# list(`<label>` = <code>), as a call
+one <- function(label, code) {
+  as.call(c(as.name("list"), stats::setNames(list(code), label)))
+}
 gp <- function(d) {
-  sprintf('list(`GP d=%d` = function(r) test_problem("gp_sample", d = %dL, seed = r))',
-          d, d)
+  one(sprintf("GP d=%d", d),
+      bquote(function(r) test_problem("gp_sample", d = .(as.integer(d)),
+                                      seed = r)))
 }
 # The GP prior of the samples, held fixed.
 prior <- list(estimate = "fixed", lengthscale = 0.1, outputscale = 1,
               noise = 1e-6, mean = 0)
 synthetic <- function(name, label) {
-  sprintf('list(`%s d=16` = function(r) test_problem("%s", d = 16L, cost_family = "linear", seed = r))',
-          label, name)
+  one(sprintf("%s d=16", label),
+      bquote(function(r) test_problem(.(name), d = 16L,
+                                      cost_family = "linear", seed = r)))
 }
-one <- function(label, code) sprintf('list(`%s` = %s)', label, code)
-pbgi <- one("PBGI", "policy_pbgi(lambda = 1e-4)")
-pbgi_d <- one("PBGI-D", "policy_pbgi_d()")
-ei_pu <- one("EI-PU", "policy_ei_pu()")
-ei <- one("EI", "policy_ei()")
-main <- 'list(PBGI = policy_pbgi(lambda = 1e-4), `PBGI-D` = policy_pbgi_d(), `EI-PU` = policy_ei_pu(), EI = policy_ei())'
-bmsei <- paste0('list(`2-B-MS-EI_p` = policy_bmsei(steps = 2, path = TRUE), ',
-                '`4-B-MS-EI_p` = policy_bmsei(steps = 4, path = TRUE))')
-tree <- 'list(`4-B-MS-EI` = policy_bmsei(steps = 4, fantasies = c(4, 4, 2)))'
-lambdas <- paste0('list(`PBGI 1e-1` = policy_pbgi(lambda = 1e-1), ',
-                  '`PBGI 1e-2` = policy_pbgi(lambda = 1e-2), ',
-                  '`PBGI 1e-3` = policy_pbgi(lambda = 1e-3))')
+pbgi <- one("PBGI", quote(policy_pbgi(lambda = 1e-4)))
+pbgi_d <- one("PBGI-D", quote(policy_pbgi_d()))
+ei_pu <- one("EI-PU", quote(policy_ei_pu()))
+ei <- one("EI", quote(policy_ei()))
+main <- quote(list(PBGI = policy_pbgi(lambda = 1e-4),
+                   `PBGI-D` = policy_pbgi_d(), `EI-PU` = policy_ei_pu(),
+                   EI = policy_ei()))
+bmsei <- quote(list(`2-B-MS-EI_p` = policy_bmsei(steps = 2, path = TRUE),
+                    `4-B-MS-EI_p` = policy_bmsei(steps = 4, path = TRUE)))
+tree <- quote(list(`4-B-MS-EI` = policy_bmsei(steps = 4,
+                                              fantasies = c(4, 4, 2))))
+lambdas <- quote(list(`PBGI 1e-1` = policy_pbgi(lambda = 1e-1),
+                      `PBGI 1e-2` = policy_pbgi(lambda = 1e-2),
+                      `PBGI 1e-3` = policy_pbgi(lambda = 1e-3)))
 halves <- list(r01_08 = 1:8, r09_16 = 9:16)
 quarters <- list(r01_04 = 1:4, r05_08 = 5:8, r09_12 = 9:12, r13_16 = 13:16)
 per_policy <- list(pbgi = pbgi, pbgi_d = pbgi_d, ei_pu = ei_pu, ei = ei)
 # the paper's BMSEI: 4 lookahead steps, one fantasy each (its Appendix B)
 bmsei4p <- list(bmsei4p = one("4-B-MS-EI_p",
-                              "policy_bmsei(steps = 4, path = TRUE)"))
+                              quote(policy_bmsei(steps = 4, path = TRUE))))
 # parts of one problem: one per policy and block of replications
 split_parts <- function(prefix, problems, blocks, model = list(),
                         policies = per_policy) {

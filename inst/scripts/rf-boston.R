@@ -76,20 +76,21 @@ suppressMessages(library(costbo))
 study_need_packages(c("ranger", "MASS"))
 
 # --- the recipes -------------------------------------------------------------
-problems <- paste0(
-  'local({ source(system.file("scripts", "rf-boston-problem.R", ',
-  'package = "costbo"), local = TRUE); list(`RF-Boston` = rf_boston) })')
-policies <- c(
-  EI = "policy_ei()", `EI-PU` = "policy_ei_pu()",
-  `EI-PU-CC` = "policy_ei_pu_cc()",
-  `2-B-MS-EI_p` = "policy_bmsei(steps = 2, path = TRUE)",
-  `2-B-MS-EI` = "policy_bmsei(steps = 2)",
-  `4-B-MS-EI_p` = "policy_bmsei(steps = 4, path = TRUE)",
-  `4-B-MS-EI` = "policy_bmsei(steps = 4)")
-code <- function(names) {
-  paste0("list(", paste(sprintf("`%s` = %s", names, policies[names]),
-                        collapse = ", "), ")")
-}
+# (the problem's file is sourced where the recipe is evaluated, so that a
+# replay needs only the installed package)
+problems <- quote(local({
+  source(system.file("scripts", "rf-boston-problem.R", package = "costbo"),
+         local = TRUE)
+  list(`RF-Boston` = rf_boston)
+}))
+policies <- alist(
+  EI = policy_ei(), `EI-PU` = policy_ei_pu(), `EI-PU-CC` = policy_ei_pu_cc(),
+  `2-B-MS-EI_p` = policy_bmsei(steps = 2, path = TRUE),
+  `2-B-MS-EI` = policy_bmsei(steps = 2),
+  `4-B-MS-EI_p` = policy_bmsei(steps = 4, path = TRUE),
+  `4-B-MS-EI` = policy_bmsei(steps = 4))
+# list() of the named policies, as a call
+code <- function(names) as.call(c(as.name("list"), policies[names]))
 recipe <- function(names, reps) {
   study_recipe(problems, code(names), reps, n_init = 8L)
 }
@@ -108,8 +109,10 @@ parts <- c(
 # replication 1, after the initial design.
 source(system.file("scripts", "rf-boston-problem.R", package = "costbo"),
        local = TRUE)
+# (study_acquisition_seconds() takes the policies as R code in strings)
 time_acquisitions <- function() {
-  study_acquisition_seconds(rf_boston(1), policies, n_init = 8L)
+  study_acquisition_seconds(rf_boston(1), vapply(policies, deparse1, ""),
+                            n_init = 8L)
 }
 
 # --- what the vignette reads besides study_slim()'s measures -----------------

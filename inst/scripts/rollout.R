@@ -75,27 +75,35 @@ source(file.path(dirname(script), "study.R"))
 suppressMessages(library(costbo))
 
 # --- the recipes -------------------------------------------------------------
-lee <- 'list(lee2021 = test_problem("lee2021"))'
-leegp <- paste0('list(`lee2021, cost learned` = ',
-                'test_problem("lee2021", known_cost = FALSE))')
-dropwave <- 'list(`Dropwave, cosine cost` = function(r) test_problem("dropwave", seed = r))'
-myopic <- 'list(EI = policy_ei(), `EI-PU` = policy_ei_pu())'
-cmdp <- function(h) {
-  sprintf('list(`CMDP rollout h = %d` = policy_rollout(%d, n_samples = 64L))',
-          h, h)
+lee <- quote(list(lee2021 = test_problem("lee2021")))
+leegp <- quote(list(
+  `lee2021, cost learned` = test_problem("lee2021", known_cost = FALSE)))
+dropwave <- quote(list(
+  `Dropwave, cosine cost` = function(r) test_problem("dropwave", seed = r)))
+myopic <- quote(list(EI = policy_ei(), `EI-PU` = policy_ei_pu()))
+# list(`<label>` = <code>), as a call
+one <- function(label, code) {
+  as.call(c(as.name("list"), stats::setNames(list(code), label)))
 }
-single <- paste0('list(`Branin` = test_problem("branin"), ',
-                 '`Six-hump camel` = test_problem("six_hump_camel"), ',
-                 '`Griewank-3` = test_problem("griewank", d = 3), ',
-                 '`Goldstein-Price` = test_problem("goldstein_price"), ',
-                 '`Bohachevsky` = test_problem("bohachevsky"))')
-miso <- paste0('list(`Goldstein-Price, 3 sources` = ',
-               'test_problem_miso("goldstein_price"), ',
-               '`Bohachevsky, 3 sources` = test_problem_miso("bohachevsky"))')
-rh <- 'list(`rolling horizon` = policy_rollout("adaptive"))'
-kg <- 'list(`greedy KG` = policy_kg())'
+# (the horizon a double, as the code of the parts on disk has it)
+cmdp <- function(h) {
+  one(sprintf("CMDP rollout h = %d", h),
+      bquote(policy_rollout(.(as.double(h)), n_samples = 64L)))
+}
+single <- quote(list(
+  `Branin` = test_problem("branin"),
+  `Six-hump camel` = test_problem("six_hump_camel"),
+  `Griewank-3` = test_problem("griewank", d = 3),
+  `Goldstein-Price` = test_problem("goldstein_price"),
+  `Bohachevsky` = test_problem("bohachevsky")))
+miso <- quote(list(
+  `Goldstein-Price, 3 sources` = test_problem_miso("goldstein_price"),
+  `Bohachevsky, 3 sources` = test_problem_miso("bohachevsky")))
+rh <- quote(list(`rolling horizon` = policy_rollout("adaptive")))
+kg <- quote(list(`greedy KG` = policy_kg()))
 fixed <- function(h) {
-  sprintf('list(`KG rollout h = %d` = policy_rollout(%d, base = "kg"))', h, h)
+  one(sprintf("KG rollout h = %d", h),
+      bquote(policy_rollout(.(as.double(h)), base = "kg")))
 }
 # The costly cells in parts of `size` replications: <name>_r001_010, ...
 blocks <- function(name, problems, policies, reps, size, ...) {
@@ -120,8 +128,8 @@ parts <- c(
   list(
     p004_single_rh = study_recipe(single, rh, 30L, n_init = 9L),
     p004_single_kg = study_recipe(single, kg, 30L, n_init = 9L),
-    p004_single_ei = study_recipe(single, 'list(EI = policy_ei())', 30L,
-                                  n_init = 9L)),
+    p004_single_ei = study_recipe(single, quote(list(EI = policy_ei())),
+                                  30L, n_init = 9L)),
   stats::setNames(lapply(2:3, function(h) {
     study_recipe(single, fixed(h), 30L, n_init = 9L)
   }), sprintf("p004_single_h%d", 2:3)),

@@ -55,26 +55,28 @@ source(system.file("scripts", "tuning-problem.R", package = "costbo"),
        local = TRUE)
 
 # --- the recipes -------------------------------------------------------------
-pima <- paste0(
-  'local({ source(system.file("scripts", "tuning-problem.R", ',
-  'package = "costbo"), local = TRUE); list(`ranger-Pima` = ranger_pima) })')
-rf_typed <- paste0(
-  'local({ source(system.file("scripts", "rf-boston-problem.R", ',
-  'package = "costbo"), local = TRUE); ',
-  'list(`RF-Boston (typed)` = rf_boston_typed) })')
-tuning_policies <- c(
-  Random = "policy_random()", EI = "policy_ei()",
-  `EI-PU-CC` = "policy_ei_pu_cc()", `2-B-MS-EI` = "policy_bmsei(steps = 2)")
-rf_policies <- c(
-  EI = "policy_ei()", `EI-PU` = "policy_ei_pu()",
-  `EI-PU-CC` = "policy_ei_pu_cc()",
-  `2-B-MS-EI_p` = "policy_bmsei(steps = 2, path = TRUE)",
-  `2-B-MS-EI` = "policy_bmsei(steps = 2)",
-  `4-B-MS-EI_p` = "policy_bmsei(steps = 4, path = TRUE)")
-code <- function(pols) {
-  paste0("list(", paste(sprintf("`%s` = %s", names(pols), pols),
-                        collapse = ", "), ")")
-}
+# (the problems' files are sourced where the recipe is evaluated, so that a
+# replay needs only the installed package)
+pima <- quote(local({
+  source(system.file("scripts", "tuning-problem.R", package = "costbo"),
+         local = TRUE)
+  list(`ranger-Pima` = ranger_pima)
+}))
+rf_typed <- quote(local({
+  source(system.file("scripts", "rf-boston-problem.R", package = "costbo"),
+         local = TRUE)
+  list(`RF-Boston (typed)` = rf_boston_typed)
+}))
+tuning_policies <- alist(
+  Random = policy_random(), EI = policy_ei(), `EI-PU-CC` = policy_ei_pu_cc(),
+  `2-B-MS-EI` = policy_bmsei(steps = 2))
+rf_policies <- alist(
+  EI = policy_ei(), `EI-PU` = policy_ei_pu(), `EI-PU-CC` = policy_ei_pu_cc(),
+  `2-B-MS-EI_p` = policy_bmsei(steps = 2, path = TRUE),
+  `2-B-MS-EI` = policy_bmsei(steps = 2),
+  `4-B-MS-EI_p` = policy_bmsei(steps = 4, path = TRUE))
+# list() of the named policies, as a call
+code <- function(pols) as.call(c(as.name("list"), pols))
 block_name <- function(prefix, b) sprintf("%s_r%03d_%03d", prefix, min(b), max(b))
 blocks <- function(prefix, reps, size, make) {
   b <- split(reps, (seq_along(reps) - 1L) %/% size)
@@ -137,7 +139,7 @@ mlr3_run <- function(name) {
   t0 <- proc.time()
   runs <- list()
   for (r in reps) for (pn in names(tuning_policies)) {
-    pol <- eval(parse(text = tuning_policies[[pn]]))
+    pol <- eval(tuning_policies[[pn]])
     a <- mlr3_tune(pol, r)
     a$policy <- pn
     a$rep <- r
@@ -188,8 +190,11 @@ tuning_effort <- function(bm) {
 # Wall seconds of three acquisitions (model fits + policy) per policy on
 # replication 1 of ranger-Pima, after the initial design (made by the join,
 # on the machine that joins).
+# (study_acquisition_seconds() takes the policies as R code in strings)
 time_acquisitions <- function() {
-  study_acquisition_seconds(ranger_pima(1), tuning_policies, n_init = 10L)
+  study_acquisition_seconds(ranger_pima(1),
+                            vapply(tuning_policies, deparse1, ""),
+                            n_init = 10L)
 }
 # The mlr3 archives (settings with a log scale as mlr3 searches them: the
 # natural logarithm of num.trees, min.node.size and sample.fraction): per
