@@ -4,29 +4,23 @@
 #
 # Usage, from the package's source directory with costbo installed:
 #   Rscript inst/scripts/control-sets.R list
-#   Rscript inst/scripts/control-sets.R run <part> [<part> ...] [--backend parallel --workers 2]
+#   Rscript inst/scripts/control-sets.R run <part> [<part> ...]
+#     [--backend parallel --workers 2]
 #   Rscript inst/scripts/control-sets.R join
-# `run` writes each part to studies/control-sets/<part>.rds as soon as it
-# is done (with the build of costbo that made it and the command; a part of
-# another build is used only once this build reproduces it); `join` reads
-# all parts and writes inst/extdata/control-sets.rds (see
-# inst/scripts/study.R): the provenance, the curves of study_slim(), and
-# for the vignette's verdicts `final` (one row per replication: objective, cost
-# set, variance, policy, the simple regret at the budget, the cost spent
-# with control sets other than the full one and the cost after which only
-# the full set was played, the paper's diamond) and `sets` (the plays and
-# cost of every control set per replication), with `settings`.
-#
-# Build. The parts in studies/control-sets/ were made, or certified (study.R),
-# by the build whose R/ + src/ hash is 83ffc1ec (commit 48e531f), which
-# also joined the cache. Later builds changed only the path of a known cost
-# written in R (src/rcall.c), which no problem here uses: they reproduce
-# the cache's replay cell (tests/testthat/test-studies.R), but a join on
-# them would first certify every part by a replay (about 5 core-hours for
-# this study). So the later parts, and every join, ran on that build (all
-# 51 parts are in, 90 of 90 cells, 30.2 core-hours; a rejoin runs on it):
-#   git worktree add /tmp/b83 48e531f && R CMD INSTALL -l <lib> /tmp/b83
-#   R_LIBS=<lib> Rscript inst/scripts/control-sets.R run <part>
+# `list` prints each part's status, build, date, seconds and command, from
+# the part files; `run` writes each part to studies/control-sets/<part>.rds
+# as soon as it is done (with the build of costbo that made it and the
+# command); `join` reads all parts and writes inst/extdata/control-sets.rds
+# (see inst/scripts/study.R): the provenance, the curves of study_slim(),
+# and for the vignette's verdicts `final` (one row per replication:
+# objective, cost set, variance, policy, the simple regret at the budget,
+# the cost spent with control sets other than the full one and the cost
+# after which only the full set was played, the paper's diamond) and `sets`
+# (the plays and cost of every control set per replication), with
+# `settings`. A part made by another build is accepted when this build's
+# behaviour fingerprint for the part's policies and problems equals the one
+# recorded with the part, else after a replay of its cheapest cell (see
+# study.R).
 #
 # Protocol of the paper and its reference code (github.com/sebtsh/bocvs):
 # the GP-sample (a new sample per replication, test_problem_cvs(seed = r))
@@ -96,75 +90,26 @@
 # the rest extrapolated from its measured step times; ETC-50 under
 # expensive costs not measured, taken as about ETC-100's: 75 against 88
 # exploring steps.) The GP-sample problems make the same number of
-# evaluations. Parts and their estimated core-hours:
+# evaluations. Parts, with their core-hours estimated from these times and
+# measured (the part files' seconds):
 #
-#   psq_v<var>                       3 parts  0.10 h each (both objectives)
-#   etc50_v<var>                     3 parts  0.42 h each (both objectives;
-#                                    measured beside another job: 0.63 h
-#                                    (v002), 0.55 h (v004), 0.60 h (v008))
-#   etc100_<obj>_v<var>_r<block>    12 parts  0.54 h each (5 replications;
-#                                    measured beside another job:
-#                                    etc100_gp_v002_r01_05 0.68 h,
-#                                    etc100_gp_v002_r06_10 0.62 h,
-#                                    etc100_h3_v002_r01_05 0.52 h,
-#                                    etc100_h3_v002_r06_10 0.57 h,
-#                                    etc100_gp_v004_r01_05 0.68 h,
-#                                    etc100_gp_v004_r06_10 0.58 h,
-#                                    etc100_h3_v004_r01_05 0.52 h,
-#                                    etc100_h3_v004_r06_10 0.48 h,
-#                                    etc100_gp_v008_r01_05 0.60 h,
-#                                    etc100_gp_v008_r06_10 0.58 h,
-#                                    etc100_h3_v008_r01_05 0.55 h,
-#                                    etc100_h3_v008_r06_10 0.52 h)
-#   etcada_mx_v<var>                 3 parts  0.05 h each (moderate and
-#                                    expensive costs, both objectives)
-#   etcada_<obj>_v<var>_r<block>    30 parts  0.70 h each (cheap costs,
-#                                    2 replications; measured beside
-#                                    another job:
-#                                    etcada_gp_v002_r01_02 0.72 h,
-#                                    etcada_gp_v002_r03_04 0.73 h,
-#                                    etcada_gp_v002_r05_06 0.63 h,
-#                                    etcada_gp_v002_r07_08 0.60 h,
-#                                    etcada_gp_v002_r09_10 0.64 h,
-#                                    etcada_h3_v002_r01_02 0.61 h,
-#                                    etcada_h3_v002_r03_04 0.58 h,
-#                                    etcada_h3_v002_r05_06 0.59 h,
-#                                    etcada_h3_v002_r07_08 0.59 h,
-#                                    etcada_h3_v002_r09_10 0.60 h,
-#                                    etcada_gp_v004_r01_02 0.78 h;
-#                                    beside another job and R CMD check:
-#                                    etcada_gp_v004_r03_04 1.13 h,
-#                                    etcada_gp_v004_r05_06 0.83 h,
-#                                    etcada_gp_v004_r07_08 0.57 h,
-#                                    etcada_gp_v004_r09_10 0.79 h,
-#                                    etcada_h3_v004_r05_06 0.81 h,
-#                                    etcada_h3_v004_r01_02 0.66 h,
-#                                    etcada_h3_v004_r07_08 0.56 h,
-#                                    etcada_h3_v004_r03_04 0.62 h,
-#                                    etcada_h3_v004_r09_10 0.73 h,
-#                                    etcada_gp_v008_r03_04 0.76 h;
-#                                    beside another job:
-#                                    etcada_gp_v008_r01_02 0.68 h,
-#                                    etcada_gp_v008_r07_08 0.59 h,
-#                                    etcada_gp_v008_r09_10 0.65 h,
-#                                    etcada_gp_v008_r05_06 0.68 h;
-#                                    beside R CMD check:
-#                                    etcada_h3_v008_r01_02 0.55 h;
-#                                    beside another job:
-#                                    etcada_h3_v008_r05_06 0.64 h,
-#                                    etcada_h3_v008_r03_04 0.82 h;
-#                                    beside another job and R CMD check:
-#                                    etcada_h3_v008_r07_08 0.73 h,
-#                                    etcada_h3_v008_r09_10 0.74 h)
+#   part                          parts  estimated  measured
+#   psq_v<var>                        3       0.10  0.13-0.21  both objectives
+#   etc50_v<var>                      3       0.42  0.55-0.63  both objectives
+#   etc100_<obj>_v<var>_r<block>     12       0.54  0.49-0.68  5 replications
+#   etcada_mx_v<var>                  3       0.05  0.12-0.20  moderate and
+#                                                              expensive costs,
+#                                                              both objectives
+#   etcada_<obj>_v<var>_r<block>     30       0.70  0.55-1.13  cheap costs,
+#                                                              2 replications
 #
-# about 29 core-hours in all, 21 of them ETC-Ada under cheap costs; run
-# the parts one per core (`run <part> ...` in groups that fit a session)
-# and commit each part file. The cache records the measured total
-# (provenance$core_seconds). TS-PSQ and UCB-PSQ play the full control set
-# and so make the same runs at every cost set and variance (checked: the
-# same points and regrets); they are run at each
-# variance anyway (0.2 core-hours) so that every problem has all five
-# policies.
+# about 29 core-hours in all estimated, 30.2 measured, 21 of them ETC-Ada
+# under cheap costs; run the parts one per core (`run <part> ...` in groups
+# that fit a session) and commit each part file. The cache records the
+# measured total (provenance$core_seconds). TS-PSQ and UCB-PSQ play the
+# full control set and so make the same runs at every cost set and variance
+# (checked: the same points and regrets); they are run at each variance
+# anyway (half a core-hour) so that every problem has all five policies.
 
 script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
                                    value = TRUE))

@@ -4,24 +4,19 @@
 #
 # Usage, from the package's source directory with costbo installed:
 #   Rscript inst/scripts/pandora.R list
-#   Rscript inst/scripts/pandora.R run <part> [<part> ...] [--backend parallel --workers 2]
+#   Rscript inst/scripts/pandora.R run <part> [<part> ...]
+#     [--backend parallel --workers 2]
 #   Rscript inst/scripts/pandora.R join [--partial <file>]
-# `run` writes each part to studies/pandora/<part>.rds as soon as it is done
-# (with the build of costbo that made it and the command); `join` reads all
-# parts and writes inst/extdata/pandora.rds (see inst/scripts/study.R), with
-# each replication's regret at 10%, 25% and 50% of the budget
-# (`at_fraction`) next to the measures at the budget and the curves.
-#
-# Build. The parts in studies/pandora/ were made, or certified (study.R),
-# by the build whose R/ + src/ hash is 83ffc1ec (commit 48e531f), which
-# also joined the cache. Later builds changed only the path of a known cost
-# written in R (src/rcall.c), which no problem here uses: they reproduce
-# the cache's replay cell (tests/testthat/test-studies.R), but a join on
-# them would first certify every part by a replay (about 2 core-hours for
-# this study). All 60 parts are in (9.8 core-hours); a rejoin runs on that
-# build:
-#   git worktree add /tmp/b83 48e531f && R CMD INSTALL -l <lib> /tmp/b83
-#   R_LIBS=<lib> Rscript inst/scripts/pandora.R join
+# `list` prints each part's status, build, date, seconds and command, from
+# the part files; `run` writes each part to studies/pandora/<part>.rds as
+# soon as it is done (with the build of costbo that made it and the
+# command); `join` reads all parts and writes inst/extdata/pandora.rds (see
+# inst/scripts/study.R), with each replication's regret at 10%, 25% and
+# 50% of the budget (`at_fraction`) next to the measures at the budget and
+# the curves. A part made by another build is accepted when this build's
+# behaviour fingerprint for the part's policies and problems equals the one
+# recorded with the part, else after a replay of its cheapest cell (see
+# study.R).
 #
 # Protocol of the paper's code: the known cost c(x) = 20 (0.05 + mean(u))
 # (u: x scaled to the unit cube; costs in [1, 21]), budget 25 d, an initial
@@ -41,33 +36,28 @@
 # lambda).
 #
 # Run time, seconds of one core per replication, measured on single
-# replications with the other core busy (the cache records the measured
-# total in provenance$core_seconds): GP samples at d = 4: B-MS-EI paths
-# 2-4 s; d = 8: EI 7 s, PBGI 11 s, PBGI-D 21 s, PBGI with lambda = 0.1 30 s;
-# d = 16: PBGI about 3 min, PBGI-D 2 min, EI and EI-PU 20 s; d = 32: EI 8 s
-# (138 evaluations), PBGI 20 min (517 evaluations: the index buys many
-# cheap evaluations and the GP grows to hundreds of points in 32
-# dimensions); Ackley, Levy and Rosenbrock at d = 16, measured per part
-# of 8 replications: EI and EI-PU 5-6 s, PBGI and PBGI-D 15-20 s (a run
-# makes about 35 evaluations after its initial design of 34), 0.1
-# core-hours for all 24 parts; their BMSEI (4-step path) 4.5-6 min per
-# part, 0.5 core-hours for 6 parts; d = 32, parts of 4 replications: EI
-# 17-24 s, EI-PU 49-84 s; PBGI and PBGI-D measured beside another part:
-# gp32_pbgi_r01_04 46 min (7-17 min per replication, 517-625
-# evaluations), gp32_pbgi_r05_08 50 min (10-14 min), gp32_pbgi_r09_12
-# 46 min (9-14 min, 552-574 evaluations), gp32_pbgi_r13_16 63 min
-# (10-24 min, 564-642 evaluations; beside other jobs as well),
-# gp32_pbgi_d_r01_04 53 min (9-16 min, 541-607 evaluations),
-# gp32_pbgi_d_r05_08 69 min (15-20 min, 593-650 evaluations),
-# gp32_pbgi_d_r09_12 99 min (20-30 min, 566-615 evaluations; beside
-# another part and, for most of it, R CMD check and its sanitizer tests),
-# gp32_pbgi_d_r13_16 82 min (15-29 min, 561-664 evaluations; beside
-# another part, benchmarks and R CMD check).
-# Estimated totals: d = 4 and 8 about 1 core-hour, d = 16 about 1.5, d =
-# 32 about 7.6 (PBGI and PBGI-D, 8 parts of about 0.8-1.2 hours on a core
-# of their own; first estimated at 11 from single replications). Parts of
-# one policy and 8 (d = 16) or 4 (d = 32) replications take up to about
-# 70 minutes each, half as long again when the machine is shared further.
+# replications with the other core busy: GP samples at d = 4: B-MS-EI
+# paths 2-4 s; d = 8: EI 7 s, PBGI 11 s, PBGI-D 21 s, PBGI with lambda =
+# 0.1 30 s; d = 16: PBGI about 3 min, PBGI-D 2 min, EI and EI-PU 20 s;
+# d = 32: EI 8 s (138 evaluations), PBGI 20 min (517 evaluations: the index
+# buys many cheap evaluations and the GP grows to hundreds of points in 32
+# dimensions; the parts' replications of PBGI and PBGI-D at d = 32 made
+# 517-664 evaluations each). Hence parts of one policy and 8 (d = 16) or 4
+# (d = 32) replications. On Ackley, Levy and Rosenbrock at d = 16 a run
+# makes about 35 evaluations after its initial design of 34.
+#
+# Core-hours per part, measured (the part files' seconds, 9.8 for the 60
+# parts):
+#   gp4_*, gp8_*                                         0.02-0.09 (0.3 in all)
+#   gp16_ei_*, gp16_ei_pu_*                              0.003-0.011
+#   gp16_pbgi_*, gp16_pbgi_d_*                           0.07-0.12
+#   gp32_ei_*, gp32_ei_pu_*                              0.005-0.023
+#   gp32_pbgi_*                                          0.76-1.05
+#   gp32_pbgi_d_*                                        0.88-1.65
+#   {ackley,levy,rosenbrock}16_{pbgi,pbgi_d,ei,ei_pu}_*  0.001-0.007
+#   {ackley,levy,rosenbrock}16_bmsei4p_*                 0.08-0.10
+# so about 8.5 of the 9.8 core-hours are PBGI and PBGI-D at d = 32. The
+# cache records the measured total (provenance$core_seconds).
 
 script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
                                    value = TRUE))

@@ -6,16 +6,20 @@
 # Usage, from the package's source directory with costbo, ranger and MASS
 # installed:
 #   Rscript inst/scripts/rf-boston.R list
-#   Rscript inst/scripts/rf-boston.R run <part> [<part> ...] [--backend parallel --workers 2]
+#   Rscript inst/scripts/rf-boston.R run <part> [<part> ...]
+#     [--backend parallel --workers 2]
 #   Rscript inst/scripts/rf-boston.R join
-# `run` writes each part to studies/rf-boston/<part>.rds as soon as it is
-# done, with the build of costbo that made it and the command (a part file
-# of another build is used only once this build reproduces it); `join` reads
-# all parts, times three acquisitions of each policy (`acquisition_seconds`,
-# read by the vignette) and writes inst/extdata/rf-boston.rds (see
-# inst/scripts/study.R). Use the sequential back end or the fork back end
-# ("parallel" on unix): their workers record the measured costs that the
-# replays need (see below).
+# `list` prints each part's status, build, date, seconds and command, from
+# the part files; `run` writes each part to studies/rf-boston/<part>.rds as
+# soon as it is done, with the build of costbo that made it and the
+# command; `join` reads all parts, times three acquisitions of each policy
+# (`acquisition_seconds`, read by the vignette) and writes
+# inst/extdata/rf-boston.rds (see inst/scripts/study.R). A part made by
+# another build is accepted when this build's behaviour fingerprint for the
+# part's policies and problems equals the one recorded with the part, else
+# after a replay of its cheapest cell (see study.R). Use the sequential back
+# end or the fork back end ("parallel" on unix): their workers record the
+# measured costs that the replays need (see below).
 #
 # The problem is rf_boston() of inst/scripts/rf-boston-problem.R, which the
 # recipes source from the installed package: ranger forests (number of trees
@@ -30,11 +34,12 @@
 # n_init_evals = 8).
 #
 # Provenance. The costs are CPU times, which no re-run reproduces: the parts
-# record each evaluation's cost (record$costs), and a replay of a record
-# (the certificate of a part of another build, the package's provenance
-# test) takes the recorded cost of each point while it recomputes the
-# objective, so that it checks every CV value and every decision of the code
-# given the observed costs (see rf-boston-problem.R and study.R).
+# record each evaluation's cost (record$costs), and a replay of a record (by
+# another build, for a part's fingerprint or its cheapest cell, and by the
+# package's provenance test) takes the recorded cost of each point while it
+# recomputes the objective, so that it checks every CV value and every
+# decision of the code given the observed costs (see rf-boston-problem.R and
+# study.R).
 #
 # Protocol: the paper's seven policies, EI, EI-PU, EI-PU-CC, 2-B-MS-EI_p,
 # 2-B-MS-EI, 4-B-MS-EI_p and 4-B-MS-EI (B-MS-EI with the default fantasies,
@@ -57,17 +62,14 @@
 #   tree4_r001_010 ... tree4_r091_100
 #     (4-B-MS-EI; 10 reps each, 10 parts)        0.40 (0.6) each
 #   total                                        5.9  (8.9)
-# Wall time is longer on a loaded machine (here 2.3 to 2.8 times the CPU
-# time with `nice -n 10` beside two other studies). Measured on the parts
-# run so far (wall seconds summed over replications, provenance$parts, with
-# four to five processes sharing the two cores): myopic 5086 s (1.4 h),
-# paths 4551 s (1.3 h), tree2 1993 s (0.55 h); the ten tree4 parts 19 to
-# 28 min each beside one other part. The joined cache of all 13 parts
-# records 7.9 core-hours (wall seconds on a loaded machine, so an upper
-# bound on the CPU time). The paper's 200
-# replications would double every figure (add the blocks 101-200). The
-# join's acquisition timings take one or two minutes. The cache records the
-# measured total (provenance$core_seconds).
+# The paper's 200 replications would double every figure (add the blocks
+# 101-200). The join's acquisition timings take one or two minutes.
+#
+# Core-hours per part, measured (the part files' seconds, 7.9 for the 13
+# parts): myopic 1.41, paths 1.26, tree2 0.55, tree4_* 0.23-1.38. These are
+# wall times, which on a loaded machine were 2.3 to 2.8 times the CPU time
+# (measured with `nice -n 10`), so they bound the CPU time from above. The
+# cache records the measured total (provenance$core_seconds).
 
 script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
                                    value = TRUE))

@@ -3,12 +3,17 @@
 #
 # Usage, from the package's source directory with costbo installed:
 #   Rscript inst/scripts/rollout.R list
-#   Rscript inst/scripts/rollout.R run <part> [<part> ...] [--backend parallel --workers 2]
+#   Rscript inst/scripts/rollout.R run <part> [<part> ...]
+#     [--backend parallel --workers 2]
 #   Rscript inst/scripts/rollout.R join [--partial <file>]
-# `run` writes each part to studies/rollout/<part>.rds as soon as it is
-# done (with the build of costbo that made it and the command; a part of
-# another build is used once this build reproduces it); `join` reads all parts and writes
-# inst/extdata/rollout.rds (see inst/scripts/study.R).
+# `list` prints each part's status, build, date, seconds and command, from
+# the part files; `run` writes each part to studies/rollout/<part>.rds as
+# soon as it is done (with the build of costbo that made it and the
+# command); `join` reads all parts and writes inst/extdata/rollout.rds (see
+# inst/scripts/study.R). A part made by another build is accepted when this
+# build's behaviour fingerprint for the part's policies and problems equals
+# the one recorded with the part, else after a replay of its cheapest cell
+# (see study.R).
 #
 # Paper 001, Sec. 6.1 / Fig. 4: test_problem("lee2021") (known radial cost,
 # budget 150), EI, EI per unit cost and CMDP rollout with h = 2, 3, 4 (64
@@ -41,33 +46,27 @@
 # about 27 core-hours in all, so run the parts in groups that fit a session
 # (e.g. two parts at a time on two cores) and commit each part file; the
 # costliest cells (fixed h = 4 and 5, CMDP h = 3 and 4 on Dropwave) are
-# split into parts of 10 to 25 replications of about an hour each. The
-# cache records the measured total (provenance$core_seconds).
+# split into parts of 10 to 25 replications of about an hour each.
 #
-# Measured by the first 12 parts (build 31c22faa, mean seconds of one core
-# per replication over all replications, with the other core busy): paper
-# 004 with one source: rolling horizon 2.3-3.2 s (longest 12 s), greedy KG
-# and EI under 0.1 s, fixed h = 2 1.1-4.3 s, h = 3 1.5-3.5 s; three
-# sources: rolling horizon 2.0-5.2 s (longest 14 s), misoKG 0.6-0.7 s,
-# h = 2 4.5-4.6 s, h = 3 5.3-5.5 s; paper 001: CMDP rollout h = 2 on
-# lee2021 20 s (longest 40 s), EI and EI-PU under 0.3 s. These 12 parts
-# took 0.8 core-hours, 30-70% of what the single replications above
-# predicted for them, so the totals above are upper estimates. Later parts
-# (build f9aae269, with the other core busy): CMDP rollout h = 4 on lee2021
-# 3132 s for 50 replications (63 s each); paper 004 fixed h = 4 with one
-# source 250-265 s per part of 10 replications of the five functions (5 s
-# per replication and function), three sources 507-565 s per part of 15
-# replications of two (18 s); fixed h = 5 with one source 1800-2222 s per
-# part of 10 (36-44 s per replication and function), three sources
-# 1929-2050 s per part of 10 replications of two (96-102 s per replication
-# and function; build 83ffc1ec, beside another part). CMDP rollout h = 3
-# on Dropwave 2800-3105 s per part of 25 (112-124 s per replication); on
-# lee2021 with the cost learned: EI and EI-PU 11 s for 50 replications of
-# both, h = 2 1072 s (21 s per replication), h = 3 1294-1562 s per part of
-# 25 (52-62 s), h = 4 1630-2384 s per part of 25 (65-95 s; the longer
-# beside two other jobs). CMDP rollout h = 4 on Dropwave 1440-1662 s per
-# part of 10 (144-166 s per replication, half the 322 s of the single
-# replication above; 2.1 core-hours for the 50).
+# Core-hours per part, measured (the part files' seconds): 13.8 for the 39
+# parts, 9.5 of them paper 001's, about half the estimate above (the single
+# replications overstate the mean run time):
+#   p001_{lee,dropwave,leegp}_myopic              0.002-0.005
+#   p001_lee_h2, p001_lee_h3, p001_lee_h4         0.27, 1.02, 0.87
+#   p001_dropwave_h2                              1.35
+#   p001_dropwave_h3_* (25 replications)          0.78-0.86
+#   p001_dropwave_h4_* (10 replications)          0.40-0.46
+#   p001_leegp_h2                                 0.30
+#   p001_leegp_h3_* (25 replications)             0.36-0.43
+#   p001_leegp_h4_* (25 replications)             0.45-0.66
+#   p004_single_rh, p004_miso_rh                  0.11, 0.06
+#   p004_single_kg, p004_single_ei, p004_miso_kg  0.002-0.011
+#   p004_{single,miso}_h2, p004_{single,miso}_h3  0.08-0.09
+#   p004_single_h4_* (10 replications)            0.07
+#   p004_miso_h4_* (15 replications)              0.14-0.16
+#   p004_single_h5_* (10 replications)            0.51-0.62
+#   p004_miso_h5_* (10 replications)              0.54-0.57
+# The cache records the measured total (provenance$core_seconds).
 
 script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
                                    value = TRUE))
