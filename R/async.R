@@ -391,7 +391,7 @@ async_record <- function(state, ctl, i, ev, t_done) {
     state$iteration <- state$iteration + 1L
   }
   state <- save_checkpoint(state, ctl)
-  if (ctl$progress) show_progress(state)
+  progress_evaluation(state, ctl)
   state
 }
 

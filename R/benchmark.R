@@ -82,8 +82,10 @@
 #'   sequential run, timed), deterministically whatever the back end. The
 #'   evaluations then have their finishing times (`t_done`) and the
 #'   replications the time their last evaluation finished (`clock`).
-#' @param progress Report each finished replication (sequential back end)
-#'   or round of replications.
+#' @param progress Report each finished replication (see [bo_progress];
+#'   with the parallel and future back ends, after each round of one
+#'   replication per worker; with `backend = "future"` the \pkg{progressr}
+#'   steps come from the workers as replications finish).
 #' @param rep_ids `NULL`, or the replication numbers to run instead of
 #'   `reps`: one or more distinct whole numbers in \[1, 1e6\], always
 #'   taken as replication numbers (`rep_ids = 7` runs replication 7 alone,
@@ -319,6 +321,15 @@ run_tasks <- function(job, n, backend, workers, cluster, progress, seeds,
          seconds = NA_real_)
   }
   size <- 1L
+  # progressr steps: from the workers of the future back end, which future
+  # relays as replications finish; from here for the others
+  p <- progress_progressor(progress, n, environment())
+  signal_steps <- function(idx) {
+    if (!is.null(p) && backend != "future") {
+      for (i in idx) p(message = sprintf("%s  %s  rep %d", out[[i]]$problem,
+                                         out[[i]]$policy, out[[i]]$rep))
+    }
+  }
   apply_round <- function(idx) lapply(idx, job)
   if (backend == "parallel") {
     if (is.null(cluster)) {
@@ -334,7 +345,9 @@ run_tasks <- function(job, n, backend, workers, cluster, progress, seeds,
   } else if (backend == "future") {
     size <- max(1L, as.integer(future::nbrOfWorkers()))
     apply_round <- function(idx) {
-      future.apply::future_lapply(idx, job, future.seed = seeds[idx],
+      future.apply::future_lapply(idx, if (is.null(p)) job else
+                                    progress_job(job, p),
+                                  future.seed = seeds[idx],
                                   future.packages = "costbo")
     }
   }
@@ -346,17 +359,14 @@ run_tasks <- function(job, n, backend, workers, cluster, progress, seeds,
       res <- apply_round(idx)
       out[idx] <- res
       done <- max(idx)
-      if (progress) {
-        cat(sprintf("\r[costbo] benchmark: %d of %d replications done   ",
-                    done, n), file = stderr())
-      }
+      signal_steps(idx)
+      progress_replications(out, idx, n, progress)
       if (any(vapply(res, function(r) r$status == "interrupted", NA))) {
         interrupted <- TRUE
         break
       }
     }
   }, interrupt = function(e) interrupted <<- TRUE)
-  if (progress) cat("\n", file = stderr())
   for (i in which(vapply(out, is.null, NA))) out[[i]] <- not_run(i)
   if (interrupted) {
     warning(sprintf("the benchmark was interrupted: %d of %d replications finished",

@@ -10,7 +10,8 @@ save_checkpoint <- function(state, ctl) {
   if (!exists(".Random.seed", envir = globalenv(), inherits = FALSE)) {
     stats::runif(1)
   }
-  saved <- list(state = state, ctl = ctl,
+  # (the progressor reports to this session only)
+  saved <- list(state = state, ctl = ctl[names(ctl) != "progressor"],
                 random_seed = get(".Random.seed", envir = globalenv()))
   err <- tryCatch({
     write_checkpoint(saved, ctl$checkpoint)

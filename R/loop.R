@@ -137,7 +137,9 @@
 #'   incumbent, see the section on models, is at least the largest Gittins
 #'   index; PBGI policies only), as in the cost-per-sample setting of Xie et
 #'   al. (2024).
-#' @param progress Show progress (default in interactive sessions).
+#' @param progress Report every evaluation, the initial design's included
+#'   (the default in interactive sessions; see [bo_progress] for the lines
+#'   written to a log and for \pkg{progressr}).
 #' @param checkpoint Optional file to save the run to after every evaluation.
 #' @param workers The number of evaluations run at once (see [bo_async]):
 #'   1 (the default) evaluates one point at a time; k > 1 keeps k
@@ -222,6 +224,8 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
   check_run_ready(state, call, pending = async)
   state$memory <- policy_init(policy, state)
   state$started <- Sys.time()
+  ctl$progressor <- progress_progressor(progress, state_remaining(state),
+                                        environment())
   if (async) {
     if (n_init > 0L) {
       state$initial_plan <- c(problem_design(problem, n_init),
@@ -257,7 +261,7 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
 #'   same domain, cost type and budget as the saved one.
 #' @param max_evaluations Optionally a new cap on the number of evaluations
 #'   after the initial design.
-#' @param progress Show progress?
+#' @param progress Report every evaluation (see [bo_progress])?
 #' @return A `bo_run`.
 #' @family runs
 #' @examples
@@ -300,6 +304,8 @@ bo_resume <- function(checkpoint, problem = NULL, max_evaluations = NULL,
   assign(".Random.seed", saved$random_seed, envir = globalenv())
   state$stop_reason <- NULL
   state$stop_code <- NULL
+  ctl$progressor <- progress_progressor(ctl$progress, state_remaining(state),
+                                        environment())
   if (isTRUE(ctl$workers > 1L) || identical(ctl$clock, "simulated")) {
     # pending evaluations are launched again first
     check_async(ctl$workers, ctl$clock, state$problem, call)
@@ -343,6 +349,7 @@ continue_initial <- function(state, ctl) {
                             eval_time = ev$time)
       state$initial_plan$done <- k
       state <- save_checkpoint(state, ctl)
+      progress_evaluation(state, ctl)
       if (ev$failed && ctl$on_error == "stop") {
         state <- stop_run(state, failure_code(ev),
                           failure_reason(ev, initial = TRUE))
@@ -548,7 +555,7 @@ record_step <- function(state, step, ev, p, ctl) {
   state$memory <- p$memory
   state$iteration <- state$iteration + 1L
   state <- save_checkpoint(state, ctl)
-  if (ctl$progress) show_progress(state)
+  progress_evaluation(state, ctl)
   if (ev$failed && ctl$on_error == "stop") {
     state <- stop_run(state, failure_code(ev), failure_reason(ev))
   }
@@ -556,13 +563,7 @@ record_step <- function(state, step, ev, p, ctl) {
 }
 
 finish_run <- function(state, ctl) {
-  if (ctl$progress) cat("\n", file = stderr())
+  progress_end(ctl)
   structure(state, class = "bo_run")
 }
 
-show_progress <- function(state) {
-  cat(sprintf("\r[costbo] %d evaluations, spent %s of %s, best %s   ",
-              length(state$value), format(state$spent, digits = 4),
-              format(state$budget, digits = 4),
-              format(state_best(state), digits = 6)), file = stderr())
-}
