@@ -424,6 +424,15 @@ async_fill <- function(state, ctl, be) {
     if (!is.null(plan) && plan$launched < nrow(plan$x)) {
       k <- plan$launched + 1L
       step <- plan_step(plan, k)
+      # the design's pending costs count as spent (see design_ends())
+      counted <- state
+      counted$spent <- state$spent + async_pending_cost(state)
+      end <- design_ends(counted, step, isTRUE(plan$cap))
+      if (!is.null(end)) {
+        state$initial_plan$x <- plan$x[seq_len(k - 1L), , drop = FALSE]
+        if (!is.null(end$code)) return(halt(end$code, end$reason))
+        next
+      }
       pc <- problem_price(pr, step)
       state$initial_plan$launched <- k
       if (nzchar(pc$message)) {
@@ -460,6 +469,21 @@ async_fill <- function(state, ctl, be) {
     }
     step <- p$step
     pc <- problem_price(pr, step)
+    # the best point that fits, given the pending ones (see run_step())
+    remaining <- state$budget - state$spent - async_pending_cost(state)
+    alt <- budget_apply_rule(p$fantasy, p, remaining)
+    if (alt$none) {
+      # a pending evaluation may finish with a model that finds one
+      if (busy) break
+      no <- problem_decline(pr, step, pc$cost, p$info)
+      state$declined <- no$declined
+      return(halt("budget", budget_none_reason(state, remaining)))
+    }
+    if (!identical(alt$p, p)) {
+      p <- alt$p
+      step <- p$step
+      pc <- problem_price(pr, step)
+    }
     if (nzchar(pc$message)) {
       state$memory <- p$memory
       ev <- cost_failure(pc$message)

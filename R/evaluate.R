@@ -49,6 +49,14 @@ evaluate_objective <- function(problem, step, cost = NA_real_) {
     }
     return(result(as.double(out), cost, ""))
   }
+  if (is.numeric(out) && length(out) == 1L && is.null(names(out))) {
+    # a first script's mistake: a bare value where a measured cost is due
+    return(result(NA_real_, NA_real_, paste(
+      "the objective returned a number, but the problem has no `cost`, so",
+      "its objective must return list(value = , cost = ) with the cost",
+      "measured; give bo_problem() a `cost` (a number such as 1 for unit",
+      "costs, or a function of the point) or return both")))
+  }
   v <- if (is.list(out)) out$value else if (is.numeric(out)) out["value"]
   cst <- if (is.list(out)) out$cost else if (is.numeric(out)) out["cost"]
   v_ok <- is.numeric(v) && length(v) == 1L && is.finite(v)

@@ -10,14 +10,33 @@
 #' record it, until the budget is spent.
 #'
 #' @section Budget accounting:
-#' The budget is for the optimization phase: by default the initial design's
-#' costs are recorded but not charged (as in the papers' reference
-#' implementations; `charge_initial = TRUE` charges them). With a known cost
-#' the run stops when the next proposed point would not fit in the remaining
-#' budget, so every evaluation is within budget. With a measured cost the
-#' price is only known once paid: the evaluation that crosses the budget is
-#' recorded, marked `within_budget = FALSE`, and ends the run (the reporting
-#' rule of Astudillo et al. 2021).
+#' Every evaluation counts against the budget, the initial design's too
+#' (`charge_initial = TRUE`, the default everywhere; `FALSE` leaves the
+#' design's costs unpaid, as the papers' reference implementations do).
+#' An evaluation is started only when the remaining budget can pay for it:
+#' with a known cost, when its cost fits; with a measured cost, when the
+#' GP of the log cost gives probability at least `budget_prob` that it fits
+#' (before the costs can be modelled, when their geometric mean fits). With
+#' `budget_rule = "feasible"` (the default), when the policy's proposal
+#' does not fit, the point that the policy values most (by its acquisition)
+#' among those that fit is evaluated instead (scrambled Sobol points of the
+#' box and its corners, the valid points of a typed space, the candidates
+#' of a finite domain; the record marks it `budget_feasible`), and the run
+#' ends only when no point fits. So a known cost never overruns the budget
+#' and a measured one overruns it by at most its last evaluation, which
+#' was predicted to fit with probability `budget_prob`. With `budget_rule =
+#' "stop"` the run ends at the first proposal whose known cost does not
+#' fit, and a measured cost is not checked: the evaluation that crosses the
+#' budget is recorded, marked `within_budget = FALSE`, and ends the run
+#' (the reporting rule of Astudillo et al. 2021; the rule of the studies in
+#' `inst/scripts`). Problems with control sets or information sources,
+#' whose policies price their own choices, always follow `"stop"`.
+#'
+#' The default initial design has `2 * (k + 1)` points for `k` settings
+#' (the inputs of a box, the parameters of a typed space); when it is
+#' charged it ends early, once a model can be fitted, rather than spend
+#' more than a quarter of the budget, and it never starts a point the
+#' budget cannot pay for.
 #'
 #' @section Models:
 #' Before every proposal the objective's GP (and, for a measured cost, the
@@ -123,8 +142,9 @@
 #' @param problem A [bo_problem()] (see also [test_problem()]).
 #' @param policy A policy, e.g. [policy_ei_pu()] (see [bo_policy]).
 #' @param n_init Size of the initial design: scrambled Sobol points (random
-#'   candidates for a finite domain). Default `2 * (d + 1)`, or 0 with
-#'   `initial`.
+#'   candidates for a finite domain). Default `2 * (k + 1)` for `k`
+#'   settings, ending early within a quarter of the budget when charged
+#'   (see the section on budget accounting), or 0 with `initial`.
 #' @param initial Optional data frame of points already evaluated (columns
 #'   `x1`, ..., `xd`, `value`, and `cost` for a measured cost); they form
 #'   (part of) the initial design.
@@ -132,6 +152,14 @@
 #' @param max_evaluations Optional cap on the number of evaluations after the
 #'   initial design.
 #' @param charge_initial Charge the initial design's cost to the budget?
+#'   (Default `TRUE`, as in [bo_session()], [bo_benchmark()] and the mlr3
+#'   tuner.)
+#' @param budget_rule `"feasible"` (the default) or `"stop"`: what happens
+#'   when the policy's proposal does not fit in the remaining budget (see
+#'   the section on budget accounting).
+#' @param budget_prob The probability with which a measured cost must be
+#'   predicted to fit in the remaining budget for an evaluation to start
+#'   (default 0.9).
 #' @param on_error `"stop"` or `"skip"`: what to do when the objective fails.
 #' @param pandora_stop Also stop when the Pandora stopping rule fires (the
 #'   incumbent, see the section on models, is at least the largest Gittins
@@ -171,17 +199,22 @@
 #' @export
 bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
                         seed = NULL, max_evaluations = NULL,
-                        charge_initial = FALSE, on_error = c("stop", "skip"),
+                        charge_initial = TRUE, on_error = c("stop", "skip"),
                         pandora_stop = FALSE, progress = interactive(),
                         checkpoint = NULL, gp_args = list(), workers = 1L,
-                        clock = c("real", "simulated"), model) {
+                        clock = c("real", "simulated"),
+                        budget_rule = c("feasible", "stop"), budget_prob = 0.9,
+                        model) {
   call <- sys.call()
   problem <- check_problem_policy(problem, policy, call)
+  budget_rule <- check_budget_rule(budget_rule)
+  budget_prob <- check_budget_prob(budget_prob)
   workers <- check_count(workers, min = 1L)
   clock <- check_choice(clock, c("real", "simulated"))
   check_async(workers, clock, problem, call)
+  design_cap <- is.null(n_init) && is.null(initial)
   n_init <- if (is.null(n_init)) {
-    if (is.null(initial)) 2L * (problem$d + 1L) else 0L
+    if (is.null(initial)) default_n_init(problem) else 0L
   } else check_count(n_init)
   if (!is.null(seed)) seed <- check_count(seed)
   if (!is.null(max_evaluations)) {
@@ -205,7 +238,8 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
   }
   gp_args <- check_model_args(gp_args)
   if (!is.null(seed)) set.seed(seed)
-  state <- new_state(problem, policy, charge_initial, gp_args)
+  state <- new_state(problem, policy, charge_initial, gp_args, budget_rule,
+                     budget_prob)
   if (!is.null(initial)) state <- state_initial(state, initial, call)
   ctl <- list(max_evaluations = max_evaluations, on_error = on_error,
               pandora_stop = pandora_stop, progress = progress,
@@ -229,12 +263,32 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
   if (async) {
     if (n_init > 0L) {
       state$initial_plan <- c(problem_design(problem, n_init),
-                              list(done = 0L, launched = 0L))
+                              list(done = 0L, launched = 0L,
+                                   cap = design_cap))
     }
-    return(run_async(state, ctl))
+    return(warn_if_failed(run_async(state, ctl)))
   }
-  state <- run_initial(state, n_init, ctl)
-  run_loop(state, ctl)
+  state <- run_initial(state, n_init, ctl, design_cap)
+  warn_if_failed(run_loop(state, ctl))
+}
+
+# A run that an evaluation's failure ended says so (a warning of class
+# costbo_warning_failed), with what was paid and how to go on: the run
+# itself keeps every evaluation.
+warn_if_failed <- function(run) {
+  if (!(run$stop_code %in% c("objective_failed", "cost_failed"))) {
+    return(run)
+  }
+  n <- length(run$value)
+  cond <- structure(class = c("costbo_warning_failed", "costbo_warning",
+                              "warning", "condition"),
+    list(message = sprintf(paste(
+      "the run stopped after %d evaluations: %s. Every evaluation is kept",
+      "in the run (as.data.frame()); bo_optimize(on_error = \"skip\") goes",
+      "on past failed evaluations."), n, run$stop_reason),
+      call = NULL))
+  warning(cond)
+  run
 }
 
 #' Resume a run from its checkpoint
@@ -258,7 +312,8 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
 #' @param problem Optionally the problem again, to re-attach an objective
 #'   whose code refers to objects that are not saved with it (functions of
 #'   the global environment, connections to instruments). It must have the
-#'   same domain, cost type and budget as the saved one.
+#'   same domain, direction (`maximize`), cost type and budget as the saved
+#'   one.
 #' @param max_evaluations Optionally a new cap on the number of evaluations
 #'   after the initial design.
 #' @param progress Report every evaluation (see [bo_progress])?
@@ -294,10 +349,11 @@ bo_resume <- function(checkpoint, problem = NULL, max_evaluations = NULL,
       isTRUE(all.equal(problem$lower, old$lower)) &&
       isTRUE(all.equal(problem$upper, old$upper)) &&
       identical(problem$cost_type, old$cost_type) &&
-      isTRUE(all.equal(problem$budget, old$budget))
+      isTRUE(all.equal(problem$budget, old$budget)) &&
+      problem_maximize(problem) == problem_maximize(old)
     if (!same) {
       stop_arg("problem", paste("a bo_problem with the saved problem's domain,",
-                                "cost type and budget"), problem)
+                                "direction, cost type and budget"), problem)
     }
     state$problem <- upgrade_problem(problem)
   }
@@ -309,21 +365,21 @@ bo_resume <- function(checkpoint, problem = NULL, max_evaluations = NULL,
   if (isTRUE(ctl$workers > 1L) || identical(ctl$clock, "simulated")) {
     # pending evaluations are launched again first
     check_async(ctl$workers, ctl$clock, state$problem, call)
-    return(run_async(state, ctl))
+    return(warn_if_failed(run_async(state, ctl)))
   }
   # a run interrupted during its initial design completes it first
   state <- continue_initial(state, ctl)
-  run_loop(state, ctl)
+  warn_if_failed(run_loop(state, ctl))
 }
 
 # Evaluate the initial design. The design (points, and sources with
 # information sources) is drawn first and kept in the state with the number
 # of its evaluations done, so that a run interrupted during the design
 # resumes it from its checkpoint where it stopped (continue_initial()).
-run_initial <- function(state, n_init, ctl) {
+run_initial <- function(state, n_init, ctl, cap = FALSE) {
   if (n_init == 0L) return(state)
   state$initial_plan <- c(problem_design(state$problem, n_init),
-                          list(done = 0L))
+                          list(done = 0L, cap = cap))
   continue_initial(state, ctl)
 }
 
@@ -343,6 +399,12 @@ continue_initial <- function(state, ctl) {
   tryCatch({
     for (k in seq.int(plan$done + 1L, nrow(plan$x))) {
       step <- plan_step(plan, k)
+      end <- design_ends(state, step, isTRUE(plan$cap))
+      if (!is.null(end)) {
+        state$initial_plan$x <- plan$x[seq_len(k - 1L), , drop = FALSE]
+        if (!is.null(end$code)) state <- stop_run(state, end$code, end$reason)
+        return(state)
+      }
       ev <- evaluate_step(pr, step)
       state <- state_record(state, step, ev$value, ev$cost, "initial",
                             status = ev$status, message = ev$message,
@@ -453,7 +515,8 @@ check_run_ready <- function(state, call, pending = FALSE) {
 synthetic_state <- function(state) {
   pr <- state$problem
   design <- problem_synthetic(pr, 2L * (pr$d + 1L))
-  syn <- new_state(pr, state$policy, state$charge_initial, state$model_args)
+  syn <- new_state(pr, state$policy, state$charge_initial, state$model_args,
+                   state_budget_rule(state), state$budget_prob)
   k <- 0L
   for (i in seq_len(nrow(design$x))) for (s in design$sources) {
     k <- k + 1L
@@ -524,6 +587,24 @@ run_step <- function(state, p, ctl) {
   pc <- problem_price(pr, step)
   if (nzchar(pc$message)) {
     return(record_step(state, step, cost_failure(pc$message), p, ctl))
+  }
+  # when the policy's point does not fit: the best point that does, by the
+  # policy's acquisition, or the end of the run when none does
+  remaining <- state$budget - state$spent
+  alt <- budget_apply_rule(state, p, remaining)
+  if (alt$none) {
+    no <- problem_decline(pr, step, pc$cost, p$info)
+    state <- stop_run(state, "budget", budget_none_reason(state, remaining))
+    state$declined <- no$declined
+    return(state)
+  }
+  if (!identical(alt$p, p)) {
+    p <- alt$p
+    step <- p$step
+    pc <- problem_price(pr, step)
+    if (nzchar(pc$message)) {
+      return(record_step(state, step, cost_failure(pc$message), p, ctl))
+    }
   }
   if (!is.na(pc$cost) &&
       state$spent + pc$cost > state$budget * (1 + 1e-12)) {

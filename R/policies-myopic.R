@@ -57,6 +57,8 @@ myopic_policy <- function(name, label, type, extra = function(state) list(),
   # a known cost written in R is called back from C by the cost-aware types
   # (check_run_ready() validates it before anything is paid)
   pol$known_cost <- acq_type(type)$cost
+  # its acquisition is a closed form (budget_feasible_proposal())
+  pol$cheap_acquisition <- TRUE
   pol
 }
 
@@ -239,6 +241,10 @@ policy_random <- function() {
     }
     list(x = x, info = list(), memory = state$memory)
   }
-  acquisition <- function(state, X) rep(1, nrow(X))
-  new_bo_policy("random", "random search", propose, acquisition)
+  # every point is as good: a uniform draw, so that the best of several
+  # points (e.g. those that fit in the budget) is one at random
+  acquisition <- function(state, X) stats::runif(nrow(X))
+  pol <- new_bo_policy("random", "random search", propose, acquisition)
+  pol$cheap_acquisition <- TRUE
+  pol
 }

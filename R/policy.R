@@ -28,6 +28,14 @@
 #' (scenario trees, rollouts, control sets) implement the same four
 #' functions, so [bo_optimize()], [bo_session()] and the plots work with all
 #' of them.
+#' @section Which policy?:
+#' [bo_policy_guide()] ranks the policies compared in the studies cached
+#' with the package, setting by setting (known or measured costs, low or
+#' high dimension, typed spaces, control sets, information sources);
+#' `vignette("costbo")` reads it with the papers' verdicts. The policy
+#' ranked first in each setting when this page was made:
+#' `r guide_firsts()`
+#'
 #' @name bo_policy
 #' @family policies
 NULL

@@ -3,7 +3,8 @@
 # and travel to parallel workers. bo_session()/bo_ask()/bo_tell() expose it
 # for real experiments; bo_optimize() drives it with the problem's objective.
 
-new_state <- function(problem, policy, charge_initial, model = list()) {
+new_state <- function(problem, policy, charge_initial, model = list(),
+                      budget_rule = "feasible", budget_prob = 0.9) {
   d <- problem$d
   list(
     problem = problem, policy = policy,
@@ -14,7 +15,8 @@ new_state <- function(problem, policy, charge_initial, model = list()) {
     control_set = integer(), random = matrix(0, 0, d), expected = double(),
     source = integer(), index = integer(),
     spent = 0, budget = problem$budget, budget_start = problem$budget,
-    charge_initial = charge_initial, models = list(f = NULL, cost = NULL),
+    charge_initial = charge_initial, budget_rule = budget_rule,
+    budget_prob = budget_prob, models = list(f = NULL, cost = NULL),
     model_args = model,
     memory = NULL, pending = NULL, stop_reason = NULL, iteration = 0L
   )

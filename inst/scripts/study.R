@@ -58,12 +58,30 @@
 # study_eval() still reads.)
 # `virtual_workers` runs every replication on that many virtual workers of
 # the simulated clock (bo_benchmark()).
+# `budget_rule` and `charge_initial` are the protocol's budget accounting
+# (bo_benchmark()): the papers' protocols end a run at the first proposal
+# that does not fit ("stop") and do not charge the initial design; recipes
+# made before these were recorded ran so.
 study_recipe <- function(problems, policies, reps, n_init = NULL,
                          model = list(), max_evaluations = NULL, seed = 1L,
-                         virtual_workers = NULL) {
+                         virtual_workers = NULL, budget_rule = "stop",
+                         charge_initial = FALSE) {
   list(problems = problems, policies = policies, reps = reps, n_init = n_init,
        model = model, max_evaluations = max_evaluations, seed = seed,
-       virtual_workers = virtual_workers)
+       virtual_workers = virtual_workers, budget_rule = budget_rule,
+       charge_initial = charge_initial)
+}
+
+# The budget accounting of a recipe (see study_recipe()) as arguments of
+# the installed bo_benchmark() (builds before the budget rule have none).
+study_budget_args <- function(recipe) {
+  args <- list(charge_initial = if (is.null(recipe$charge_initial)) FALSE else
+    recipe$charge_initial)
+  if ("budget_rule" %in% names(formals(bo_benchmark))) {
+    args$budget_rule <- if (is.null(recipe$budget_rule)) "stop" else
+      recipe$budget_rule
+  }
+  args
 }
 
 study_eval <- function(code) {
@@ -89,17 +107,22 @@ study_run <- function(recipe, reps = recipe$reps, backend = "sequential",
   policies <- study_eval(recipe$policies)
   # (builds before asynchronous runs have no virtual_workers; a call, not
   # do.call(), so that the benchmark's recorded call stays small)
+  budget <- study_budget_args(recipe)
   bm <- if (is.null(recipe$virtual_workers)) {
     bo_benchmark(problems, policies, reps = reps, backend = backend,
                  workers = workers, seed = recipe$seed, n_init = recipe$n_init,
                  max_evaluations = recipe$max_evaluations,
-                 gp_args = recipe$model, progress = progress)
+                 gp_args = recipe$model, progress = progress,
+                 charge_initial = budget$charge_initial,
+                 budget_rule = budget$budget_rule)
   } else {
     bo_benchmark(problems, policies, reps = reps, backend = backend,
                  workers = workers, seed = recipe$seed, n_init = recipe$n_init,
                  max_evaluations = recipe$max_evaluations,
                  gp_args = recipe$model, progress = progress,
-                 virtual_workers = recipe$virtual_workers)
+                 virtual_workers = recipe$virtual_workers,
+                 charge_initial = budget$charge_initial,
+                 budget_rule = budget$budget_rule)
   }
   study_attach_costs(bm, log)
 }
@@ -156,10 +179,11 @@ study_need_packages <- function(pkgs) {
 }
 
 # Wall seconds of `steps` acquisitions (model fits + policy) of each policy
-# (named R code strings) on `problem`, after an initial design of n_init.
+# (named quoted calls or R code strings) on `problem`, after an initial
+# design of n_init.
 study_acquisition_seconds <- function(problem, policies, n_init, steps = 3L) {
   rows <- lapply(names(policies), function(name) {
-    pol <- eval(parse(text = policies[[name]]))
+    pol <- study_eval(policies[[name]])
     run <- bo_optimize(problem, pol, n_init = n_init, seed = 1L,
                        max_evaluations = steps, progress = FALSE)
     df <- as.data.frame(run)
@@ -212,6 +236,7 @@ study_run_cell <- function(recipe, record,
                seed = recipe$seed, n_init = recipe$n_init,
                max_evaluations = max_evaluations, gp_args = recipe$model,
                progress = FALSE)
+  args <- c(args, study_budget_args(recipe))
   # (builds before asynchronous runs have no virtual_workers, builds
   # before rep_ids run replications 1 to k for reps = k: a build that made
   # parts before fingerprints were recorded runs k and k + 1 to fingerprint
@@ -321,9 +346,9 @@ study_fingerprint_runs <- function(part, memo) {
   for (nm in names(pols)) {
     key <- study_digest(list(pols[[nm]], kinds, recipe$virtual_workers))
     if (is.null(memo[[key]])) {
-      args <- list(do.call(c, lapply(kinds, study_canonical_problems)),
-                   pols[nm], reps = 1L, n_init = 4L, seed = 11L,
-                   progress = FALSE)
+      args <- c(list(do.call(c, lapply(kinds, study_canonical_problems)),
+                     pols[nm], reps = 1L, n_init = 4L, seed = 11L,
+                     progress = FALSE), study_budget_args(recipe))
       if (!is.null(recipe$virtual_workers)) {
         args$virtual_workers <- recipe$virtual_workers
       }

@@ -1,23 +1,45 @@
 # The optimization loop: budget accounting, reproducibility, checkpoints,
 # failures and cost learning.
 
-test_that("known-cost runs stay within budget and stop when the next point would not fit", {
+test_that("known-cost runs spend the budget on points that fit, to the last one", {
   prob <- known_cost_problem(budget = 40)
   run <- bo_optimize(prob, policy_ei_pu(), seed = 1, progress = FALSE)
   df <- as.data.frame(run)
-  bo <- df$phase == "bo"
+  # the initial design is charged by default, and every evaluation fits
   expect_true(all(df$within_budget))
   expect_lte(run$spent, prob$budget)
-  expect_equal(run$spent, sum(df$cost[bo]))
-  expect_identical(run$stop_reason, "budget spent: the next point would not fit")
-  expect_gt(run$spent + run$declined$cost, prob$budget)
+  expect_equal(run$spent, sum(df$cost))
+  expect_equal(df$cumulative_cost, cumsum(df$cost))
+  expect_match(run$stop_reason, "^budget spent: no point fits")
+  # the run ended only when nothing fits: the cheapest point of the box (a
+  # linear cost: a corner, found here on a grid) costs more than what is
+  # left, though the policy's own last proposal was dearer still
+  g <- as.matrix(expand.grid(seq(-5, 10, length.out = 61),
+                             seq(0, 15, length.out = 61)))
+  cheapest <- min(apply(g, 1L, prob$cost))
+  expect_gt(cheapest, prob$budget - run$spent)
+  expect_gt(run$declined$cost, prob$budget - run$spent)
   expect_equal(run$declined$cost, prob$cost(run$declined$x))
-  # the initial design is recorded but not charged by default
-  expect_equal(df$cumulative_cost[!bo], rep(0, sum(!bo)))
-  expect_identical(sum(!bo), 6L)
+  # when the policy's point did not fit, the point it valued most among
+  # those that fit was evaluated, and it fitted
+  fb <- which(df$budget_feasible %in% 1)
+  expect_gt(length(fb), 0L)
+  expect_true(all(df$cost[fb] <= prob$budget - c(0, df$cumulative_cost)[fb]))
   s <- summary(run)
   expect_identical(s$over_budget, integer(0))
   expect_false(any(grepl("over budget", capture.output(print(s)))))
+  # the rule "stop" with a free design (the papers' protocol): the run ends
+  # at the first proposal that does not fit
+  st <- bo_optimize(prob, policy_ei_pu(), seed = 1, progress = FALSE,
+                    charge_initial = FALSE, budget_rule = "stop")
+  ds <- as.data.frame(st)
+  bo <- ds$phase == "bo"
+  expect_equal(st$spent, sum(ds$cost[bo]))
+  expect_identical(st$stop_reason, "budget spent: the next point would not fit")
+  expect_gt(st$spent + st$declined$cost, prob$budget)
+  expect_equal(ds$cumulative_cost[!bo], rep(0, sum(!bo)))
+  expect_identical(sum(!bo), 6L)
+  expect_false("budget_feasible" %in% names(ds))
 })
 
 test_that("charging the initial design counts it against the budget", {
@@ -31,9 +53,54 @@ test_that("charging the initial design counts it against the budget", {
   expect_equal(run$budget_start, 80 - init_cost)
 })
 
+test_that("the default design has 2 (k + 1) points and a quarter of a charged budget", {
+  # Branin with a linear cost between 1 and 21 (cost_linear()): 6 points
+  # cost more than a quarter of 100
+  prob <- known_cost_problem(budget = 100)
+  run <- bo_optimize(prob, policy_ei(), seed = 2, progress = FALSE,
+                     max_evaluations = 1)
+  df <- as.data.frame(run)
+  init <- df$phase == "initial"
+  k <- sum(init)
+  # the first k points of the full design under the same seed, ended when
+  # the next would take the design past 25 with the 2 points a model needs
+  set.seed(2)
+  full <- costbo:::problem_design(prob, 6L)$x
+  cost <- apply(full, 1L, prob$cost)
+  expect_equal(unname(as.matrix(df[init, c("x1", "x2")])),
+               unname(full[seq_len(k), , drop = FALSE]))
+  expected_k <- max(2L, sum(cumsum(cost) <= 25))
+  expect_identical(k, expected_k)
+  expect_lt(k, 6L)
+  expect_gt(sum(cost[seq_len(k + 1L)]), 25)
+  # uncharged, or of a given size, the design has all its points
+  free <- bo_optimize(prob, policy_ei(), seed = 2, progress = FALSE,
+                      max_evaluations = 1, charge_initial = FALSE)
+  expect_identical(sum(as.data.frame(free)$phase == "initial"), 6L)
+  given <- bo_optimize(prob, policy_ei(), seed = 2, progress = FALSE,
+                       max_evaluations = 1, n_init = 5)
+  expect_identical(sum(as.data.frame(given)$phase == "initial"), 5L)
+  # a typed space counts its parameters, not its one-hot columns
+  sp <- bo_space(a = param_num(0, 1), b = param_cat(c("x", "y", "z")))
+  typed <- bo_problem(function(p) p$a, space = sp, cost = 1, budget = 100)
+  expect_identical(costbo:::default_n_init(typed), 6L)
+  # a charged design never starts a point the budget cannot pay for: with
+  # 15, the second point does not fit, and one point is no model
+  tight <- known_cost_problem(budget = 15)
+  e <- expect_silent(bo_optimize(tight, policy_ei(), seed = 2,
+                                 progress = FALSE, n_init = 6))
+  de <- as.data.frame(e)
+  expect_identical(nrow(de), 1L)
+  expect_lte(e$spent, 15)
+  expect_gt(e$spent + cost[2], 15)
+  expect_match(e$stop_reason, "fewer points than a model needs")
+})
+
 test_that("with a measured cost the crossing evaluation is recorded and marked", {
+  # the rule "stop": a measured cost is not checked before it is paid
   prob <- measured_cost_problem(budget = 12)
-  run <- bo_optimize(prob, policy_ei_pu(), seed = 3, progress = FALSE)
+  run <- bo_optimize(prob, policy_ei_pu(), seed = 3, progress = FALSE,
+                     charge_initial = FALSE, budget_rule = "stop")
   df <- as.data.frame(run)
   n <- nrow(df)
   expect_identical(run$stop_reason, "budget spent")
@@ -48,6 +115,34 @@ test_that("with a measured cost the crossing evaluation is recorded and marked",
   expect_match(printed[grepl("evaluations:", printed)],
                sprintf("%d initial, %d within budget after them, 1 over budget \\(#%d\\), 0 failed",
                        sum(df$phase == "initial"), s$n_within_budget, n))
+})
+
+test_that("a measured cost starts only what the cost model says fits", {
+  prob <- measured_cost_problem(budget = 12)
+  run <- bo_optimize(prob, policy_ei_pu(), seed = 3, progress = FALSE)
+  df <- as.data.frame(run)
+  expect_match(run$stop_reason, "^budget spent: no point fits.*probability 0.9")
+  # the run's final log-cost GP (fitted to every evaluation) gives no
+  # point of a fine grid probability 0.9 of fitting in what is left
+  # (the rule's candidates are scrambled Sobol points: allow a hair)
+  g <- as.matrix(expand.grid(seq(-5, 10, length.out = 41),
+                             seq(0, 15, length.out = 41)))
+  p <- predict(run$models$cost, g)
+  left <- prob$budget - run$spent
+  fit <- stats::pnorm((log(left) - p$mean) / p$sd)
+  expect_lt(max(fit), 0.95)
+  # every evaluation but possibly the last fits, and the true costs of
+  # the points it no longer started exceed what is left
+  expect_true(all(df$within_budget[-nrow(df)]))
+  expect_gt(min(exp(2 * (g[, 1] + 5) / 15)), 0)
+  # a lower probability spends at least as much
+  lo <- bo_optimize(prob, policy_ei_pu(), seed = 3, progress = FALSE,
+                    budget_prob = 0.5)
+  expect_gte(lo$spent, min(run$spent, prob$budget) - 1e-9 - 3)
+  expect_error(bo_optimize(prob, policy_ei_pu(), budget_prob = 1),
+               "`budget_prob`", class = "costbo_error_arg")
+  expect_error(bo_optimize(prob, policy_ei_pu(), budget_rule = "never"),
+               "`budget_rule`", class = "costbo_error_arg")
 })
 
 test_that("set.seed() and seed reproduce runs exactly", {
@@ -86,9 +181,9 @@ test_that("with an unknown cost the log-cost GP steers EI-PU to cheap regions", 
                                       cost = exp(4 * x[1])),
                      lower = c(0, 0), upper = c(1, 1), budget = 15)
   pu <- bo_optimize(prob, policy_ei_pu(), seed = 7, max_evaluations = 10,
-                    progress = FALSE)
+                    charge_initial = FALSE, progress = FALSE)
   ei <- bo_optimize(prob, policy_ei(), seed = 7, max_evaluations = 10,
-                    progress = FALSE)
+                    charge_initial = FALSE, progress = FALSE)
   dpu <- as.data.frame(pu)
   dei <- as.data.frame(ei)
   expect_false(is.null(pu$models$cost))
@@ -98,7 +193,10 @@ test_that("with an unknown cost the log-cost GP steers EI-PU to cheap regions", 
 
 test_that("PBGI-D halves lambda after an evaluation that beats its index", {
   prob <- known_cost_problem(budget = 120)
+  # (the rule "stop": a budget-feasible step keeps the diagnostics of the
+  # policy's own proposal)
   run <- bo_optimize(prob, policy_pbgi_d(lambda = 2), seed = 8,
+                     charge_initial = FALSE, budget_rule = "stop",
                      progress = FALSE)
   df <- as.data.frame(run)
   bo <- which(df$phase == "bo")
@@ -165,7 +263,7 @@ test_that("finite domains with an explicit prior run over the candidates", {
                      budget = 1.6, prior = list(mean = rep(0, K + 2), cov = S))
   run <- bo_optimize(prob, policy_ei(), n_init = 0,
                      initial = data.frame(x1 = 0, value = 0), seed = 1,
-                     progress = FALSE)
+                     charge_initial = FALSE, progress = FALSE)
   df <- as.data.frame(run)
   expect_true(all(df$x1 %in% cand[, 1]))
   expect_true(all(df$within_budget))
@@ -262,7 +360,8 @@ test_that("an interrupt during the initial design keeps what was evaluated", {
     }
     f(x)
   }
-  run <- bo_optimize(pr, policy_ei(), n_init = 5, seed = 1, progress = FALSE)
+  run <- bo_optimize(pr, policy_ei(), n_init = 5, seed = 1,
+                     charge_initial = FALSE, progress = FALSE)
   expect_equal(run$stop_reason, "interrupted")
   df <- as.data.frame(run)
   expect_equal(nrow(df), 2L)
