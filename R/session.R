@@ -120,24 +120,55 @@ state_initial <- function(state, initial, call = sys.call(-1L)) {
 
 #' @rdname bo_session
 #' @param session A `bo_session`.
+#' @param n The number of points to propose at once, for `n` experiments run
+#'   in parallel (e.g. `n` reactors). They are proposed one after another,
+#'   each given the ones before it as *kriging-believer* fantasies (the
+#'   models conditioned on their posterior means, as for the pending
+#'   evaluations of an asynchronous run, see [bo_async]), so they are
+#'   distinct, and they fit in the budget together: the budget left must
+#'   pay for all their costs (predicted costs, for a measured cost, see
+#'   below). When the budget or the policy allows fewer, fewer are proposed,
+#'   with a warning of class `costbo_warning_batch`.
 #' @return `bo_ask()` returns the next point to evaluate: a numeric vector
-#'   of length `d` of class `bo_point`, carrying the policy's diagnostics
-#'   (attribute `"info"`), its state (e.g. the current \eqn{\lambda} of
-#'   [policy_pbgi_d()]) and the fitted models. Pass it back to `bo_tell()`
-#'   unchanged: the next `bo_ask()` then warm-starts from these models and
-#'   the session proceeds exactly as [bo_optimize()] would (`as.numeric(x)`
-#'   gives the bare coordinates for the experiment).
+#'   of length `d` of class `bo_point` (for a typed space, the typed point:
+#'   a named list of class `bo_point_typed`), carrying the policy's
+#'   diagnostics (attribute `"info"`), its state (e.g. the current
+#'   \eqn{\lambda} of [policy_pbgi_d()]), the fitted models and its
+#'   predicted cost: attribute `"predicted_cost"`, the cost itself for a
+#'   known cost, and for a measured cost the predictive median
+#'   \eqn{\exp(m)} of the GP of the log cost, with the 90% interval
+#'   \eqn{\exp(m \mp 1.645 s)} in attribute `"cost_interval"` (shown by
+#'   [print()]). Pass it back to `bo_tell()` unchanged: the next `bo_ask()`
+#'   then warm-starts from these models and the session proceeds exactly
+#'   as [bo_optimize()] would (`as.numeric(x)` gives the bare coordinates
+#'   for the experiment). With `n > 1`, a list of such points of class
+#'   `bo_batch`. Tell them in any order as their experiments finish: once
+#'   one of them is told, the others are *pending* in the session until
+#'   they are told too, and a `bo_ask()` meanwhile proposes points given
+#'   them (a worker that frees up gets a new point while the others run;
+#'   points asked in separate calls are pending only once one of their
+#'   call is told, so ask together the points that run together). A
+#'   session whose budget is spent (see [is_finished()]) signals an error
+#'   of class `costbo_error_budget` naming the budget, the spend and what
+#'   is left.
 #' @export
-bo_ask <- function(session) {
+bo_ask <- function(session, n = 1L) {
   if (!inherits(session, "bo_session")) {
     stop_arg("session", "a bo_session", session)
   }
+  n <- check_count(n, min = 1L)
   session <- upgrade_state(session)
-  p <- state_propose(session)
-  x <- problem_ask_point(session$problem, p$step, p)
-  structure(x, info = p$info, memory = p$memory, models = p$state$models,
-            control_set = p$control_set, source = p$source,
-            class = c(if (is.list(x)) "bo_point_typed", "bo_point"))
+  check_session_budget(session)
+  asked <- session_ask(session, n)
+  session_points(session, asked, n)
+}
+
+# The budget rule of bo_ask() for the policy's proposal p, made in the state
+# fs (the pending points fantasized) with `remaining` budget: list(p, none),
+# as budget_apply_rule() gives it in bo_optimize(); session_ask() then
+# checks the point against the budget.
+session_budget_rule <- function(fs, p, remaining) {
+  budget_apply_rule(fs, p, remaining)
 }
 
 #' @export
@@ -152,6 +183,7 @@ print.bo_point_typed <- function(x, ...) {
 }
 
 print_point_info <- function(x) {
+  print_point_cost(x)
   info <- attr(x, "info")
   if (length(info)) {
     cat(paste0("  ", names(info), " = ",
@@ -234,7 +266,8 @@ bo_tell <- function(session, x, value, cost = NULL, asked = NULL) {
                           info = if (is.null(info)) list() else info)
   session$memory <- memory
   session$iteration <- session$iteration + 1L
-  session
+  # the points of its batch not told yet are pending
+  session_told(session, src, told$step)
 }
 
 #' Acquisition values of a session's policy
@@ -275,6 +308,7 @@ print.bo_session <- function(x, ...) {
   cat(sprintf("Ask/tell session: %s on \"%s\"\n", x$policy$label,
               x$problem$name))
   print_state_summary(x)
+  print_session_status(x)
   invisible(x)
 }
 
@@ -286,8 +320,8 @@ print_state_summary <- function(x) {
   if (any(state_objective(x))) {
     ok <- which(state_objective(x))
     i <- ok[which.max(x$value[ok])]
-    cat(sprintf("  best value %s at x = (%s)\n", format(x$value[i], digits = 6),
-                paste(format(x$X[i, ], digits = 4), collapse = ", ")))
+    cat(sprintf("  best value %s at %s\n", format(x$value[i], digits = 6),
+                format_point(x$problem, x$X[i, ])))
   }
 }
 

@@ -89,8 +89,9 @@ test_that("the reported call is the one the user made", {
   # the error of that inner call
   prob <- bo_problem(function(x) sobol_points(1, -1)[1], lower = 0,
                      upper = 1, budget = 2)
-  run <- bo_optimize(prob, policy_random(), seed = 1, n_init = 2,
-                     progress = FALSE)
+  expect_warning(run <- bo_optimize(prob, policy_random(), seed = 1,
+                                    n_init = 2, progress = FALSE),
+                 class = "costbo_warning_failed")
   expect_identical(run$stop_code, "objective_failed")
   expect_match(run$stop_reason, "`d` must be", fixed = TRUE)
 })
@@ -112,11 +113,13 @@ test_that("one sample of the random inputs is a matrix (n_samples = 1)", {
   expect_identical(dim(one), c(1L, 3L))
   # the same first Sobol point, mapped through the same quantiles
   expect_equal(one[1, ], four[1, ], tolerance = 1e-14)
+  # the budget of 2 is for the optimization phase (a free design, as in
+  # the papers), so that each policy proposes once
   for (pol in list(policy_ucb_cvs(n_samples = 1), policy_etc(n_samples = 1),
                    policy_ucb_psq(n_samples = 1),
                    policy_ts_psq(n_samples = 1, n_features = 16))) {
     run <- bo_optimize(prob, pol, seed = 1, max_evaluations = 1,
-                       progress = FALSE)
+                       charge_initial = FALSE, progress = FALSE)
     expect_identical(run$stop_code, "max_evaluations")
     expect_identical(sum(as.data.frame(run)$phase == "bo"), 1L)
   }
@@ -146,16 +149,20 @@ test_that("runs record a stop code and the benchmark reads it", {
   expect_identical(run$stop_code, "budget")
   expect_identical(summary(run)$stop_code, "budget")
   expect_output(print(run), "stopped: budget spent")
+  # a charged design would spend the budget of 3 with the cap's evaluation
+  # (the stop code is then "budget"): a free design isolates the cap
   run <- bo_optimize(prob, policy_random(), seed = 1, n_init = 2,
-                     max_evaluations = 1, progress = FALSE)
+                     max_evaluations = 1, charge_initial = FALSE,
+                     progress = FALSE)
   expect_identical(run$stop_code, "max_evaluations")
   calls <- 0L
   bad <- bo_problem(function(x) {
     calls <<- calls + 1L
     if (calls == 3L) stop("broken") else sum(x)
   }, lower = c(0, 0), upper = c(1, 1), cost = 1, budget = 10)
-  run <- bo_optimize(bad, policy_random(), seed = 1, n_init = 2,
-                     progress = FALSE)
+  expect_warning(run <- bo_optimize(bad, policy_random(), seed = 1,
+                                    n_init = 2, progress = FALSE),
+                 class = "costbo_warning_failed")
   expect_identical(run$stop_code, "objective_failed")
   expect_match(run$stop_reason, "^the objective failed: ")
   expect_identical(nrow(as.data.frame(run)), 3L)
@@ -163,15 +170,17 @@ test_that("runs record a stop code and the benchmark reads it", {
   costly <- bo_problem(function(x) sum(x), lower = c(0, 0), upper = c(1, 1),
                        cost = function(x) if (x[1] > 0.5) -1 else 1,
                        budget = 50)
-  run <- bo_optimize(costly, policy_random(), seed = 1, n_init = 2,
-                     progress = FALSE)
+  expect_warning(run <- bo_optimize(costly, policy_random(), seed = 1,
+                                    n_init = 2, progress = FALSE),
+                 class = "costbo_warning_failed")
   expect_identical(run$stop_code, "cost_failed")
   expect_match(run$stop_reason, "^the cost function")
   # the benchmark's status comes from the code
   probs <- list(ok = test_problem("branin", budget = 3), bad = bad)
   calls <- 0L
-  bm <- bo_benchmark(probs, list(r = policy_random()), reps = 1,
-                     n_init = 2, progress = FALSE)
+  expect_warning(bm <- bo_benchmark(probs, list(r = policy_random()),
+                                    reps = 1, n_init = 2, progress = FALSE),
+                 class = "costbo_warning_failed")
   reps <- bm$replications
   expect_identical(reps$stop_code[reps$problem == "ok"], "budget")
   expect_identical(reps$status[reps$problem == "ok"], "ok")

@@ -4,7 +4,9 @@ test_that("ask/tell reproduces the loop and survives saveRDS()", {
   prob <- known_cost_problem(budget = 30)
   init <- data.frame(x1 = c(-2, 3, 8), x2 = c(2, 12, 6))
   init$value <- apply(init, 1, branin_max)
-  s <- bo_session(prob, policy_ei_pu(), initial = init)
+  # the budget of the optimization phase, as the papers count it
+  s <- bo_session(prob, policy_ei_pu(), initial = init,
+                  charge_initial = FALSE)
   expect_output(print(s), "Ask/tell session")
   f <- tempfile(fileext = ".rds")
   on.exit(unlink(f))
@@ -23,9 +25,10 @@ test_that("ask/tell reproduces the loop and survives saveRDS()", {
   # the same steps through bo_optimize() with that initial design
   set.seed(1)
   run <- bo_optimize(prob, policy_ei_pu(), initial = init, max_evaluations = 3,
-                     progress = FALSE)
+                     charge_initial = FALSE, progress = FALSE)
   set.seed(1)
-  s2 <- bo_session(prob, policy_ei_pu(), initial = init)
+  s2 <- bo_session(prob, policy_ei_pu(), initial = init,
+                   charge_initial = FALSE)
   for (i in 1:3) {
     x <- bo_ask(s2)
     s2 <- bo_tell(s2, x, value = branin_max(x))
@@ -59,7 +62,8 @@ test_that("bo_acquisition() gives the policy's acquisition in the current state"
   prob <- known_cost_problem(budget = 30)
   init <- data.frame(x1 = c(-2, 3, 8, 0), x2 = c(2, 12, 6, 1))
   init$value <- apply(init, 1, branin_max)
-  s <- bo_session(prob, policy_ei_pu(), initial = init)
+  s <- bo_session(prob, policy_ei_pu(), initial = init,
+                  charge_initial = FALSE)
   X <- rbind(c(0, 5), c(9, 3))
   set.seed(3)
   a <- bo_acquisition(s, X)
@@ -151,4 +155,201 @@ test_that("PBGI's stopping rule compares the index with the incumbent", {
   expect_gt(g, inc)
   expect_lte(g, max(run$value))
   expect_false(attr(x, "info")$stop_rule)
+})
+
+# --- budgets, predicted costs, batches, reports --------------------------------
+
+# A one-input problem of known cost 1 + x, and a session on it.
+line_session <- function(budget = 6, charge_initial = FALSE) {
+  prob <- bo_problem(function(x) NA, lower = 0, upper = 1,
+                     cost = function(x) 1 + x, budget = budget)
+  init <- data.frame(x1 = c(0.1, 0.5, 0.9), value = c(0.2, 0.8, 0.1))
+  bo_session(prob, policy_ei_pu(), initial = init,
+             charge_initial = charge_initial)
+}
+
+test_that("budget_left() is budget - spent; a spent budget ends bo_ask()", {
+  s <- line_session(budget = 3)
+  expect_identical(budget_left(s), 3)
+  expect_false(is_finished(s))
+  costs <- numeric()
+  for (x in c(0.3, 0.7)) {
+    s <- bo_tell(s, x, value = sin(6 * x))
+    costs <- c(costs, 1 + x)
+    # the spend is the told costs added one by one
+    expect_identical(budget_left(s), 3 - Reduce(`+`, costs, 0))
+  }
+  expect_identical(budget_left(s), 3 - (1.3 + 1.7))
+  expect_lte(budget_left(s), 0)
+  expect_true(is_finished(s))
+  expect_error(bo_ask(s), class = "costbo_error_budget")
+  err <- tryCatch(bo_ask(s), error = function(e) e)
+  expect_s3_class(err, c("costbo_error_budget", "costbo_error", "error",
+                         "condition"), exact = TRUE)
+  expect_snapshot(bo_ask(s), error = TRUE)
+  expect_error(budget_left(list()), class = "costbo_error_arg")
+  expect_error(is_finished("s"), class = "costbo_error_arg")
+  # runs: finished when the budget stopped them
+  prob <- known_cost_problem(budget = 60)
+  run <- bo_optimize(prob, policy_ei(), n_init = 4, charge_initial = TRUE,
+                     seed = 1, max_evaluations = 2, progress = FALSE)
+  df <- as.data.frame(run)
+  expect_identical(budget_left(run), 60 - Reduce(`+`, df$cost, 0))
+  expect_identical(run$stop_code, "max_evaluations")
+  expect_false(is_finished(run))
+  run$stop_code <- "budget"
+  expect_true(is_finished(run))
+})
+
+test_that("a proposal carries its predicted cost and interval", {
+  # known cost: the cost itself
+  s <- line_session()
+  set.seed(1)
+  x <- bo_ask(s)
+  expect_identical(attr(x, "predicted_cost"), 1 + as.numeric(x))
+  expect_identical(attr(x, "cost_interval"), rep(1 + as.numeric(x), 2))
+  expect_snapshot(print(x))
+  # measured cost: the log-cost GP's median and 90% interval
+  prob <- measured_cost_problem(budget = 20)
+  init <- data.frame(x1 = c(-2, 3, 8, 0), x2 = c(2, 12, 6, 1),
+                     value = c(-5, -20, -9, -30), cost = c(1.2, 2, 4, 1.5))
+  s <- bo_session(prob, policy_ei_pu(), initial = init,
+                  charge_initial = FALSE)
+  set.seed(2)
+  x <- bo_ask(s)
+  cm <- attr(x, "models")$cost
+  p <- predict(cm, matrix(as.numeric(x), 1L))
+  expect_equal(attr(x, "predicted_cost"), exp(p$mean), tolerance = 1e-12)
+  expect_equal(attr(x, "cost_interval"),
+               exp(p$mean + c(-1, 1) * qnorm(0.95) * p$sd), tolerance = 1e-12)
+  # the GP of the log cost is that of the told costs
+  ref <- gp_fit(as.matrix(init[, 1:2]), log(init$cost), lower = prob$lower,
+                upper = prob$upper, noise_floor = 1e-4, noise_ceiling = 1e-3)
+  expect_equal(predict(ref, matrix(as.numeric(x), 1L))$mean, p$mean,
+               tolerance = 1e-4)
+  expect_output(print(x), "predicted cost [0-9.]+ \\(90% interval")
+})
+
+test_that("q points at once are the kriging-believer sequence of asks", {
+  cand <- matrix(seq(0, 1, length.out = 41))
+  cost <- function(x) 1 + 2 * x
+  prob <- bo_problem(function(x) NA, candidates = cand, cost = cost,
+                     budget = 20)
+  init <- data.frame(x1 = cand[c(3, 15, 27, 39), 1],
+                     value = c(0.1, 0.9, 0.4, -0.2))
+  s <- bo_session(prob, policy_ei_pu(), initial = init,
+                  charge_initial = FALSE)
+  b <- bo_ask(s, n = 3)
+  expect_s3_class(b, "bo_batch")
+  expect_length(b, 3L)
+  # the reference: EI per unit cost over the candidates, the model
+  # conditioned on each chosen point at its posterior mean (hyperparameters
+  # kept), the incumbent counting the fantasized values; a chosen point is
+  # not chosen again (the fantasy of a model with noise keeps some variance
+  # there: here the second point would be chosen again)
+  model <- attr(b[[1]], "models")$f
+  best <- max(init$value)
+  chosen <- integer()
+  for (k in 1:3) {
+    p <- predict(model, cand)
+    a <- ref_ei(p$mean, p$sd, best) / cost(cand[, 1])
+    i <- which.max(replace(a, chosen, -Inf))
+    chosen <- c(chosen, i)
+    mu <- p$mean[i]
+    model <- gp_condition(model, cand[i, , drop = FALSE], mu)
+    best <- max(best, mu)
+  }
+  expect_identical(vapply(b, as.numeric, 0), cand[chosen, 1])
+  expect_identical(anyDuplicated(chosen), 0L)
+  # the first is what bo_ask() alone proposes
+  expect_identical(as.numeric(bo_ask(s)), as.numeric(b[[1]]))
+})
+
+test_that("a batch is told in any order; its untold points are pending", {
+  s <- line_session(budget = 8)
+  set.seed(3)
+  b <- bo_ask(s, n = 3)
+  x <- vapply(b, as.numeric, 0)
+  expect_identical(anyDuplicated(x), 0L)
+  expect_lte(sum(1 + x), budget_left(s))
+  expect_identical(vapply(b, function(p) attr(p, "predicted_cost"), 0), 1 + x)
+  s1 <- bo_tell(s, b[[3]], value = sin(6 * x[3]))
+  expect_identical(vapply(s1$pending, function(e) e$step$x, 0), x[1:2])
+  expect_output(print(s1), "2 asked points pending")
+  # a point asked while others run is given them as fantasies
+  set.seed(4)
+  y <- bo_ask(s1)
+  expect_false(any(abs(as.numeric(y) - x) < 1e-8))
+  s1 <- bo_tell(s1, b[[1]], value = sin(6 * x[1]))
+  expect_identical(vapply(s1$pending, function(e) e$step$x, 0), x[2])
+  # bare coordinates are matched to the pending point
+  s1 <- bo_tell(s1, x[2], value = sin(6 * x[2]))
+  expect_null(s1$pending)
+  s2 <- s
+  for (i in 1:3) s2 <- bo_tell(s2, b[[i]], value = sin(6 * x[i]))
+  expect_null(s2$pending)
+  expect_equal(sort(as.data.frame(s1)$x1), sort(as.data.frame(s2)$x1))
+  expect_identical(budget_left(s1), budget_left(s2) +
+                     (Reduce(`+`, 1 + x[c(1, 2, 3)], 0) -
+                        Reduce(`+`, 1 + x[c(3, 1, 2)], 0)))
+  expect_error(bo_ask(s, n = 0), class = "costbo_error_arg")
+  expect_error(bo_ask(s, n = 1.5), class = "costbo_error_arg")
+})
+
+test_that("a batch fits in the budget with all its costs", {
+  s <- line_session(budget = 3.5)
+  set.seed(5)
+  expect_warning(b <- bo_ask(s, n = 3), class = "costbo_warning_batch")
+  expect_length(b, 2L)
+  costs <- vapply(b, function(p) 1 + as.numeric(p), 0)
+  expect_lte(sum(costs), 3.5)
+  # a measured cost counts the pending points' predicted costs
+  prob <- measured_cost_problem(budget = 4)
+  init <- data.frame(x1 = c(-2, 3, 8, 0), x2 = c(2, 12, 6, 1),
+                     value = c(-5, -20, -9, -30), cost = c(1.2, 2, 4, 1.5))
+  s <- bo_session(prob, policy_ei_pu(), initial = init,
+                  charge_initial = FALSE)
+  set.seed(6)
+  b <- suppressWarnings(bo_ask(s, n = 4))
+  cm <- attr(b[[1]], "models")$cost
+  X <- t(vapply(b, as.numeric, c(0, 0)))
+  p <- predict(cm, X)
+  # each predicted cost from the GP of the finished evaluations
+  expect_equal(vapply(b, function(q) attr(q, "predicted_cost"), 0),
+               exp(p$mean), tolerance = 1e-12)
+  # the points after the first fit with the mean costs of those before
+  mean_cost <- exp(p$mean + p$sd^2 / 2)
+  expect_lte(sum(mean_cost), 4 * (1 + 1e-12))
+})
+
+test_that("print(), summary() and plot() of a session", {
+  sp <- bo_space(n = param_int(1, 6), lr = param_num(1e-3, 1, log = TRUE),
+                 rule = param_cat(c("a", "b", "c")))
+  prob <- bo_problem(function(p) NA, space = sp,
+                     cost = function(p) 1 + p$n / 3, budget = 20)
+  ini <- data.frame(n = c(1, 3, 5, 6), lr = c(0.001, 0.01, 0.1, 1),
+                    rule = c("a", "b", "c", "a"), value = c(0.1, 0.5, 0.2, 0.3))
+  s <- bo_session(prob, policy_ei_pu(), initial = ini, charge_initial = FALSE)
+  # the best point in the user's types
+  expect_snapshot(print(s))
+  s <- bo_tell(s, list(n = 2L, lr = 0.05, rule = "b"), value = 0.7)
+  sm <- summary(s)
+  expect_s3_class(sm, c("summary.bo_session", "summary.bo_run"))
+  expect_identical(sm$best_value, 0.7)
+  expect_identical(sm$best_x$n, 2L)
+  expect_identical(sm$budget_left, 20 - (1 + 2 / 3))
+  expect_false(sm$finished)
+  expect_identical(sm$pending, 0L)
+  expect_snapshot(print(sm))
+  f <- tempfile(fileext = ".pdf")
+  grDevices::pdf(f)
+  on.exit({
+    grDevices::dev.off()
+    unlink(f)
+  })
+  expect_invisible(plot(s))
+  expect_identical(withVisible(plot(s))$value, s)
+  s1 <- line_session()
+  expect_invisible(plot(s1, type = "posterior"))
+  expect_error(plot(s1, type = "surface"), class = "costbo_error_arg")
 })

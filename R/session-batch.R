@@ -1,0 +1,226 @@
+# What bo_ask() proposes: one point or a batch of points for parallel
+# experiments, each with its predicted cost, and the session's pending
+# points. The points of a batch are proposed one after another, each given
+# the ones before it (and the session's pending points) as kriging-believer
+# fantasies: async_fantasy_state(), the state the policies of asynchronous
+# runs see. bo_tell() takes them in any order; once one of a batch is told,
+# the others are pending in the session until they are told too.
+
+# The proposals of bo_ask(session, n) from a checked session: a list of n
+# of them (fewer, with a warning, when the budget or the policy stops the
+# batch early), each list(p, price, predicted): the proposal as
+# state_propose() gives it, its price (problem_price()), its entry as a
+# pending point (list(step, bound, phase), as in asynchronous runs) and its
+# predicted cost (session_predicted_cost()).
+session_ask <- function(session, n) {
+  pr <- session$problem
+  if (n > 1L && inherits(pr, c("bo_problem_cvs", "bo_problem_miso"))) {
+    stop_arg("n", paste("1 for problems with control sets or information",
+                        "sources (their steps are not points that can be",
+                        "fantasized)"), n)
+  }
+  t0 <- proc.time()[["elapsed"]]
+  st <- state_fit(session)
+  fit_time <- proc.time()[["elapsed"]] - t0
+  pend <- session$pending
+  out <- list()
+  for (k in seq_len(n)) {
+    st$pending <- pend
+    fs <- async_fantasy_state(st)
+    t1 <- proc.time()[["elapsed"]]
+    pol <- st$policy$propose(fs)
+    step <- problem_step(pr, pol, fs)
+    p <- list(step = step, x = step$x, info = pol$info, memory = pol$memory,
+              fit_time = if (k == 1L) fit_time else 0,
+              policy_time = proc.time()[["elapsed"]] - t1, state = st,
+              fantasy = fs, control_set = pol$control_set,
+              source = pol$source)
+    # the budget counts the pending points' costs (async_bound())
+    remaining <- st$budget - st$spent - async_pending_cost(st)
+    alt <- session_budget_rule(fs, p, remaining)
+    p <- alt$p
+    if (!alt$none && session_repeats(pend, p$step, pr)) {
+      p <- session_distinct(fs, p, pend)
+    }
+    end <- NULL
+    if (alt$none) {
+      end <- "no point fits in the remaining budget"
+    } else if (is.null(p)) {
+      end <- "every point the policy values is pending"
+    } else {
+      step <- p$step
+      pc <- problem_price(pr, step)
+      entry <- list(step = step, bound = async_bound(st, step, pc$cost, "bo"),
+                    phase = "bo")
+      # (a point whose known cost fails is asked; bo_tell() says why)
+      if (!nzchar(pc$message) &&
+          !session_fits(pc$cost, entry$bound, remaining,
+                        k + length(pend) > 1L)) {
+        end <- "the next point would not fit in the remaining budget"
+      }
+    }
+    if (!is.null(end)) {
+      if (k == 1L) stop_budget(session, end)
+      warn_batch(n, k - 1L, end)
+      break
+    }
+    pend <- c(pend, list(entry))
+    st$memory <- p$memory
+    out[[k]] <- list(p = p, price = pc, entry = entry,
+                     predicted = session_predicted_cost(st, step, pc$cost))
+  }
+  out
+}
+
+# Whether a point of known price `cost` (NA: measured) and cost counted
+# `bound` fits in `remaining`: a known cost when it is at most
+# `remaining`; a measured one, when other points are pending (`others`),
+# when its posterior mean cost is at most `remaining` (a lone point of
+# measured cost is not checked: its price is known only once paid, as in
+# bo_optimize()).
+session_fits <- function(cost, bound, remaining, others) {
+  if (!is.na(cost)) return(cost <= remaining * (1 + 1e-12))
+  !others || bound <= remaining * (1 + 1e-12)
+}
+
+# Whether `step` is one of the pending points `pend`.
+session_repeats <- function(pend, step, problem) {
+  tol <- 1e-10 * (problem$upper - problem$lower)
+  any(vapply(pend, function(e) all(abs(e$step$x - step$x) <= tol), NA))
+}
+
+# When the policy proposes a pending point again (a fantasy keeps some
+# variance where the model has noise, so a cheap point can stay the best):
+# the proposal p, made in the state fs, moved to the point the policy's
+# acquisition values most among those not pending: the candidates of a
+# finite domain, else scrambled Sobol points of the box (64 per input, at
+# most 1024); NULL when none is left. (Typed points are moved off pending
+# ones by problem_step().)
+session_distinct <- function(fs, p, pend) {
+  pr <- fs$problem
+  X <- if (!is.null(pr$candidates)) pr$candidates else
+    problem_design(pr, min(1024L, 64L * pr$d))$x
+  keep <- !vapply(seq_len(nrow(X)), function(i) {
+    session_repeats(pend, list(x = X[i, ]), pr)
+  }, NA)
+  X <- X[keep, , drop = FALSE]
+  if (!nrow(X)) return(NULL)
+  a <- fs$policy$acquisition(fs, X)
+  k <- which.max(replace(a, !is.finite(a), -Inf))
+  if (!length(k)) return(NULL)
+  x <- if (is.null(pr$prior)) X[k, ] else
+    match_candidates(pr$candidates, X[k, , drop = FALSE])
+  p$step <- problem_step(pr, list(x = x), fs)
+  p$x <- p$step$x
+  p$info$acquisition <- a[k]
+  p
+}
+
+# A batch that ends before its n points: a warning of class
+# costbo_warning_batch saying why.
+warn_batch <- function(n, got, why) {
+  cond <- structure(
+    class = c("costbo_warning_batch", "costbo_warning", "warning",
+              "condition"),
+    list(message = sprintf("bo_ask() proposes %d of the %d points asked: %s",
+                           got, n, why), call = NULL))
+  warning(cond)
+}
+
+# The predicted cost of a step in a state whose models are fitted (to the
+# finished evaluations): c(cost, lower, upper), with a known price the price
+# itself; with a measured cost the log-cost GP's predictive median exp(m)
+# and its 90% interval exp(m -/+ 1.645 s) (while the costs cannot be
+# modelled, their geometric mean, without an interval).
+session_predicted_cost <- function(state, step, price) {
+  if (!is.na(price)) return(c(cost = price, lower = price, upper = price))
+  cm <- state$models$cost
+  if (state$problem$cost_type == "measured" && !is.null(cm)) {
+    p <- predict(cm, matrix(step$x, 1L))
+    q <- stats::qnorm(0.95)
+    return(c(cost = exp(p$mean), lower = exp(p$mean - q * p$sd),
+             upper = exp(p$mean + q * p$sd)))
+  }
+  seen <- state$cost[!is.na(state$cost)]
+  c(cost = if (length(seen)) exp(mean(log(seen))) else NA_real_,
+    lower = NA_real_, upper = NA_real_)
+}
+
+# The bo_point of proposal `a` of session_ask(), with the batch it belongs
+# to (`batch`: list(key, entries), the entries as pending points) and the
+# policy's memory after the batch (`memory`).
+session_point <- function(session, a, batch, memory) {
+  p <- a$p
+  x <- problem_ask_point(session$problem, p$step, p)
+  structure(x, info = p$info, memory = memory, models = p$state$models,
+            fit_time = p$fit_time, policy_time = p$policy_time,
+            control_set = p$control_set, source = p$source,
+            predicted_cost = unname(a$predicted[["cost"]]),
+            cost_interval = unname(a$predicted[c("lower", "upper")]),
+            cost_known = !is.na(a$price$cost), batch = batch,
+            class = c(if (is.list(x)) "bo_point_typed", "bo_point"))
+}
+
+# The points of session_ask() as bo_ask() returns them: one bo_point, or a
+# bo_batch (a list of them) when n > 1.
+session_points <- function(session, asked, n) {
+  entries <- lapply(asked, function(a) a$entry)
+  key <- paste(sprintf("%.17g", unlist(lapply(entries, function(e) {
+    e$step$x
+  }))), collapse = ",")
+  batch <- list(key = key, entries = entries)
+  memory <- asked[[length(asked)]]$p$memory
+  pts <- lapply(asked, session_point, session = session, batch = batch,
+                memory = memory)
+  if (n == 1L) pts[[1L]] else structure(pts, class = "bo_batch")
+}
+
+# bo_tell() of the point `src` (what bo_ask() returned, or bare
+# coordinates) at `step`: the first told point of a batch makes the
+# batch's points pending in the session; a told point is no longer pending.
+session_told <- function(session, src, step) {
+  pend <- session$pending
+  batch <- if (inherits(src, "bo_point")) attr(src, "batch")
+  if (!is.null(batch) && !(batch$key %in% session$batches)) {
+    pend <- c(pend, batch$entries)
+    session$batches <- c(session$batches, batch$key)
+  }
+  if (length(pend)) {
+    tol <- 1e-8 * (session$problem$upper - session$problem$lower)
+    hit <- which(vapply(pend, function(e) {
+      all(abs(e$step$x - step$x) <= tol)
+    }, NA))
+    if (length(hit)) pend[[hit[1L]]] <- NULL
+  }
+  session$pending <- if (length(pend)) pend
+  session
+}
+
+# A line on a point's predicted cost.
+print_point_cost <- function(x) {
+  cost <- attr(x, "predicted_cost")
+  if (is.null(cost) || is.na(cost)) return(invisible())
+  ci <- attr(x, "cost_interval")
+  if (isTRUE(attr(x, "cost_known"))) {
+    cat(sprintf("  cost %s (known)\n", format(cost, digits = 4)))
+  } else if (anyNA(ci)) {
+    cat(sprintf("  predicted cost %s (the geometric mean of the costs seen)\n",
+                format(cost, digits = 4)))
+  } else {
+    cat(sprintf("  predicted cost %s (90%% interval %s to %s)\n",
+                format(cost, digits = 4), format(ci[1L], digits = 4),
+                format(ci[2L], digits = 4)))
+  }
+  invisible()
+}
+
+#' @export
+print.bo_batch <- function(x, ...) {
+  cat(sprintf(paste("%d points to evaluate at once (tell them in any",
+                    "order):\n"), length(x)))
+  for (i in seq_along(x)) {
+    cat(sprintf("[[%d]] ", i))
+    print(x[[i]])
+  }
+  invisible(x)
+}
