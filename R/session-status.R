@@ -29,11 +29,11 @@
 #'   cat("spent", s$spent, "left", budget_left(s), "\n")
 #' }
 #' @export
-budget_left <- function(x, ...) UseMethod("budget_left")
-
-#' @export
-budget_left.default <- function(x, ...) {
-  stop_arg("x", "a bo_session or a bo_run", x)
+budget_left <- function(x, ...) {
+  if (!inherits(x, c("bo_session", "bo_run"))) {
+    stop_arg("x", "a bo_session or a bo_run", x)
+  }
+  UseMethod("budget_left")
 }
 
 #' @export
@@ -44,11 +44,11 @@ budget_left.bo_run <- budget_left.bo_session
 
 #' @rdname budget_left
 #' @export
-is_finished <- function(x, ...) UseMethod("is_finished")
-
-#' @export
-is_finished.default <- function(x, ...) {
-  stop_arg("x", "a bo_session or a bo_run", x)
+is_finished <- function(x, ...) {
+  if (!inherits(x, c("bo_session", "bo_run"))) {
+    stop_arg("x", "a bo_session or a bo_run", x)
+  }
+  UseMethod("is_finished")
 }
 
 #' @export

@@ -46,7 +46,9 @@ fuzz_baselines <- function() {
       n_raw = 16, n_starts = 1)),
     acq_pandora_stop = list("acq_pandora_stop", list(best = 1, g = c(0.5, 2))),
     bo_acquisition = list("bo_acquisition", list(session = sess, X = X[1:2, ])),
-    bo_ask = list("bo_ask", list(session = sess)),
+    budget_left = list("budget_left", list(x = sess)),
+    is_finished = list("is_finished", list(x = run)),
+    bo_ask = list("bo_ask", list(session = sess, n = 2)),
     bo_benchmark = list("bo_benchmark", list(
       problems = list(p = prob), policies = list(r = policy_random()),
       reps = 1, max_evaluations = 1, progress = FALSE)),
