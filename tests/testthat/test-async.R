@@ -271,8 +271,9 @@ test_that("a failure with on_error = 'stop' ends the run after the pending evalu
 
 test_that("an interrupt keeps what finished, and the run resumes with its pending points", {
   prob <- cheap_branin(15)
+  # (a free design, so that the budget buys more than 14 evaluations)
   full <- bo_optimize(prob, policy_ei_pu(), workers = 3, clock = "simulated",
-                      seed = 11, progress = FALSE)
+                      seed = 11, progress = FALSE, charge_initial = FALSE)
   f <- tempfile(fileext = ".rds")
   on.exit(unlink(f))
   n <- 0L
@@ -288,7 +289,7 @@ test_that("an interrupt keeps what finished, and the run resumes with its pendin
   }
   part <- bo_optimize(stopper, policy_ei_pu(), workers = 3,
                       clock = "simulated", seed = 11, progress = FALSE,
-                      checkpoint = f)
+                      checkpoint = f, charge_initial = FALSE)
   expect_identical(part$stop_code, "interrupted")
   expect_lt(length(part$value), length(full$value))
   # the checkpoint holds the pending points

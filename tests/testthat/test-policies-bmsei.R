@@ -346,15 +346,18 @@ test_that("Theorem 1: B-MS-EI takes the expensive point, EI-PU cheap ones", {
   K <- ceiling((1 + delta) / eps)
   init <- data.frame(x1 = 0, value = 0)
   prob <- theorem1_problem(eps, delta, rep(0, K + 2))
+  # the theorem's setting: the known initial point is free, and a run ends
+  # when the next point does not fit
   s_b <- bo_session(prob, policy_bmsei(steps = 2, budget_rule = "remaining"),
-                    initial = init)
-  s_e <- bo_session(prob, policy_ei_pu(), initial = init)
+                    initial = init, charge_initial = FALSE)
+  s_e <- bo_session(prob, policy_ei_pu(), initial = init,
+                    charge_initial = FALSE)
   set.seed(11)
   expect_equal(as.numeric(bo_ask(s_b)), K + 1)
   expect_true(as.numeric(bo_ask(s_e)) %in% 1:K)
   # the default 4-step tree agrees
   s_4 <- bo_session(prob, policy_bmsei(budget_rule = "remaining"),
-                    initial = init)
+                    initial = init, charge_initial = FALSE)
   expect_equal(as.numeric(bo_ask(s_4)), K + 1)
   # repeated runs on draws from the prior
   reps <- 40
@@ -364,9 +367,11 @@ test_that("Theorem 1: B-MS-EI takes the expensive point, EI-PU cheap ones", {
     vals <- c(0, eps * rnorm(K), rnorm(1))
     pr <- theorem1_problem(eps, delta, vals)
     rb <- bo_optimize(pr, policy_bmsei(steps = 2, budget_rule = "remaining"),
-                      initial = init, seed = r, progress = FALSE)
+                      initial = init, seed = r, progress = FALSE,
+                      charge_initial = FALSE, budget_rule = "stop")
     re <- bo_optimize(pr, policy_ei_pu(), initial = init, seed = r,
-                      progress = FALSE)
+                      progress = FALSE, charge_initial = FALSE,
+                      budget_rule = "stop")
     fin[r, ] <- c(summary(rb)$best_value, summary(re)$best_value)
     # B-MS-EI's value is exactly max(0, f(expensive point))
     expect_equal(fin[r, 1], max(0, vals[K + 2]))

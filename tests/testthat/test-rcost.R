@@ -306,7 +306,8 @@ test_that("bo_optimize() with each lookahead policy and an R cost stays in budge
     pol <- rc_policies()[[nm]]
     prob <- bo_problem(rc_objective, lower = c(0, 0), upper = c(1, 1),
                        cost = cost, budget = 8)
-    run <- bo_optimize(prob, pol, seed = 3, n_init = 4, progress = FALSE)
+    run <- bo_optimize(prob, pol, seed = 3, n_init = 4, progress = FALSE,
+                       charge_initial = FALSE)
     df <- as.data.frame(run)
     bo <- df[df$phase == "bo", ]
     expect_gt(nrow(bo), 1L, label = nm)

@@ -182,7 +182,7 @@ test_that("every policy proposes valid typed points on a mixed space", {
   sp <- mixed_space()
   prob <- bo_problem(mixed_objective, space = sp,
                      cost = function(p) 0.5 + p$n / 6 + (p$rule == "c"),
-                     budget = 4, optimum = 1)
+                     budget = 5, optimum = 1)
   policies <- list(policy_random(), policy_ei(), policy_ei_pu(),
                    policy_ei_pu_cc(), policy_q1(), policy_ucb(),
                    policy_pbgi(), policy_pbgi_d(),
@@ -193,7 +193,9 @@ test_that("every policy proposes valid typed points on a mixed space", {
                    policy_rollout(horizon = 2, n_samples = 4),
                    policy_rollout(horizon = "adaptive"), policy_kg())
   for (pol in policies) {
-    run <- bo_optimize(prob, pol, seed = 3, progress = FALSE)
+    # (a free design, so that the budget goes to the policy's steps)
+    run <- bo_optimize(prob, pol, seed = 3, progress = FALSE,
+                       charge_initial = FALSE)
     X <- run$X
     expect_gte(sum(run$phase == "bo"), 3L,
                label = paste("the BO steps of", pol$label))
@@ -234,9 +236,15 @@ test_that("a deterministic objective is not evaluated twice at a typed point", {
   # a noisy objective may be evaluated again
   noisy <- bo_problem(function(p) p$n + (p$rule == "b") + rnorm(1, sd = 0.1),
                       space = sp, cost = 1, budget = 10, noisy = TRUE)
-  run2 <- bo_optimize(noisy, policy_ei(), seed = 1, progress = FALSE)
-  # (the initial design: the 6 distinct typed points among 2 (d + 1) = 8)
+  run2 <- bo_optimize(noisy, policy_ei(), seed = 1, progress = FALSE,
+                      charge_initial = FALSE)
+  # (the initial design: 2 (k + 1) = 6 points for k = 2 settings, the 6
+  # distinct typed points)
   expect_identical(nrow(as.data.frame(run2)), 6L + 10L)
+  # charged, the design's 6 unit costs are part of the budget of 10
+  run3 <- bo_optimize(noisy, policy_ei(), seed = 1, progress = FALSE)
+  expect_identical(nrow(as.data.frame(run3)), 10L)
+  expect_equal(run3$spent, 10)
 })
 
 test_that("sessions take typed points and resume keeps them bit for bit", {
@@ -251,7 +259,10 @@ test_that("sessions take typed points and resume keeps them bit for bit", {
   ini$value <- vapply(seq_len(nrow(ini)), function(i) {
     mixed_objective(as.list(ini[i, 1:4]))
   }, 0)
-  s <- bo_session(prob, policy_ei_pu_cc(), initial = ini)
+  # (the measured initial points are not charged: the budget is for the
+  # steps that follow)
+  s <- bo_session(prob, policy_ei_pu_cc(), initial = ini,
+                  charge_initial = FALSE)
   expect_identical(as.data.frame(s)$n, as.integer(ini$n))
   set.seed(4)
   pt <- bo_ask(s)
