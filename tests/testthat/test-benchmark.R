@@ -4,6 +4,10 @@ bench_problems <- function() {
                                            budget = 3 + r))
 }
 bench_policies <- function() list(EI = policy_ei(), `EI-PU` = policy_ei_pu())
+# The tests of the benchmark's bookkeeping run its problems with a free
+# design (charge_initial = FALSE, the papers' protocol): charged, the design
+# of the linear problem (costs up to 21) would not fit in its budget of 6
+# and its replications would hold no evaluation to keep track of.
 
 test_that("the regret curve is read off a hand-made run correctly", {
   rec <- list(problem = "p", policy = "q", rep = 1L,
@@ -29,7 +33,8 @@ test_that("the regret curve is read off a hand-made run correctly", {
 
 test_that("the curves match each run's own record", {
   bm <- bo_benchmark(bench_problems(), bench_policies(), reps = 2,
-                     n_init = 4, n_grid = 7, progress = FALSE)
+                     n_init = 4, n_grid = 7, charge_initial = FALSE,
+                     progress = FALSE)
   df <- as.data.frame(bm)
   expect_equal(nrow(df), 2 * 2 * 2 * 7)
   expect_true(all(bm$replications$status == "ok"))
@@ -40,7 +45,7 @@ test_that("the curves match each run's own record", {
   assign(".Random.seed", streams[[2L]], envir = globalenv())
   run <- bo_optimize(test_problem("dropwave", seed = 2, budget = 5),
                      policy_ei_pu(),
-                     n_init = 4, progress = FALSE)
+                     n_init = 4, charge_initial = FALSE, progress = FALSE)
   RNGkind(old)
   rd <- as.data.frame(run)
   grid <- seq(0, 5, length.out = 7)
@@ -62,15 +67,19 @@ test_that("the curves match each run's own record", {
 test_that("model settings reach every run", {
   fixed <- list(estimate = "fixed", lengthscale = 0.3, outputscale = 1,
                 noise = 1e-6, mean = 0)
+  # a free design: charged, the design alone would spend the budget of 20
+  # and no run would reach the model
   bm <- bo_benchmark(list(linear = known_cost_problem(budget = 20)),
                      list(EI = policy_ei()), reps = 2, n_init = 4,
-                     gp_args = fixed, progress = FALSE)
+                     gp_args = fixed, charge_initial = FALSE,
+                     progress = FALSE)
   streams <- replication_streams(1L, 2L)
   old <- RNGkind()[1L]
   RNGkind("L'Ecuyer-CMRG")
   assign(".Random.seed", streams[[2L]], envir = globalenv())
   run <- bo_optimize(known_cost_problem(budget = 20), policy_ei(), n_init = 4,
-                     gp_args = fixed, progress = FALSE)
+                     gp_args = fixed, charge_initial = FALSE,
+                     progress = FALSE)
   RNGkind(old)
   ev <- bm$evaluations[bm$evaluations$rep == 2, ]
   expect_equal(ev$value, as.data.frame(run)$value)
@@ -81,7 +90,7 @@ test_that("model settings reach every run", {
   # and the default model proposes other points
   dflt <- bo_benchmark(list(linear = known_cost_problem(budget = 20)),
                        list(EI = policy_ei()), reps = 2, n_init = 4,
-                       progress = FALSE)$evaluations
+                       charge_initial = FALSE, progress = FALSE)$evaluations
   expect_false(isTRUE(all.equal(ev$value, dflt$value[dflt$rep == 2])))
   expect_error(bo_benchmark(known_cost_problem(budget = 6), policy_ei(),
                             reps = 1, gp_args = list(bogus = 1)),
@@ -95,23 +104,27 @@ test_that("results do not depend on the back end, the workers or the batch", {
   set.seed(11)
   u <- runif(1)
   set.seed(11)
-  seq_bm <- bo_benchmark(probs, pols, reps = 3, n_init = 4, progress = FALSE)
+  seq_bm <- bo_benchmark(probs, pols, reps = 3, n_init = 4,
+                         charge_initial = FALSE, progress = FALSE)
   expect_identical(runif(1), u) # the caller's generator is untouched
   ref <- as.data.frame(seq_bm)
   cl <- parallel::makePSOCKcluster(2L)
   on.exit(parallel::stopCluster(cl), add = TRUE)
   par_bm <- bo_benchmark(probs, pols, reps = 3, n_init = 4,
-                         backend = "parallel", cluster = cl, progress = FALSE)
+                         charge_initial = FALSE, backend = "parallel",
+                         cluster = cl, progress = FALSE)
   expect_identical(as.data.frame(par_bm), ref)
   if (.Platform$OS.type == "unix") {
     fork_bm <- bo_benchmark(probs, pols, reps = 3, n_init = 4,
-                            backend = "parallel", workers = 2,
-                            progress = FALSE)
+                            charge_initial = FALSE, backend = "parallel",
+                            workers = 2, progress = FALSE)
     expect_identical(as.data.frame(fork_bm), ref)
   }
   # replications 2 and 3 run on their own, then joined with replication 1
-  part <- bo_benchmark(probs, pols, reps = 2:3, n_init = 4, progress = FALSE)
-  one <- bo_benchmark(probs, pols, reps = 1, n_init = 4, progress = FALSE)
+  part <- bo_benchmark(probs, pols, reps = 2:3, n_init = 4,
+                       charge_initial = FALSE, progress = FALSE)
+  one <- bo_benchmark(probs, pols, reps = 1, n_init = 4,
+                      charge_initial = FALSE, progress = FALSE)
   expect_identical(as.data.frame(c(one, part)), ref)
   expect_error(c(one, one), "no replication in common")
 })
@@ -121,9 +134,14 @@ test_that("rep_ids runs chosen replications exactly as a full run does", {
   pols <- list(EI = policy_ei())
   # a record without its timing
   untimed <- function(r) r[setdiff(names(r), "seconds")]
-  full <- bo_benchmark(probs, pols, reps = 12, n_init = 3, progress = FALSE)
+  # the study scripts' protocol (a free design, the rule "stop"), which
+  # benchmark_task() replays below
+  full <- bo_benchmark(probs, pols, reps = 12, n_init = 3,
+                       charge_initial = FALSE, budget_rule = "stop",
+                       progress = FALSE)
   expect_true(all(full$replications$status == "ok"))
   two <- bo_benchmark(probs, pols, rep_ids = c(12, 7), n_init = 3,
+                      charge_initial = FALSE, budget_rule = "stop",
                       progress = FALSE)
   expect_identical(two$tasks$rep, c(12L, 7L))
   expect_identical(two$reps, c(12L, 7L))
@@ -136,7 +154,9 @@ test_that("rep_ids runs chosen replications exactly as a full run does", {
   }
   # replication 7 alone, and as the study scripts replay a record through
   # benchmark_task() on the replication's own stream
-  one <- bo_benchmark(probs, pols, rep_ids = 7, n_init = 3, progress = FALSE)
+  one <- bo_benchmark(probs, pols, rep_ids = 7, n_init = 3,
+                      charge_initial = FALSE, budget_rule = "stop",
+                      progress = FALSE)
   expect_identical(one$tasks$rep, 7L)
   expect_identical(untimed(one$records[[1L]]), untimed(full$records[[7L]]))
   task <- data.frame(problem = "branin", policy = "EI", rep = 7L,
@@ -145,14 +165,16 @@ test_that("rep_ids runs chosen replications exactly as a full run does", {
                            replication_streams(1L, 7L)[[7L]],
                            list(n_init = 3L, max_evaluations = NULL,
                                 charge_initial = FALSE, model = list(),
-                                virtual_workers = NULL))
+                                virtual_workers = NULL,
+                                budget_rule = "stop"))
   expect_identical(untimed(one$records[[1L]]), untimed(direct))
   # a stream does not depend on which others are kept
   expect_identical(replication_streams(1L, 12L, keep = c(12L, 7L)),
                    replication_streams(1L, 12L)[c(12L, 7L)])
   # and c() joins such benchmarks with the rest of the run
   rest <- bo_benchmark(probs, pols, reps = setdiff(1:12, c(7, 12)),
-                       n_init = 3, progress = FALSE)
+                       n_init = 3, charge_initial = FALSE,
+                       budget_rule = "stop", progress = FALSE)
   joined <- c(rest, two)
   expect_identical(joined$reps, 1:12)
   expect_identical(as.data.frame(joined), as.data.frame(full))
@@ -189,11 +211,12 @@ test_that("a future multisession plan gives the same results", {
   probs <- bench_problems()
   pols <- bench_policies()
   ref <- as.data.frame(bo_benchmark(probs, pols, reps = 2, n_init = 4,
+                                    charge_initial = FALSE,
                                     progress = FALSE))
   old <- future::plan("multisession", workers = 2L)
   on.exit(future::plan(old), add = TRUE)
   fut <- bo_benchmark(probs, pols, reps = 2, n_init = 4, backend = "future",
-                      progress = FALSE)
+                      charge_initial = FALSE, progress = FALSE)
   expect_identical(as.data.frame(fut), ref)
 })
 
@@ -210,9 +233,14 @@ test_that("a failing replication is reported with its error, not lost", {
     pr
   }
   broken <- function(r) stop("no such data set")
-  bm <- bo_benchmark(list(flaky = flaky, broken = broken),
-                     list(EI = policy_ei()), reps = 2, n_init = 4,
-                     progress = FALSE)
+  # a free design, so that replication 2 reaches its fifth evaluation (the
+  # charged design of the linear problem spends its budget of 20 in two)
+  # the run that fails says so as it ends
+  expect_warning(
+    bm <- bo_benchmark(list(flaky = flaky, broken = broken),
+                       list(EI = policy_ei()), reps = 2, n_init = 4,
+                       charge_initial = FALSE, progress = FALSE),
+    "the instrument is offline", class = "costbo_warning_failed")
   reps <- bm$replications
   expect_equal(reps$status, c("ok", "failed", "failed", "failed"))
   expect_match(reps$error[2], "the instrument is offline")
@@ -246,7 +274,7 @@ test_that("an interrupt keeps the finished replications", {
   }
   expect_warning(
     bm <- bo_benchmark(list(p = stopper), list(EI = policy_ei()), reps = 3,
-                       n_init = 4, progress = FALSE),
+                       n_init = 4, charge_initial = FALSE, progress = FALSE),
     "interrupted: 1 of 3")
   expect_equal(bm$replications$status, c("ok", "interrupted", "not run"))
   expect_equal(unique(as.data.frame(bm)$rep), 1L)
@@ -254,7 +282,7 @@ test_that("an interrupt keeps the finished replications", {
 
 test_that("summary() gives t-intervals of the final regret", {
   bm <- bo_benchmark(bench_problems(), bench_policies(), reps = 3,
-                     n_init = 4, progress = FALSE)
+                     n_init = 4, charge_initial = FALSE, progress = FALSE)
   s <- summary(bm, level = 0.9)
   df <- as.data.frame(bm)
   last <- df[df$problem == "linear" & df$policy == "EI" & df$cost == 6, ]
@@ -281,14 +309,15 @@ test_that("the GP settings reach the runs and the policies' choices are kept", {
                                       budget = 0.5))
   pol <- list(ETC = policy_etc(plays = 2, n_samples = 16, n_raw = 4,
                                n_starts = 1))
+  # and its free design
   bm <- bo_benchmark(prob, pol, reps = 1, n_init = 3, gp_args = model,
-                     progress = FALSE)
+                     charge_initial = FALSE, progress = FALSE)
   streams <- replication_streams(1L, 1L)
   old <- RNGkind()[1L]
   RNGkind("L'Ecuyer-CMRG")
   assign(".Random.seed", streams[[1L]], envir = globalenv())
   run <- bo_optimize(prob$cvs, pol$ETC, n_init = 3, gp_args = model,
-                     progress = FALSE)
+                     charge_initial = FALSE, progress = FALSE)
   RNGkind(old)
   rd <- as.data.frame(run)
   ev <- bm$evaluations
@@ -301,7 +330,8 @@ test_that("the GP settings reach the runs and the policies' choices are kept", {
   # the rolling-horizon rollout records its horizon at every step
   bm <- bo_benchmark(list(b = test_problem("branin", budget = 2)),
                      list(RH = policy_rollout("adaptive", n_cand = 20)),
-                     reps = 1, n_init = 4, progress = FALSE)
+                     reps = 1, n_init = 4, charge_initial = FALSE,
+                     progress = FALSE)
   ev <- bm$evaluations
   expect_equal(ev$phase, rep(c("initial", "bo"), c(4, 2)))
   expect_true(all(is.na(ev$h[1:4])) && all(ev$h[5:6] >= 1))
@@ -342,10 +372,11 @@ test_that("with several information sources only the objective counts", {
 
 test_that("benchmarks whose records lack later columns still join", {
   probs <- list(linear = known_cost_problem(budget = 6))
+  # a free design, so that each record has evaluations (see bench_problems())
   a <- bo_benchmark(probs, list(EI = policy_ei()), reps = 1, n_init = 4,
-                    progress = FALSE)
+                    charge_initial = FALSE, progress = FALSE)
   b <- bo_benchmark(probs, list(EI = policy_ei()), reps = 2:3, n_init = 4,
-                    progress = FALSE)
+                    charge_initial = FALSE, progress = FALSE)
   for (i in seq_along(a$records)) {
     a$records[[i]]$trace <- a$records[[i]]$trace[, c("cumulative_cost",
                                                      "value", "status",
