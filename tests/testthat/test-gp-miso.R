@@ -137,8 +137,10 @@ test_that("the loop records sources, charges their costs, reports source 0", {
   prob <- bo_problem(function(x, source) -sum((x - 0.3)^2) + 0.2 * source,
                      lower = c(0, 0), upper = c(1, 1), budget = 12,
                      sources = 2, source_costs = c(5, 1), optimum = 0)
+  # a free design (the papers' protocol), so that the budget pays for the
+  # optimization's choices of source
   run <- bo_optimize(prob, policy_kg(n_cand = 20), n_init = 3, seed = 1,
-                     progress = FALSE)
+                     charge_initial = FALSE, progress = FALSE)
   df <- as.data.frame(run)
   expect_true("source" %in% names(df))
   expect_identical(df$source[df$phase == "initial"], rep(0:1, 3))
@@ -152,7 +154,8 @@ test_that("the loop records sources, charges their costs, reports source 0", {
   # a session asks for a pair and charges the source's cost
   s <- bo_session(prob, policy_kg(n_cand = 10),
                   initial = df[df$phase == "initial", c("x1", "x2", "value",
-                                                        "source")])
+                                                        "source")],
+                  charge_initial = FALSE)
   set.seed(2)
   x <- bo_ask(s)
   expect_true(attr(x, "source") %in% 0:1)
@@ -160,6 +163,17 @@ test_that("the loop records sources, charges their costs, reports source 0", {
   expect_equal(s$spent, c(5, 1)[attr(x, "source") + 1])
   expect_error(bo_tell(s, as.numeric(x), value = 0.1),
                class = "costbo_error_arg")
+  # charged (the default), the design pays its sources' costs, 5 + 1 per
+  # point, and ends at its first point that does not fit: the third point's
+  # costly source would take the spend past 12 after 5 + 1 + 5 + 1
+  run <- bo_optimize(prob, policy_kg(n_cand = 20), n_init = 3, seed = 1,
+                     progress = FALSE)
+  df <- as.data.frame(run)
+  expect_identical(df$source, c(0L, 1L, 0L, 1L))
+  expect_identical(df$phase, rep("initial", 4))
+  expect_equal(df$cumulative_cost, cumsum(c(5, 1, 5, 1)))
+  expect_equal(run$spent, 12)
+  expect_identical(run$stop_code, "budget")
 })
 
 test_that("the multi-source test problems follow the papers", {
