@@ -3,6 +3,11 @@
 fixed_model <- list(kernel = "se", estimate = "fixed", lengthscale = 0.1,
                     outputscale = 1, noise = 1e-4)
 
+# The runs and sessions below follow the paper's protocol: the budget is
+# for the optimization, the initial design is free (charge_initial =
+# FALSE); problems with control sets always stop at the first proposal that
+# does not fit (budget_rule "stop").
+
 # A 2-D problem with control sets {1} (0.1), {2} (0.2) and {1, 2} (1).
 cvs_problem2 <- function(budget = 3, sets = list(1L, 2L, 1:2),
                          costs = c(0.1, 0.2, 1)) {
@@ -82,7 +87,7 @@ test_that("UCB-CVS with epsilon 0 takes the largest expected UCB, with a huge ep
                      value = c(0.1, -0.5, 0.7, 1.2))
   set.seed(3)
   s <- bo_session(prob, policy_ucb_cvs(0, n_samples = 128), initial = init,
-                  gp_args = fixed_model)
+                  gp_args = fixed_model, charge_initial = FALSE)
   x <- bo_ask(s)
   i <- attr(x, "control_set")
   # every set's expected UCB on a fine grid stays below the chosen value
@@ -98,13 +103,14 @@ test_that("UCB-CVS with epsilon 0 takes the largest expected UCB, with a huge ep
 
   set.seed(3)
   s2 <- bo_session(prob, policy_ucb_cvs(1e6, n_samples = 128), initial = init,
-                   gp_args = fixed_model)
+                   gp_args = fixed_model, charge_initial = FALSE)
   expect_identical(attr(bo_ask(s2), "control_set"), 2L)
   # an epsilon schedule as a function of t
   set.seed(3)
   s3 <- bo_session(prob, policy_ucb_cvs(function(t) 1e6 / t,
                                         n_samples = 128),
-                   initial = init, gp_args = fixed_model)
+                   initial = init, gp_args = fixed_model,
+                   charge_initial = FALSE)
   expect_identical(attr(bo_ask(s3), "control_set"), 2L)
 })
 
@@ -114,7 +120,7 @@ test_that("ETC plays each cost group its number of times, cheapest first, then c
   run <- bo_optimize(prob, policy_etc(plays = c(3, 2), n_samples = 32,
                                       n_raw = 20, n_starts = 1),
                      n_init = 4, seed = 1, progress = FALSE,
-                     gp_args = fixed_model)
+                     gp_args = fixed_model, charge_initial = FALSE)
   df <- as.data.frame(run)
   bo <- df[df$phase == "bo", ]
   # group of cost 0.1 (set 2) 3 times, group of cost 0.2 (set 1) twice,
@@ -135,7 +141,7 @@ test_that("the commit phase without a full control set takes the best expected U
   run <- bo_optimize(prob, policy_etc(plays = 1, n_samples = 32, n_raw = 20,
                                       n_starts = 1),
                      n_init = 4, seed = 2, progress = FALSE,
-                     gp_args = fixed_model)
+                     gp_args = fixed_model, charge_initial = FALSE)
   bo <- as.data.frame(run)
   bo <- bo[bo$phase == "bo", ]
   expect_identical(bo$control_set[1], 1L)
@@ -146,7 +152,8 @@ test_that("the commit phase without a full control set takes the best expected U
 test_that("the run stops when the chosen control set no longer fits", {
   prob <- cvs_problem2(budget = 2.5)
   run <- bo_optimize(prob, policy_ucb_psq(n_samples = 16), n_init = 4,
-                     seed = 1, progress = FALSE, gp_args = fixed_model)
+                     seed = 1, progress = FALSE, gp_args = fixed_model,
+                     charge_initial = FALSE)
   df <- as.data.frame(run)
   expect_identical(df$control_set[df$phase == "bo"], c(3L, 3L))
   expect_equal(run$spent, 2)
@@ -160,7 +167,7 @@ test_that("random inputs are drawn, recorded and evaluated", {
   run <- bo_optimize(prob, policy_ucb_cvs(1e6, n_samples = 16, n_raw = 10,
                                           n_starts = 1),
                      n_init = 4, seed = 4, progress = FALSE,
-                     gp_args = fixed_model)
+                     gp_args = fixed_model, charge_initial = FALSE)
   df <- as.data.frame(run)
   bo <- df[df$phase == "bo", ]
   expect_true(all(bo$control_set == 1L))
@@ -184,12 +191,14 @@ test_that("runs with control sets are reproducible under set.seed()", {
     set.seed(11)
     bo_optimize(prob, policy_etc(plays = 2, n_samples = 16, n_raw = 10,
                                  n_starts = 1),
-                n_init = 5, progress = FALSE, gp_args = fixed_model)
+                n_init = 5, progress = FALSE, gp_args = fixed_model,
+                charge_initial = FALSE)
   }
   expect_identical(run_frame(go()), run_frame(go()))
   ts <- function() {
     bo_optimize(prob, policy_ts_psq(n_features = 128), n_init = 5, seed = 5,
-                progress = FALSE, gp_args = fixed_model)
+                progress = FALSE, gp_args = fixed_model,
+                charge_initial = FALSE)
   }
   a <- ts()
   expect_identical(run_frame(a), run_frame(ts()))
@@ -212,7 +221,7 @@ test_that("TS-PSQ's posterior sample follows the data and works without a full s
   run <- bo_optimize(prob, policy_ts_psq(n_features = 128, n_samples = 32,
                                          n_raw = 10, n_starts = 1),
                      n_init = 4, seed = 6, progress = FALSE,
-                     gp_args = fixed_model)
+                     gp_args = fixed_model, charge_initial = FALSE)
   expect_identical(sum(run$phase == "bo"), 3L)
 })
 
@@ -223,7 +232,8 @@ test_that("ask/tell sessions take the realized full query", {
   set.seed(8)
   s <- bo_session(prob, policy_etc(plays = 1, n_samples = 16, n_raw = 10,
                                    n_starts = 1),
-                  initial = init, gp_args = fixed_model)
+                  initial = init, gp_args = fixed_model,
+                  charge_initial = FALSE)
   x <- bo_ask(s)
   expect_identical(attr(x, "control_set"), 1L)
   expect_length(x, 1L)
@@ -342,7 +352,7 @@ test_that("plot() shows the regret of runs with control sets", {
   run <- bo_optimize(prob, policy_ucb_cvs(1e6, n_samples = 16, n_raw = 10,
                                           n_starts = 1),
                      n_init = 4, seed = 4, progress = FALSE,
-                     gp_args = fixed_model)
+                     gp_args = fixed_model, charge_initial = FALSE)
   f <- tempfile(fileext = ".pdf")
   grDevices::pdf(f)
   on.exit(unlink(f))
