@@ -69,8 +69,11 @@ test_that("runs decline the step that does not fit, in each variant's words", {
   pols <- list(box = policy_ei_pu(), finite = policy_ei_pu(),
                cvs = policy_ucb_psq(n_samples = 32, n_raw = 10, n_starts = 1),
                miso = policy_kg(n_nodes = 3, n_cand = 10))
+  # the rule "stop" with a free design: the run ends at the policy's first
+  # step that does not fit, which it records as declined
   for (k in names(p)) {
     run <- bo_optimize(p[[k]], pols[[k]], n_init = 3, seed = 2,
+                       charge_initial = FALSE, budget_rule = "stop",
                        progress = FALSE)
     expect_identical(run$stop_code, "budget", label = k)
     dec <- run$declined
@@ -90,11 +93,44 @@ test_that("runs decline the step that does not fit, in each variant's words", {
     }
     if (k %in% c("box", "finite")) expect_identical(dec$cost, 1 + dec$x[1])
   }
+  # the defaults (a charged design, the rule "feasible"): every evaluation
+  # is paid, the design's too, and a known cost never overruns the budget
+  for (k in c("box", "finite")) {
+    run <- bo_optimize(p[[k]], pols[[k]], n_init = 3, seed = 2,
+                       progress = FALSE)
+    df <- as.data.frame(run)
+    expect_identical(run$stop_code, "budget", label = k)
+    expect_equal(df$cost, 1 + df$x1, tolerance = 1e-15)
+    expect_equal(df$cumulative_cost, cumsum(df$cost), tolerance = 1e-12)
+    expect_equal(run$spent, sum(df$cost), tolerance = 1e-12)
+    expect_lte(run$spent, run$budget)
+  }
+  # the box's design (costs 1.86, then 1.24) cannot pay for its second
+  # point, and one point is too few for a model: nothing more is started
+  box <- bo_optimize(p$box, pols$box, n_init = 3, seed = 2, progress = FALSE)
+  expect_identical(nrow(as.data.frame(box)), 1L)
+  expect_match(box$stop_reason,
+               "the next point of the initial design would not fit")
+  # the finite domain's design ends once its prior has a point; then the
+  # run ends when no candidate left fits in what remains
+  fin <- bo_optimize(p$finite, pols$finite, n_init = 3, seed = 2,
+                     progress = FALSE)
+  df <- as.data.frame(fin)
+  expect_identical(df$phase, c("initial", "bo"))
+  left <- setdiff(seq_len(nrow(p$finite$candidates)), fin$index)
+  remaining <- fin$budget - fin$spent
+  expect_gt(min(1 + p$finite$candidates[left, 1]), remaining)
+  expect_match(fin$stop_reason,
+               "budget spent: no point fits in the remaining budget",
+               fixed = TRUE)
+  expect_gt(fin$declined$cost, remaining)
 })
 
 test_that("a finite domain keeps each evaluation's candidate index", {
   p <- variant_problems()$finite
-  run <- bo_optimize(p, policy_ei(), n_init = 3, seed = 4, progress = FALSE)
+  # free designs, so that the budget of 3 pays for optimization steps
+  run <- bo_optimize(p, policy_ei(), n_init = 3, seed = 4,
+                     charge_initial = FALSE, progress = FALSE)
   # the index of each evaluated point, found by direct comparison
   direct <- apply(run$X, 1L, function(x) {
     which(apply(p$candidates, 1L, function(r) all(r == x)))[1L]
@@ -106,7 +142,7 @@ test_that("a finite domain keeps each evaluation's candidate index", {
   # a session saved before states kept indices gets them where it enters
   s <- bo_session(p, policy_ei(), initial = data.frame(
     x1 = p$candidates[c(2, 5, 7), 1], x2 = p$candidates[c(2, 5, 7), 2],
-    value = c(0.1, 0.5, 0.2)))
+    value = c(0.1, 0.5, 0.2)), charge_initial = FALSE)
   expect_identical(s$index, c(2L, 5L, 7L))
   old <- s
   old$index <- integer()
