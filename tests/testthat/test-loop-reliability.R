@@ -56,9 +56,10 @@ test_that("bad settings are errors naming the argument before anything is paid",
   expect_identical(b$calls$n, 0L)
   r <- counted(bo_problem(function(x) sum(x), c(0, 0), c(1, 1),
                           cost = function(x) 1 + x[1], budget = 5))
-  # the same problem with EI runs
+  # the same problem with EI runs: the whole default design (a free one:
+  # charged, it would end within a quarter of the budget of 5) and one step
   run <- bo_optimize(r$prob, policy_ei(), seed = 1, max_evaluations = 1,
-                     progress = FALSE)
+                     charge_initial = FALSE, progress = FALSE)
   expect_identical(nrow(as.data.frame(run)), 7L)
   # an explicit prior with no evaluation at all
   p <- counted(bo_problem(function(x) sum(x), candidates = matrix(1:10, 5),
@@ -111,13 +112,29 @@ test_that("a failing known cost function is a recorded failure, never a lost run
     ok <- !bad_rows
     expect_equal(df$value[ok], unname(apply(as.matrix(df[ok, c("x1", "x2")]),
                                             1L, branin_max)))
-    expect_equal(run$spent, sum(df$cost[ok & df$phase == "bo"]))
+    # the design is charged: every valid cost is paid, no failed one, and
+    # never more than the budget
+    expect_equal(run$spent, sum(df$cost[ok]))
+    expect_equal(df$cumulative_cost, cumsum(ifelse(ok, df$cost, 0)))
+    expect_lte(run$spent, 40)
     expect_equal(df$cost[ok], unname(apply(as.matrix(df[ok, c("x1", "x2")]),
                                            1L, cl)))
     expect_output(print(run), "failed")
     expect_identical(summary(run)$n_failed, sum(bad_rows))
+    # the rule "stop" with a free design: only the optimization's valid
+    # costs are paid
+    old <- bo_optimize(k$prob, policy_ei(), seed = 1, on_error = "skip",
+                       charge_initial = FALSE, budget_rule = "stop",
+                       progress = FALSE)
+    dold <- as.data.frame(old)
+    ok_old <- dold$status == "ok"
+    expect_true(any(!ok_old))
+    expect_equal(old$spent, sum(dold$cost[ok_old & dold$phase == "bo"]))
     # on_error = "stop" ends the run at the first such point, keeping it all
-    st <- bo_optimize(k$prob, policy_ei(), seed = 1, progress = FALSE)
+    # and saying so
+    expect_warning(st <- bo_optimize(k$prob, policy_ei(), seed = 1,
+                                     progress = FALSE),
+                   "the cost function", class = "costbo_warning_failed")
     expect_match(st$stop_reason, "^the cost function")
     ds <- as.data.frame(st)
     expect_identical(sum(ds$status == "error"), 1L)
@@ -151,12 +168,33 @@ test_that("a bad measured cost keeps its valid value, marked", {
   expect_identical(df$cost_valid, !bad)
   expect_true(all(is.na(df$cost[bad])))
   expect_match(df$message[bad], "not a positive number \\(the value is kept\\)")
-  expect_equal(run$spent, sum(df$cost[!bad & df$phase == "bo"]))
-  # the value counts, the cost model learns from the valid costs only
+  # the design is charged: every valid cost is paid, the invalid one not
+  expect_equal(run$spent, sum(df$cost[!bad]))
+  expect_equal(df$cumulative_cost, cumsum(ifelse(bad, 0, df$cost)))
+  # the value counts, the cost model learns from the valid costs only: the
+  # run ended when no point was predicted to fit, a decision made with all
+  # the valid costs
   expect_equal(summary(run)$best_value, max(df$value))
-  expect_identical(run$models$cost$n, sum(!bad[seq_len(nrow(df) - 1L)]))
-  # with on_error = "stop" the run ends there, the value kept
-  st <- bo_optimize(prob, policy_ei_pu(), seed = 3, progress = FALSE)
+  expect_match(run$stop_reason, "no point fits in the remaining budget")
+  expect_identical(run$models$cost$n, sum(!bad))
+  # the rule "stop" with a free design: only the optimization's valid costs
+  # are paid, and the evaluation that crosses the budget ends the run
+  # before the cost model sees it
+  old <- bo_optimize(prob, policy_ei_pu(), seed = 3, on_error = "skip",
+                     charge_initial = FALSE, budget_rule = "stop",
+                     progress = FALSE)
+  dold <- as.data.frame(old)
+  bad_old <- dold$x2 > 10
+  expect_true(any(bad_old) && any(!bad_old))
+  expect_identical(dold$cost_valid, !bad_old)
+  expect_equal(old$spent, sum(dold$cost[!bad_old & dold$phase == "bo"]))
+  expect_false(dold$within_budget[nrow(dold)])
+  expect_identical(old$models$cost$n,
+                   sum(!bad_old[seq_len(nrow(dold) - 1L)]))
+  # with on_error = "stop" the run ends there, the value kept, and says so
+  expect_warning(st <- bo_optimize(prob, policy_ei_pu(), seed = 3,
+                                   progress = FALSE),
+                 class = "costbo_warning_failed")
   ds <- as.data.frame(st)
   expect_match(st$stop_reason, "failed")
   expect_false(ds$cost_valid[nrow(ds)])
@@ -185,8 +223,10 @@ test_that("ask/tell: a failing cost function asks for the cost; an unmeasured co
   s2 <- bo_tell(s, 0.7, value = 1, cost = 3)
   expect_equal(as.data.frame(s2)$cost[4], 3)
   mp <- bo_problem(function(x) NA, lower = 0, upper = 1, budget = 5)
+  # a free initial design: nothing is paid but what is told
   s <- bo_session(mp, policy_ei_pu(),
-                  initial = cbind(init, cost = c(1, 2, 1.5)))
+                  initial = cbind(init, cost = c(1, 2, 1.5)),
+                  charge_initial = FALSE)
   s <- bo_tell(s, 0.9, value = 0.5, cost = NA)
   df <- as.data.frame(s)
   expect_identical(df$status[4], "ok")
@@ -194,6 +234,15 @@ test_that("ask/tell: a failing cost function asks for the cost; an unmeasured co
   expect_equal(df$value[4], 0.5)
   expect_equal(s$spent, 0)
   expect_s3_class(bo_ask(s), "bo_point")
+  # charged (the default): the initial costs are paid and the unmeasured
+  # one adds nothing; the 0.5 left is less than every cost seen, so no
+  # point is predicted to fit and nothing more is asked
+  s <- bo_session(mp, policy_ei_pu(),
+                  initial = cbind(init, cost = c(1, 2, 1.5)))
+  s <- bo_tell(s, 0.9, value = 0.5, cost = NA)
+  expect_equal(as.data.frame(s)$cumulative_cost, c(1, 3, 4.5, 4.5))
+  expect_equal(s$spent, 4.5)
+  expect_error(bo_ask(s), "no point fits", class = "costbo_error_budget")
 })
 
 test_that("a checkpoint that cannot be written warns, is recorded, and loses nothing", {
@@ -208,11 +257,13 @@ test_that("a checkpoint that cannot be written warns, is recorded, and loses not
     if (n == 9L) unlink(dir, recursive = TRUE)
     g(x)
   }
+  # a free design, so that the run lasts past the ninth evaluation
   expect_warning(run <- bo_optimize(prob, policy_ei_pu(), seed = 1,
-                                    checkpoint = f, progress = FALSE),
+                                    checkpoint = f, charge_initial = FALSE,
+                                    progress = FALSE),
                  "could not be written", class = "costbo_warning_checkpoint")
   ref <- bo_optimize(known_cost_problem(budget = 40), policy_ei_pu(),
-                     seed = 1, progress = FALSE)
+                     seed = 1, charge_initial = FALSE, progress = FALSE)
   # every evaluation is kept and the run is the one without checkpoints
   expect_identical(run_frame(run), run_frame(ref))
   expect_identical(run$stop_reason, ref$stop_reason)
@@ -231,8 +282,9 @@ test_that("a run interrupted during its initial design resumes it bit for bit", 
   noisy <- function(x) branin_max(x) + stats::rnorm(1, sd = 0.1)
   prob <- bo_problem(noisy, c(-5, 0), c(10, 15), cost = 1, budget = 5,
                      noisy = TRUE)
+  # free designs: charged, the design of 6 would not fit in the budget of 5
   full <- bo_optimize(prob, policy_ei(), n_init = 6, seed = 21,
-                      progress = FALSE)
+                      charge_initial = FALSE, progress = FALSE)
   n <- 0L
   broken <- prob
   broken$objective <- function(x) {
@@ -241,7 +293,8 @@ test_that("a run interrupted during its initial design resumes it bit for bit", 
     noisy(x)
   }
   part <- bo_optimize(broken, policy_ei(), n_init = 6, seed = 21,
-                      checkpoint = f, progress = FALSE)
+                      checkpoint = f, charge_initial = FALSE,
+                      progress = FALSE)
   expect_identical(part$stop_reason, "interrupted")
   expect_identical(nrow(as.data.frame(part)), 3L)
   set.seed(1)
@@ -253,7 +306,8 @@ test_that("a run interrupted during its initial design resumes it bit for bit", 
   # with information sources: every initial point at every source
   mp <- test_problem_miso("goldstein_price", budget = 24)
   fullm <- bo_optimize(mp, policy_kg(), n_init = 3, seed = 5,
-                       max_evaluations = 1, progress = FALSE)
+                       max_evaluations = 1, charge_initial = FALSE,
+                       progress = FALSE)
   n <- 0L
   bm <- mp
   mo <- mp$objective
@@ -263,7 +317,8 @@ test_that("a run interrupted during its initial design resumes it bit for bit", 
     mo(x, source)
   }
   partm <- bo_optimize(bm, policy_kg(), n_init = 3, seed = 5,
-                       max_evaluations = 1, checkpoint = f, progress = FALSE)
+                       max_evaluations = 1, checkpoint = f,
+                       charge_initial = FALSE, progress = FALSE)
   expect_identical(nrow(as.data.frame(partm)), 4L)
   resm <- bo_resume(f, problem = mp, progress = FALSE)
   expect_identical(run_frame(resm), run_frame(fullm))
@@ -274,8 +329,9 @@ test_that("failures inform the policy: a failing half of the box stops absorbing
     if (x[1] > 2.5) stop("simulation crashed")
     branin_max(x)
   }, c(-5, 0), c(10, 15), cost = 1, budget = 30)
+  # a free design: the budget of 30 pays for 30 optimization steps
   run <- bo_optimize(prob, policy_ei(), seed = 1, on_error = "skip",
-                     progress = FALSE)
+                     charge_initial = FALSE, progress = FALSE)
   df <- as.data.frame(run)
   bo <- df$phase == "bo"
   # before failures informed the model: 7 evaluations, all 7 failed, then
