@@ -148,7 +148,10 @@
 #' @param initial Optional data frame of points already evaluated (columns
 #'   `x1`, ..., `xd`, `value`, and `cost` for a measured cost); they form
 #'   (part of) the initial design.
-#' @param seed Optional seed for [set.seed()].
+#' @param seed Optional seed: the run draws from `set.seed(seed)`'s stream
+#'   and leaves the caller's random-number generator as it found it
+#'   (without `seed` the run draws from the caller's stream, so that
+#'   `set.seed(s); bo_optimize(...)` repeats a run too).
 #' @param max_evaluations Optional cap on the number of evaluations after the
 #'   initial design.
 #' @param charge_initial Charge the initial design's cost to the budget?
@@ -237,7 +240,12 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
     gp_args <- renamed_arg(model, "model", "gp_args", !missing(gp_args))
   }
   gp_args <- check_model_args(gp_args)
-  if (!is.null(seed)) set.seed(seed)
+  if (!is.null(seed)) {
+    # the run's own stream; the caller's is put back afterwards
+    saved_rng <- save_rng()
+    on.exit(restore_rng(saved_rng), add = TRUE)
+    set.seed(seed)
+  }
   state <- new_state(problem, policy, charge_initial, gp_args, budget_rule,
                      budget_prob)
   if (!is.null(initial)) state <- state_initial(state, initial, call)

@@ -168,7 +168,9 @@ session_points <- function(session, asked, n) {
   key <- paste(sprintf("%.17g", unlist(lapply(entries, function(e) {
     e$step$x
   }))), collapse = ",")
-  batch <- list(key = key, entries = entries)
+  # (a single point is told back as it is: nothing of it stays pending,
+  # and a problem with control sets tells its realized full query)
+  batch <- if (n > 1L) list(key = key, entries = entries)
   memory <- asked[[length(asked)]]$p$memory
   pts <- lapply(asked, session_point, session = session, batch = batch,
                 memory = memory)

@@ -147,7 +147,11 @@ test_that("a measured cost starts only what the cost model says fits", {
 
 test_that("set.seed() and seed reproduce runs exactly", {
   prob <- measured_cost_problem(budget = 8)
+  set.seed(123)
+  before <- .Random.seed
   a <- bo_optimize(prob, policy_ei_pu_cc(), seed = 4, progress = FALSE)
+  # `seed` leaves the caller's generator as it was
+  expect_identical(.Random.seed, before)
   b <- bo_optimize(prob, policy_ei_pu_cc(), seed = 4, progress = FALSE)
   expect_identical(run_frame(a), run_frame(b))
   set.seed(5)
