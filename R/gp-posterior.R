@@ -170,7 +170,8 @@ gp_condition <- function(object, x, y) {
 #'   [stats::simulate()].
 #' @param newdata Points (as in [predict.costbo_gp()]), at most 1000: their
 #'   joint posterior covariance is factored by one LAPACK call, which cannot
-#'   be interrupted.
+#'   be interrupted. By default the inputs the GP was fitted to, as
+#'   [stats::simulate()] does for other models.
 #' @param ... Unused.
 #' @return A matrix with one row per point and one column per sample, with
 #'   attribute `"seed"` as in [stats::simulate()].
@@ -182,8 +183,9 @@ gp_condition <- function(object, x, y) {
 #' @export
 simulate.costbo_gp <- function(object, nsim = 1, seed = NULL, newdata, ...) {
   nsim <- check_count(nsim, min = 1L)
-  if (missing(newdata)) stop_arg("newdata", "given", NULL)
   object <- check_gp_object(object)
+  # as simulate() of stats' models: at the data the model was fitted to
+  if (missing(newdata)) newdata <- gp_fitted_inputs(object)
   gp_require(object, "sample", arg = "object")
   Xn <- gp_newdata(object, newdata)
   if (as.double(nsim) * nrow(Xn) > 1e8) {
@@ -270,4 +272,43 @@ print.costbo_prior_sample <- function(x, ...) {
               paste(format(unique(attr(x, "lengthscale"))), collapse = " "),
               format(attr(x, "outputscale")), attr(x, "n_features")))
   invisible(x)
+}
+
+#' Fitted values and residuals of a Gaussian process
+#'
+#' The posterior mean of the GP at the inputs it was fitted to, and the
+#' observations minus it, as [stats::fitted()] and [stats::residuals()]
+#' give them for other models. An interpolating GP (a small noise
+#' variance) has residuals near 0; a noisy one's show what the noise
+#' explains.
+#'
+#' @param object A fitted GP ([gp_fit()], [gp_finite()], [gp_fit_miso()]).
+#' @param ... Unused.
+#' @return A numeric vector with one value per observation.
+#' @family gaussian-process
+#' @examples
+#' set.seed(1)
+#' X <- matrix(runif(20), ncol = 2)
+#' fit <- gp_fit(X, sin(5 * X[, 1]) + X[, 2] + rnorm(10, sd = 0.1))
+#' cbind(fitted = fitted(fit), residual = residuals(fit))[1:3, ]
+#' @export
+fitted.costbo_gp <- function(object, ...) {
+  object <- check_gp_object(object)
+  predict(object, gp_fitted_inputs(object), sd = FALSE)$mean
+}
+
+# The inputs a GP was fitted to, as predict() takes them (with their
+# sources as the last column for the multi-source GP).
+gp_fitted_inputs <- function(object) {
+  if (inherits(object, "costbo_gp_miso")) {
+    return(cbind(object$X, object$source, deparse.level = 0L))
+  }
+  object$X
+}
+
+#' @rdname fitted.costbo_gp
+#' @export
+residuals.costbo_gp <- function(object, ...) {
+  object <- check_gp_object(object)
+  object$y - fitted(object)
 }

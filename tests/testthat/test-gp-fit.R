@@ -726,3 +726,35 @@ test_that("hand-built objects of each class are accepted or rejected", {
   expect_identical(class(costbo:::check_gp_object(se)), class(se))
   expect_true(all(is.finite(predict(se, nd)$mean)))
 })
+
+test_that("fitted(), residuals() and simulate() work at the fitted data, as for stats' models", {
+  set.seed(1)
+  X <- matrix(runif(30), ncol = 2)
+  y <- sin(5 * X[, 1]) + X[, 2] + rnorm(15, sd = 0.1)
+  fit <- gp_fit(X, y, noise = 0.01, estimate = "fixed", lengthscale = 0.3,
+                outputscale = 1)
+  # the posterior mean at the inputs, by the dense formula in the user's
+  # units: m + K (K + s2 I)^{-1} (y - m) for the standardized constant mean
+  p <- predict(fit, X)
+  expect_equal(fitted(fit), p$mean, tolerance = 1e-12)
+  expect_equal(residuals(fit), y - p$mean, tolerance = 1e-12)
+  # a noise variance of 0.01 of the standardized data leaves residuals
+  # that are neither 0 nor the data's spread
+  expect_gt(sd(residuals(fit)), 1e-4)
+  expect_lt(sd(residuals(fit)), sd(y) / 2)
+  # simulate() without newdata samples at the fitted inputs
+  a <- simulate(fit, nsim = 3, seed = 7)
+  b <- simulate(fit, nsim = 3, seed = 7, newdata = X)
+  expect_identical(dim(a), c(15L, 3L))
+  expect_identical(unclass(a), unclass(b))
+  # the finite and the multi-source GPs too
+  ff <- gp_finite(rep(0, 5), diag(5), x = c(1, 3), y = c(0.5, -0.2),
+                  noise = 0.01)
+  # conditioning N(0, 1) on y + N(0, 0.01): y / 1.01
+  expect_equal(fitted(ff), c(0.5, -0.2) / 1.01, tolerance = 1e-12)
+  expect_equal(residuals(ff), c(0.5, -0.2) * (1 - 1 / 1.01), tolerance = 1e-12)
+  s <- rep(0:1, length.out = 15)
+  fm <- gp_fit_miso(X, s, sin(3 * X[, 1]) + 0.1 * s)
+  expect_equal(fitted(fm), predict(fm, cbind(X, s))$mean, tolerance = 1e-12)
+  expect_length(residuals(fm), 15L)
+})
