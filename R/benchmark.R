@@ -50,8 +50,10 @@
 #' `charge_initial = TRUE`). At grid cost `c` the best value is the best
 #' successful evaluation (of the objective itself, source 0, for a
 #' multi-source problem) whose cumulative cost is at most `c` (a step
-#' function, carried forward between evaluations; `NA` before the first), the
-#' regret is the problem's `optimum` minus it (for problems with control sets
+#' function, carried forward between evaluations; `NA` before the first;
+#' the smallest value of a problem with `maximize = FALSE`, whose values are
+#' reported as its objective gives them, see [bo_problem()]), the regret is
+#' its distance to the problem's `optimum` (for problems with control sets
 #' that record their noise-free objective, the simple regret of Tay et al.
 #' 2023), and the log10 regret counts regrets below 1e-10 (including
 #' negative ones from noisy observations) as 1e-10.
@@ -278,8 +280,9 @@ benchmark_task <- function(task, problems, policies, stream, args) {
   # with several information sources only the objective (source 0) counts
   src <- if (is.null(df$source)) rep(NA_integer_, nrow(df)) else df$source
   counts <- df$status == "ok" & (is.na(src) | src == 0L)
+  # values in costbo's direction (maximization; see user_value())
   rec$trace <- data.frame(
-    cumulative_cost = df$cumulative_cost, value = df$value,
+    cumulative_cost = df$cumulative_cost, value = run$value,
     status = df$status, source = src, counts = counts, phase = df$phase,
     h = if (is.null(df$h)) rep(NA_integer_, nrow(df)) else
       as.integer(df$h),
@@ -287,7 +290,7 @@ benchmark_task <- function(task, problems, policies, stream, args) {
       else as.integer(df$control_set),
     regret = if (!is.null(df$simple_regret)) df$simple_regret else
       if (is.null(run$problem$optimum)) rep(NA_real_, nrow(df)) else
-        run$problem$optimum - cummax(ifelse(counts, df$value, -Inf)),
+        run$problem$optimum - cummax(ifelse(counts, run$value, -Inf)),
     stringsAsFactors = FALSE)
   # an asynchronous run's finishing times (a sequential run's trace is as
   # it always was, so that caches replay)
@@ -295,6 +298,9 @@ benchmark_task <- function(task, problems, policies, stream, args) {
   rec$trace$regret[!is.finite(rec$trace$regret)] <- NA_real_
   rec$x <- matrix(as.double(run$X), ncol = run$problem$d)
   rec$optimum <- run$problem$optimum
+  # a minimized problem's records say so (the others' are as they always
+  # were, so that study parts keep their fingerprints)
+  if (!problem_maximize(run$problem)) rec$maximize <- FALSE
   rec$budget <- run$budget
   rec$stop_reason <- run$stop_reason
   rec$stop_code <- run$stop_code
@@ -388,7 +394,8 @@ trace_counts <- function(tr) {
   if (is.null(tr$counts)) tr$status == "ok" else tr$counts
 }
 
-# The step function of a run's best value and regret on a cost grid.
+# The step function of a run's best value (in the problem's direction) and
+# regret on a cost grid.
 benchmark_curve <- function(rec, grid) {
   tr <- rec$trace
   ok <- trace_counts(tr)
@@ -399,7 +406,8 @@ benchmark_curve <- function(rec, grid) {
   best_at[!is.finite(best_at)] <- NA_real_
   regret <- ifelse(k > 0L, tr$regret[pmax(k, 1L)], NA_real_)
   data.frame(problem = rec$problem, policy = rec$policy, rep = rec$rep,
-             cost = grid, best_value = best_at, regret = regret,
+             cost = grid, best_value = user_value(rec, best_at),
+             regret = regret,
              log10_regret = log10(pmax(regret, 1e-10)),
              stringsAsFactors = FALSE)
 }
@@ -439,6 +447,17 @@ as.data.frame.bo_benchmark <- function(x, row.names = NULL, optional = FALSE,
   df
 }
 
+# Whether each problem of a benchmark is maximized, as its user defined it
+# (a named logical vector; see problem_maximize()).
+benchmark_maximize <- function(x) {
+  probs <- unique(x$tasks$problem)
+  vapply(probs, function(p) {
+    recs <- Filter(function(r) r$problem == p && !is.null(r$trace),
+                   x$records)
+    !length(recs) || problem_maximize(recs[[1L]])
+  }, NA)
+}
+
 # One row per replication.
 benchmark_replications <- function(x) {
   rows <- lapply(x$records, function(r) {
@@ -452,7 +471,7 @@ benchmark_replications <- function(x) {
                n_evaluations = if (is.null(tr)) 0L else nrow(tr),
                spent = if (is.null(tr)) NA_real_ else
                  max(c(0, tr$cumulative_cost)),
-               best_value = best, regret = reg,
+               best_value = user_value(r, best), regret = reg,
                seconds = r$seconds, stop_reason = r$stop_reason,
                stop_code = if (is.null(r$stop_code)) NA_character_ else
                  r$stop_code,
@@ -479,6 +498,7 @@ benchmark_evaluations <- function(x) {
     X <- matrix(NA_real_, nrow(tr), D,
                 dimnames = list(NULL, paste0("x", seq_len(D))))
     if (!is.null(r$x)) X[, seq_len(ncol(r$x))] <- r$x
+    tr$value <- user_value(r, tr$value)
     data.frame(problem = r$problem, policy = r$policy, rep = r$rep,
                tr[, c("cumulative_cost", "value", "status", "phase",
                       "source", "h", "control_set", "t_done")], X,

@@ -18,8 +18,9 @@
 #'   quantile (`Inf` when the mean difference is 0).
 #'
 #' The difference is oriented so that a positive value favours `policy`:
-#' `baseline - policy` for measures where lower is better (regret),
-#' `policy - baseline` otherwise.
+#' `baseline - policy` for measures where lower is better (regret, and the
+#' best value of a problem defined with `maximize = FALSE`, whose best value
+#' is its smallest), `policy - baseline` otherwise.
 #'
 #' @param x A [bo_benchmark()], or a data frame with columns `problem`,
 #'   `policy`, `rep` and the numeric column named by `measure` (one row per
@@ -30,7 +31,8 @@
 #'   `cost`; for a data frame, the name of its column to compare.
 #' @param higher_is_better For a data frame, whether larger values of
 #'   `measure` are better (required); for a benchmark it follows from
-#'   `measure`.
+#'   `measure` and, for `"best_value"`, from each problem's direction
+#'   (`maximize` in [bo_problem()]).
 #' @param cost For a benchmark, the cost at which to read the measure: a
 #'   single number, or `NULL` (default) for each problem's budget.
 #' @param level Confidence level of the intervals.
@@ -62,17 +64,17 @@ bo_compare <- function(x, policy, baseline, measure = NULL,
   cd <- compare_data(x, policy, baseline, measure, higher_is_better, cost)
   df <- cd$data
   measure <- cd$measure
-  higher_is_better <- cd$higher_is_better
   rows <- lapply(unique(df$problem), function(pb) {
     m <- compare_pairs(df[df$problem == pb, , drop = FALSE], policy, baseline,
                        measure)
     if (is.null(m)) return(NULL)
-    v <- paired_verdict(if (higher_is_better) m$p - m$b else m$b - m$p, level)
+    v <- paired_verdict(ifelse(m$higher, m$p - m$b, m$b - m$p), level)
     data.frame(problem = pb, policy = policy, baseline = baseline,
                measure = measure, n = nrow(m), mean_policy = mean(m$p),
                mean_baseline = mean(m$b), difference = v$difference,
                lower = v$lower, upper = v$upper, verdict = v$verdict,
-               n_needed = v$n_needed, stringsAsFactors = FALSE)
+               n_needed = v$n_needed, higher = m$higher[1L],
+               stringsAsFactors = FALSE)
   })
   out <- do.call(rbind, rows)
   if (is.null(out)) {
@@ -80,8 +82,13 @@ bo_compare <- function(x, policy, baseline, measure = NULL,
                         policy, baseline))
   }
   rownames(out) <- NULL
+  # the direction of each row (one value when all rows share it)
+  higher <- out$higher
+  out$higher <- NULL
   attr(out, "level") <- level
-  attr(out, "higher_is_better") <- higher_is_better
+  attr(out, "higher_is_better") <- if (length(unique(higher)) == 1L) {
+    higher[1L]
+  } else higher
   class(out) <- c("bo_compare", "data.frame")
   out
 }
@@ -94,7 +101,8 @@ bo_compare <- function(x, policy, baseline, measure = NULL,
 format.bo_compare <- function(x, digits = 2L, ...) {
   f <- function(v) vapply(v, function(e) format(signif(e, digits)), "")
   lvl <- 100 * attr(x, "level")
-  what <- paste(if (isTRUE(attr(x, "higher_is_better"))) "higher" else "lower",
+  higher <- attr(x, "higher_is_better")
+  what <- paste(ifelse(rep_len(higher %in% TRUE, nrow(x)), "higher", "lower"),
                 gsub("_", " ", x$measure))
   more <- ifelse(x$verdict != "inconclusive", "",
                  ifelse(is.finite(x$n_needed),
@@ -191,12 +199,12 @@ bo_claim <- function(x, claim, policy, baseline, problems = NULL,
     stop_costbo(sprintf("`%s` and `%s` have no paired replications with finite values",
                         policy, baseline))
   }
-  sign <- if (cd$higher_is_better) 1 else -1
+  sign <- ifelse(m$higher, 1, -1)
   v <- paired_verdict(sign * (m$p - m$b), level)
   probs <- unique(m$problem)
   each <- vapply(probs, function(pb) {
     k <- m$problem == pb
-    paired_verdict(sign * (m$p[k] - m$b[k]), level)$verdict
+    paired_verdict(sign[k] * (m$p[k] - m$b[k]), level)$verdict
   }, "")
   counts <- table(factor(each, c("reproduced", "refuted", "inconclusive")))
   counts <- counts[counts > 0]
@@ -243,8 +251,9 @@ print.bo_claim <- function(x, digits = 3L, ...) {
 }
 
 # The measure of every replication at the cost it is read at: a data frame
-# (problem, policy, rep, measure), with the measure's name and direction;
-# checks that both policies are in it.
+# (problem, policy, rep, measure, higher: is a larger value better, which
+# for the best value depends on the problem's direction), with the
+# measure's name; checks that both policies are in it.
 compare_data <- function(x, policy, baseline, measure, higher_is_better,
                          cost, call = sys.call(-1L)) {
   if (inherits(x, "bo_benchmark")) {
@@ -255,7 +264,7 @@ compare_data <- function(x, policy, baseline, measure, higher_is_better,
       if (known) "log10_regret" else "best_value"
     } else check_choice(measure, c("log10_regret", "regret", "best_value"),
                         call = call)
-    higher_is_better <- measure == "best_value"
+    higher <- measure == "best_value" & benchmark_maximize(x)
     at <- if (is.null(cost)) {
       stats::ave(df$cost, df$problem, FUN = max)
     } else {
@@ -266,6 +275,7 @@ compare_data <- function(x, policy, baseline, measure, higher_is_better,
     }
     df <- df[df$cost == at, c("problem", "policy", "rep", measure),
              drop = FALSE]
+    df$higher <- unname(higher[df$problem])
   } else if (is.data.frame(x)) {
     measure <- check_string(measure, call = call)
     need <- c("problem", "policy", "rep", measure)
@@ -280,6 +290,7 @@ compare_data <- function(x, policy, baseline, measure, higher_is_better,
     }
     higher_is_better <- check_flag(higher_is_better, call = call)
     df <- x[, need, drop = FALSE]
+    df$higher <- rep(higher_is_better, nrow(df))
   } else {
     stop_arg("x", "a bo_benchmark or a data frame", x, call)
   }
@@ -291,19 +302,22 @@ compare_data <- function(x, policy, baseline, measure, higher_is_better,
                             paste0("\"", pols, "\"", collapse = ", ")), p, call)
     }
   }
-  list(data = df, measure = measure, higher_is_better = higher_is_better)
+  list(data = df, measure = measure)
 }
 
 # The finite pairs (by replication) of `policy` (p) and `baseline` (b) in a
-# data frame of compare_data(); NULL when there are none.
+# data frame of compare_data(), with their direction (`higher`); NULL when
+# there are none.
 compare_pairs <- function(df, policy, baseline, measure) {
   a <- df[df$policy == policy, , drop = FALSE]
   b <- df[df$policy == baseline, , drop = FALSE]
-  m <- merge(a[, c("problem", "rep", measure)], b[, c("problem", "rep", measure)],
+  m <- merge(a[, c("problem", "rep", measure, "higher")],
+             b[, c("problem", "rep", measure)],
              by = c("problem", "rep"), suffixes = c(".p", ".b"))
   out <- data.frame(problem = m$problem, rep = m$rep,
                     p = m[[paste0(measure, ".p")]],
-                    b = m[[paste0(measure, ".b")]], stringsAsFactors = FALSE)
+                    b = m[[paste0(measure, ".b")]], higher = m$higher,
+                    stringsAsFactors = FALSE)
   out <- out[is.finite(out$p) & is.finite(out$b), , drop = FALSE]
   if (nrow(out)) out else NULL
 }

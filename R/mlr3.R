@@ -184,12 +184,14 @@ paradox_xdt <- function(spec, p) {
 #' exhausted, and when the policy fails (with a warning).
 #'
 #' @section Results:
-#' mlr3 measures that are minimized (`measure$minimize`, e.g.
-#' `classif.ce`) are negated for costbo, which maximizes. The instance's
+#' The costbo problem follows the measure's direction: a measure that is
+#' minimized (`measure$minimize`, e.g. `classif.ce`) makes a problem with
+#' `maximize = FALSE` (see [bo_problem()]), whose reports give the measure
+#' itself. The instance's
 #' result is the best configuration of its archive, as for every mlr3
 #' tuner. The tuner keeps the costbo side of the last tuning: `tuner$run`
 #' is a `bo_run` (for [summary()][summary.bo_run()], [as.data.frame()],
-#' [plot()][plot.bo_run()], with values negated for a minimized measure),
+#' [plot()][plot.bo_run()], with the measure's values),
 #' and `tuner$session` the same state as a [bo_session()] (to continue by
 #' hand with [bo_ask()] and [bo_tell()]). `tuner$run$stop_reason` says why
 #' the tuning stopped.
@@ -299,7 +301,7 @@ tuner_optimize <- function(self, private, inst) {
   charge_initial <- !isFALSE(pv$charge_initial)
   prob <- bo_problem(function(x) NA, space = spec$space,
                      cost = if (known) cost, budget = budget,
-                     noisy = isTRUE(pv$noisy),
+                     noisy = isTRUE(pv$noisy), maximize = direction < 0,
                      name = paste("tuning", inst$objective$id))
   gp_args <- if (is.null(pv$gp_args)) list() else pv$gp_args
   state <- bo_session(prob, pv$policy, charge_initial = charge_initial,
@@ -336,7 +338,8 @@ tuner_optimize <- function(self, private, inst) {
       c_ <- if (known) c_known[i] else
         tuner_measured_cost(inst$archive$data, n + i, cost, call)
       if (known) tuner_archive_cost(inst$archive, n + i, c_)
-      list(value = if (is.finite(y)) -direction * y else NA_real_, cost = c_)
+      # the measure's value, in its direction (bo_tell() takes it so)
+      list(value = if (is.finite(y)) y else NA_real_, cost = c_)
     })
   }
   # does an evaluation of cost `c_` (NA: unknown; a vector: each) fit?
@@ -374,7 +377,8 @@ tuner_optimize <- function(self, private, inst) {
     if (is.null(evs)) return(stop_with("terminated", "terminator of the instance"))
     for (i in seq_len(m)) {
       ok <- !is.na(evs[[i]]$value)
-      state <- state_record(state, steps[[batch[i]]], evs[[i]]$value,
+      state <- state_record(state, steps[[batch[i]]],
+                            user_value(prob, evs[[i]]$value),
                             evs[[i]]$cost, "initial",
                             status = if (ok) "ok" else "error",
                             message = if (ok) "" else "no value")

@@ -72,10 +72,9 @@ plot_progress <- function(x, ...) {
   if (nrow(df) == 0L) stop_costbo("the run has no evaluations to plot")
   ok <- df$status == "ok"
   cum <- df$cumulative_cost
-  # with information sources, the best value of the objective (source 0)
-  obj <- if (is.null(df$source)) ok else ok & df$source == 0L
-  best <- cummax(ifelse(obj, df$value, -Inf))
-  best[!is.finite(best)] <- NA
+  # the best value so far (of the objective, source 0, with information
+  # sources), in the problem's direction
+  best <- df$best_value
   pc <- cost_palette(df$cost)
   yl <- range(c(df$value[ok], best), na.rm = TRUE)
   graphics::plot(cum, ifelse(ok, df$value, NA), type = "n", ylim = yl,
@@ -119,11 +118,13 @@ plot_posterior <- function(x, n_grid) {
                       col = col, border = NA)
     graphics::lines(g, m, lwd = 2)
   }
-  yl <- range(c(pf$mean - 2 * pf$sd, pf$mean + 2 * pf$sd, x$value[ok]))
+  pf$mean <- user_value(pr, pf$mean)
+  yl <- range(c(pf$mean - 2 * pf$sd, pf$mean + 2 * pf$sd,
+                user_value(pr, x$value[ok])))
   graphics::plot(grid, pf$mean, type = "n", ylim = yl, xlab = "x",
                  ylab = "objective", main = "posterior of the objective (mean +- 2 sd)")
   band(grid[, 1L], pf$mean, pf$sd, grDevices::adjustcolor("steelblue", 0.3))
-  graphics::points(x$X[ok, 1L], x$value[ok], pch = 19)
+  graphics::points(x$X[ok, 1L], user_value(pr, x$value[ok]), pch = 19)
   if (pr$cost_type == "known") {
     cv <- apply(grid, 1L, pr$cost)
     graphics::plot(grid, cv, type = "l", lwd = 2, xlab = "x", ylab = "cost",

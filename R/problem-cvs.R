@@ -108,7 +108,7 @@ problem_columns.bo_problem_cvs <- function(problem, run, df) {
   colnames(R) <- paste0("random_x", seq_len(problem$d))
   df <- cbind(df, as.data.frame(R))
   if (!is.null(problem$noise_free)) {
-    df$expected_value <- run$expected
+    df$expected_value <- user_value(problem, run$expected)
     df$simple_regret <- cvs_simple_regret(run)
   }
   df

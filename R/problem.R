@@ -2,9 +2,9 @@
 
 #' Define a cost-aware optimization problem
 #'
-#' A problem is an expensive objective to **maximize** over a box (or a
-#' finite set of candidate points), the cost of each evaluation, and the total
-#' budget. A minimization problem is negated where it is defined.
+#' A problem is an expensive objective to maximize (or, with
+#' `maximize = FALSE`, to minimize) over a box (or a finite set of candidate
+#' points), the cost of each evaluation, and the total budget.
 #'
 #' The cost is either known in advance, as a function of the input (or a
 #' constant), or measured: with `cost = NULL` the objective returns the cost
@@ -12,9 +12,10 @@
 #' named numeric vector `c(value = , cost = )`), and policies learn the cost
 #' with a Gaussian process on the log cost.
 #'
-#' @param objective The function to maximize. It receives one point `x` (a
-#'   numeric vector of length `d`) and returns a number, or, when the cost is
-#'   measured (`cost = NULL`), `list(value = , cost = )`.
+#' @param objective The function to maximize (or minimize, with `maximize =
+#'   FALSE`). It receives one point `x` (a numeric vector of length `d`) and
+#'   returns a number, or, when the cost is measured (`cost = NULL`),
+#'   `list(value = , cost = )`.
 #' @param lower,upper Bounds of the box (length `d`; a single number is
 #'   recycled when `d` is known from the other bound or `candidates`).
 #'   Optional with `candidates`, whose range then defines the box.
@@ -49,10 +50,11 @@
 #'   fitted GP (as in the papers' exact constructions).
 #' @param noise With `prior`: the observation noise variance (default 0).
 #' @param name A name for printing.
-#' @param optimum The known maximum value, if any, so that regret can be
-#'   reported. With control sets: the largest expected value over control
-#'   sets and partial queries (the maximum of the objective when the full
-#'   control set is among them).
+#' @param optimum The known optimum (the maximum, or the minimum with
+#'   `maximize = FALSE`), if any, so that regret can be reported. With
+#'   control sets: the best expected value over control sets and partial
+#'   queries (the optimum of the objective when the full control set is
+#'   among them).
 #' @param control_sets Optional list of control sets: vectors of the indices
 #'   of the inputs the learner sets itself (Tay et al. 2023). Each evaluation
 #'   then uses one control set: the policy chooses the set and the values of
@@ -120,6 +122,18 @@
 #'   prior, and with `sources` the multi-source GP of [gp_fit_miso()]
 #'   estimates its noise in either case; `noisy` then decides the incumbent
 #'   only.
+#' @param maximize `TRUE` (default) to maximize the objective, `FALSE` to
+#'   minimize it (a loss, an error rate, a Brier score). costbo maximizes
+#'   internally: with `FALSE` the value the objective returns (the number,
+#'   or the `value` of `list(value = , cost = )`), the `optimum`, the mean
+#'   of a `prior` and the values of `noise_free` are negated where the
+#'   problem is defined, so that a minimized problem is run exactly as the
+#'   maximization of its negation. Everything reported speaks in the
+#'   objective's own direction and units: printed runs and summaries (the
+#'   best value is the smallest), [as.data.frame()], plots, benchmarks and
+#'   their comparisons, and the `value` given to [bo_tell()] (and the
+#'   `value` column of `initial`) is the objective's own. Regret stays the
+#'   distance to the optimum (non-negative).
 #' @return An object of class `bo_problem`.
 #' @references
 #' Astudillo, R., Jiang, D. R., Balandat, M., Bakshy, E. and Frazier, P. I.
@@ -168,6 +182,11 @@
 #'                     space = sp, cost = function(p) 1 + p$trees / 100,
 #'                     budget = 10)
 #' typed
+#' # a loss to minimize: reports show the loss itself
+#' loss <- bo_problem(function(x) sum((x - 0.3)^2), lower = c(0, 0),
+#'                    upper = c(1, 1), cost = 1, budget = 10, optimum = 0,
+#'                    maximize = FALSE)
+#' loss
 #' @export
 bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
                        budget, candidates = NULL, prior = NULL, noise = 0,
@@ -175,14 +194,18 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
                        control_costs = NULL, distributions = NULL,
                        variance = 0.02, noise_free = NULL, sources = NULL,
                        source_costs = NULL, noisy = noise > 0,
-                       space = NULL) {
+                       space = NULL, maximize = TRUE) {
   if (!is.function(objective)) {
     stop_arg("objective", "a function of one point", objective)
   }
+  maximize <- check_flag(maximize)
+  user_objective <- objective
+  if (!maximize) objective <- negate_objective(objective)
   if (!is.null(space)) {
     return(typed_problem(objective, space, cost, budget, name, optimum,
                          noisy, lower, upper, candidates, prior,
-                         control_sets, sources, sys.call()))
+                         control_sets, sources, sys.call(), maximize,
+                         user_objective))
   }
   if (missing(budget)) stop_arg("budget", "given", NULL, show = FALSE)
   budget <- check_number(budget, min = 0, min_open = TRUE)
@@ -241,6 +264,12 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
     }
     cvs <- check_cvs(control_sets, control_costs, distributions, variance,
                      noise_free, d, lower, upper)
+    if (!maximize && !is.null(cvs$noise_free)) {
+      cvs$noise_free <- local({
+        f <- cvs$noise_free
+        function(X) -f(X)
+      })
+    }
     # initial (full) queries are recorded at the largest control-set cost
     cost <- cost_constant(max(cvs$control_costs))
     cost_type <- "control"
@@ -282,12 +311,20 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
     stop_arg("name", "a single string", name)
   }
   if (!is.null(optimum)) optimum <- check_number(optimum)
+  if (!maximize) {
+    # the internal direction: maximize the negation
+    optimum <- if (!is.null(optimum)) -optimum
+    if (!is.null(prior)) prior$mean <- -prior$mean
+  }
   prob <- list(
     objective = objective, d = d, lower = lower, upper = upper, cost = cost,
     cost_type = cost_type, budget = budget, candidates = candidates,
     prior = prior, noise = noise, noisy = noisy,
-    name = if (is.null(name)) "problem" else name, optimum = optimum
+    name = if (is.null(name)) "problem" else name, optimum = optimum,
+    maximize = maximize
   )
+  # the user's own function, whose globals an asynchronous run exports
+  if (!maximize) prob$user_objective <- user_objective
   if (!is.null(cvs)) {
     prob <- c(prob, cvs, list(cvs = TRUE))
     # fixed samples of the inputs for the regret's expectations, drawn
@@ -303,7 +340,8 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
 # receive the decoded typed point.
 typed_problem <- function(objective, space, cost, budget, name, optimum,
                           noisy, lower, upper, candidates, prior,
-                          control_sets, sources, call) {
+                          control_sets, sources, call, maximize = TRUE,
+                          user_objective = objective) {
   if (!inherits(space, "bo_space")) {
     stop_arg("space", "a bo_space (see bo_space())", space, call = call)
   }
@@ -336,14 +374,54 @@ typed_problem <- function(objective, space, cost, budget, name, optimum,
   if (!is.null(name) && !(is.character(name) && length(name) == 1L)) {
     stop_arg("name", "a single string", name, call = call)
   }
-  if (!is.null(optimum)) optimum <- check_number(optimum, call = call)
+  if (!is.null(optimum)) {
+    optimum <- check_number(optimum, call = call)
+    if (!maximize) optimum <- -optimum
+  }
   new_bo_problem(list(
     objective = typed_objective(space, objective), d = space$d,
     lower = rep(0, space$d), upper = rep(1, space$d), cost = cost,
     cost_type = cost_type, budget = budget, candidates = NULL, prior = NULL,
     noise = 0, noisy = noisy, name = if (is.null(name)) "problem" else name,
-    optimum = optimum, space = space, user_objective = objective,
-    user_cost = user_cost))
+    optimum = optimum, maximize = maximize, space = space,
+    user_objective = user_objective, user_cost = user_cost))
+}
+
+# The direction of a problem: does it maximize the objective as its user
+# wrote it? FALSE for bo_problem(maximize = FALSE), whose objective is
+# negated at its definition; problems saved before the field existed
+# maximize. Anything with a `maximize` field answers (a benchmark's record).
+problem_maximize <- function(problem) !isFALSE(problem$maximize)
+
+# A value of the objective (an observation, a best value, an optimum, a
+# posterior mean) between costbo's internal direction (maximization) and
+# the user's: negated for a minimized problem. It is its own inverse, so it
+# converts both ways: reports call it on internal values, bo_tell() on the
+# user's.
+user_value <- function(problem, v) if (problem_maximize(problem)) v else -v
+
+# The objective of a minimized problem: the user's, negated. What it
+# returns keeps its shape (a number, list(value = , cost = ) or a named
+# vector c(value = , cost = )); only a finite numeric value is negated, so
+# that evaluate_objective() describes anything invalid as the user's
+# function returned it.
+negate_objective <- function(objective) {
+  force(objective)
+  function(...) negate_result(objective(...))
+}
+
+negate_result <- function(out) {
+  neg <- function(v) {
+    if (is.numeric(v) && all(is.finite(v))) -v else v
+  }
+  if (is.list(out)) {
+    if (!is.null(out$value)) out$value <- neg(out$value)
+  } else if (is.numeric(out) && "value" %in% names(out)) {
+    out["value"] <- neg(out["value"])
+  } else {
+    out <- neg(out)
+  }
+  out
 }
 
 # The variants of a problem are classes (see "The questions the loop asks"
@@ -375,14 +453,16 @@ print.bo_problem <- function(x, ...) {
     sprintf("%d candidate points%s", nrow(x$candidates),
             if (is.null(x$prior)) "" else " with an explicit prior")
   }
-  cat(sprintf("Cost-aware optimization problem \"%s\" (maximize), %d input%s\n",
-              x$name, x$d, if (x$d == 1L) "" else "s"))
+  cat(sprintf("Cost-aware optimization problem \"%s\" (%s), %d input%s\n",
+              x$name, if (problem_maximize(x)) "maximize" else "minimize",
+              x$d, if (x$d == 1L) "" else "s"))
   cat("  domain: ", dom, "\n", sep = "")
   cat("  cost:   ", problem_cost_label(upgrade_problem(x)), "\n", sep = "")
   cat("  budget: ", format(x$budget), "\n", sep = "")
   cat("  evaluations: ", if (isTRUE(x$noisy)) "noisy" else "deterministic",
       "\n", sep = "")
-  if (!is.null(x$optimum)) cat("  known optimum: ", format(x$optimum), "\n",
+  if (!is.null(x$optimum)) cat("  known optimum: ",
+                               format(user_value(x, x$optimum)), "\n",
                                sep = "")
   invisible(x)
 }

@@ -3,8 +3,9 @@
 
 #' @export
 print.bo_run <- function(x, ...) {
-  cat(sprintf("Bayesian optimization run: %s on \"%s\"\n", x$policy$label,
-              x$problem$name))
+  cat(sprintf("Bayesian optimization run: %s on \"%s\"%s\n", x$policy$label,
+              x$problem$name,
+              if (problem_maximize(x$problem)) "" else " (minimize)"))
   print_state_summary(x)
   print_async(x)
   cat(sprintf("  stopped: %s\n", x$stop_reason))
@@ -27,7 +28,10 @@ print_async <- function(x) {
 #' @param object A `bo_run`.
 #' @param ... Unused.
 #' @return An object of class `summary.bo_run`: a list with the best point,
-#'   best value (of the objective, source 0, with information sources),
+#'   best value (of the objective, source 0, with information sources; the
+#'   smallest value of a minimized problem, see `maximize` in
+#'   [bo_problem()]), the direction (`maximize`), the known optimum
+#'   (`optimum`, in the objective's direction too),
 #'   simple regret (`regret`, when the problem's optimum is known; with
 #'   control sets, the simple regret of Tay et al. 2023 on the expected
 #'   noise-free objective, when the problem records it; `regret_of` says
@@ -48,18 +52,23 @@ print_async <- function(x) {
 #' @export
 summary.bo_run <- function(object, ...) {
   object <- upgrade_state(object)
+  pr <- object$problem
   df <- as.data.frame(object)
   n_failed <- sum(df$status != "ok")
   ok <- state_objective(object)
-  best_i <- if (any(ok)) which(ok)[which.max(df$value[ok])] else NA_integer_
-  best_value <- if (is.na(best_i)) NA_real_ else df$value[best_i]
-  regret <- problem_regret(object$problem, object, best_value)
+  # the best in the internal direction (maximization); reported in the
+  # user's
+  best_i <- if (any(ok)) which(ok)[which.max(object$value[ok])] else
+    NA_integer_
+  best_value <- if (is.na(best_i)) NA_real_ else object$value[best_i]
+  regret <- problem_regret(pr, object, best_value)
   structure(list(
-    problem = object$problem$name, policy = object$policy$label,
-    best_x = if (is.na(best_i)) NULL else problem_point_of(object$problem,
+    problem = pr$name, policy = object$policy$label,
+    maximize = problem_maximize(pr),
+    best_x = if (is.na(best_i)) NULL else problem_point_of(pr,
                                                            object$X[best_i, ]),
-    best_value = best_value,
-    optimum = object$problem$optimum,
+    best_value = user_value(pr, best_value),
+    optimum = if (!is.null(pr$optimum)) user_value(pr, pr$optimum),
     regret = regret$value, regret_of = regret$what,
     spent = object$spent, budget = object$budget,
     n = nrow(df), n_initial = sum(df$phase == "initial"),
@@ -82,7 +91,8 @@ print_checkpoint_error <- function(err) {
 #' @export
 print.summary.bo_run <- function(x, digits = max(3L, getOption("digits") - 3L),
                                  ...) {
-  cat(sprintf("%s on \"%s\"\n", x$policy, x$problem))
+  cat(sprintf("%s on \"%s\"%s\n", x$policy, x$problem,
+              if (isFALSE(x$maximize)) " (minimize)" else ""))
   cat(sprintf("  best value:  %s\n", format(x$best_value, digits = digits)))
   if (!is.null(x$best_x)) {
     cat(sprintf("  best point:  (%s)\n", if (is.list(x$best_x)) {
@@ -118,7 +128,9 @@ print.summary.bo_run <- function(x, digits = max(3L, getOption("digits") - 3L),
 #' @param x A `bo_run` or `bo_session`.
 #' @param row.names,optional Passed on to [as.data.frame()].
 #' @param ... Unused.
-#' @return A data frame with columns `x1`, ..., `xd`, `value`, `cost`,
+#' @return A data frame with columns `x1`, ..., `xd`, `value` (the
+#'   objective's value as the objective returned it, also for a minimized
+#'   problem: see `maximize` in [bo_problem()]), `cost`,
 #'   `cumulative_cost` (charged costs only), `within_budget`, `phase`
 #'   (`"initial"` or `"bo"`), `status` (`"ok"` or `"error"`), `message`,
 #'   `cost_valid` (`FALSE` when no valid cost is known: the known cost
@@ -126,7 +138,10 @@ print.summary.bo_run <- function(x, digits = max(3L, getOption("digits") - 3L),
 #'   measured cost was missing, not a positive number, or not reported
 #'   because the objective failed; the cost is then `NA` and not charged,
 #'   and a valid value reported with an invalid measured cost is kept with
-#'   status `"ok"`), `fit_time`, `policy_time`, `eval_time` (seconds), then the policy's
+#'   status `"ok"`), `best_value` (the best successful value so far, of the
+#'   objective itself, source 0, with information sources: the largest, or
+#'   the smallest for a minimized problem; `NA` before the first),
+#'   `fit_time`, `policy_time`, `eval_time` (seconds), then the policy's
 #'   diagnostics (e.g. `acquisition`, `lambda`). With control sets, after
 #'   `eval_time`: `control_set` (the index of the chosen set, `NA` for the
 #'   initial design), `random_x1`, ..., `random_xd` (the realized random
@@ -146,10 +161,16 @@ as.data.frame.bo_run <- function(x, row.names = NULL, optional = FALSE,
   X <- x$X
   colnames(X) <- paste0("x", seq_len(x$problem$d))
   cum <- cumsum(ifelse(x$charged, x$cost, 0))
-  df <- data.frame(X, value = x$value, cost = x$cost, cumulative_cost = cum,
+  pr <- x$problem <- upgrade_problem(x$problem)
+  best <- cummax(ifelse(state_objective(x), x$value, -Inf))
+  best[!is.finite(best)] <- NA_real_
+  df <- data.frame(X, value = user_value(pr, x$value), cost = x$cost,
+                   cumulative_cost = cum,
                    within_budget = cum <= x$budget * (1 + 1e-12),
                    phase = x$phase, status = x$status, message = x$message,
-                   cost_valid = !is.na(x$cost), fit_time = x$fit_time, policy_time = x$policy_time,
+                   cost_valid = !is.na(x$cost),
+                   best_value = user_value(pr, best), fit_time = x$fit_time,
+                   policy_time = x$policy_time,
                    eval_time = x$eval_time, stringsAsFactors = FALSE)
   if (!is.null(x$launch)) {
     # an asynchronous run (bo_async): launch order, worker and clock times
@@ -158,7 +179,7 @@ as.data.frame.bo_run <- function(x, row.names = NULL, optional = FALSE,
     df$t_launch <- x$t_launch
     df$t_done <- x$t_done
   }
-  df <- problem_columns(upgrade_problem(x$problem), x, df)
+  df <- problem_columns(pr, x, df)
   keys <- unique(unlist(lapply(x$info, names)))
   for (k in keys) {
     df[[k]] <- vapply(x$info, function(i) {

@@ -105,6 +105,7 @@ state_initial <- function(state, initial, call = sys.call(-1L)) {
   X <- ix$X
   value <- check_vector(initial$value, nrow(X), arg = "initial$value",
                         call = call)
+  value <- user_value(pr, value) # the objective's direction to costbo's
   index <- problem_in_domain(pr, X, "initial", call)
   init <- problem_initial_steps(pr, initial, X, index, call)
   cost <- check_vector(init$cost, nrow(X), arg = "initial$cost", call = call)
@@ -213,7 +214,9 @@ print.bo_point <- function(x, ...) {
 #' @param x The point that was evaluated (usually what `bo_ask()` returned;
 #'   for a problem with several information sources it must be, since it
 #'   carries the source, attribute `source`).
-#' @param value The observed objective value (`NA` for a failed experiment).
+#' @param value The observed objective value (`NA` for a failed
+#'   experiment), as the objective gives it (the loss itself for a problem
+#'   with `maximize = FALSE`).
 #' @param cost The cost it incurred; required when the problem's cost is
 #'   measured (`NA` when it could not be measured: the value is kept and
 #'   used, and no cost is charged), computed from the known cost function
@@ -260,7 +263,9 @@ bo_tell <- function(session, x, value, cost = NULL, asked = NULL) {
     memory <- attr(src, "memory")
     session$models <- attr(src, "models")
   }
-  session <- state_record(session, told$step, as.double(value), cost, "bo",
+  # the objective's direction to costbo's (maximization)
+  value <- user_value(pr, as.double(value))
+  session <- state_record(session, told$step, value, cost, "bo",
                           status = if (ok) "ok" else "error",
                           message = if (ok) "" else "no value reported",
                           info = if (is.null(info)) list() else info)
@@ -320,7 +325,8 @@ print_state_summary <- function(x) {
   if (any(state_objective(x))) {
     ok <- which(state_objective(x))
     i <- ok[which.max(x$value[ok])]
-    cat(sprintf("  best value %s at %s\n", format(x$value[i], digits = 6),
+    cat(sprintf("  best value %s at %s\n",
+                format(user_value(x$problem, x$value[i]), digits = 6),
                 format_point(x$problem, x$X[i, ])))
   }
 }

@@ -447,3 +447,47 @@ test_that("a benchmark records the build that made it, and c() never mixes build
   expect_error(c(bm1, other), class = "costbo_error_arg")
   expect_error(c(bm1, other), "one build of costbo")
 })
+
+test_that("a minimized problem's curves and tables are in its own direction", {
+  loss <- function(x) 1 + sum((x - c(0.3, 0.6))^2)
+  probs <- list(
+    lo = bo_problem(loss, c(0, 0), c(1, 1), cost = function(x) 1 + x[1],
+                    budget = 8, optimum = 1, maximize = FALSE),
+    hi = bo_problem(function(x) -loss(x), c(0, 0), c(1, 1),
+                    cost = function(x) 1 + x[1], budget = 8, optimum = -1),
+    lo_unknown = bo_problem(loss, c(0, 0), c(1, 1), cost = 1, budget = 6,
+                            maximize = FALSE))
+  bm <- bo_benchmark(probs, list(EI = policy_ei(), R = policy_random()),
+                     reps = 2, n_init = 3, n_grid = 9, progress = FALSE)
+  df <- as.data.frame(bm)
+  lo <- df[df$problem == "lo", ]
+  hi <- df[df$problem == "hi", ]
+  expect_identical(lo$best_value, -hi$best_value)
+  expect_identical(lo$regret, hi$regret)
+  expect_true(all(lo$regret >= 0, na.rm = TRUE))
+  # by hand from the evaluations: the smallest loss paid for at each cost
+  ev <- bm$evaluations
+  e <- ev[ev$problem == "lo" & ev$policy == "EI" & ev$rep == 2, ]
+  expect_identical(e$value, apply(cbind(e$x1, e$x2), 1L, loss))
+  grid <- seq(0, 8, length.out = 9)
+  best <- vapply(grid, function(g) {
+    v <- e$value[e$status == "ok" & e$cumulative_cost <= g]
+    if (length(v)) min(v) else NA_real_
+  }, 0)
+  mine <- lo[lo$policy == "EI" & lo$rep == 2, ]
+  expect_identical(mine$best_value, best)
+  expect_equal(mine$regret, best - 1, tolerance = 1e-15)
+  reps <- bm$replications
+  r <- reps[reps$problem == "lo" & reps$policy == "EI" & reps$rep == 2, ]
+  expect_identical(r$best_value, min(e$value))
+  # the summary's best value (no optimum known) is the mean smallest loss
+  s <- summary(bm)
+  su <- s[s$problem == "lo_unknown" & s$policy == "EI", ]
+  expect_identical(su$measure, "best_value")
+  fin <- reps[reps$problem == "lo_unknown" & reps$policy == "EI", ]
+  expect_equal(su$mean, mean(fin$best_value), tolerance = 1e-15)
+  expect_true(all(fin$best_value >= 1))
+  # records of minimized problems say so, the others are as they were
+  expect_false(bm$records[[1L]]$maximize)
+  expect_null(bm$records[[which(bm$tasks$problem == "hi")[1L]]]$maximize)
+})

@@ -164,3 +164,39 @@ test_that("each sentence formats its own numbers", {
   cmp <- bo_compare(d, "a", "b", measure = "s", higher_is_better = TRUE)
   expect_match(format(cmp)[1], "paired difference 1, ")
 })
+
+test_that("the best value of a minimized problem is better when lower", {
+  loss <- function(x) 1 + sum((x - c(0.3, 0.6))^2)
+  probs <- list(
+    lo = bo_problem(loss, c(0, 0), c(1, 1), cost = 1, budget = 7,
+                    maximize = FALSE),
+    hi = bo_problem(function(x) -loss(x), c(0, 0), c(1, 1), cost = 1,
+                    budget = 7))
+  bm <- bo_benchmark(probs, list(EI = policy_ei(), R = policy_random()),
+                     reps = 4, n_init = 3, n_grid = 5, progress = FALSE)
+  cmp <- bo_compare(bm, "EI", "R", measure = "best_value")
+  lo <- cmp[cmp$problem == "lo", ]
+  hi <- cmp[cmp$problem == "hi", ]
+  # the means in each problem's direction, the difference favouring EI in
+  # both when EI finds the smaller loss
+  expect_identical(lo$mean_policy, -hi$mean_policy)
+  expect_identical(lo$difference, hi$difference)
+  fin <- bm$replications
+  pick <- function(p, q) fin$best_value[fin$problem == p & fin$policy == q]
+  d_lo <- pick("lo", "R") - pick("lo", "EI")
+  expect_equal(lo$difference, mean(d_lo), tolerance = 1e-12)
+  expect_equal(c(lo$lower, lo$upper),
+               as.vector(stats::t.test(d_lo)$conf.int), tolerance = 1e-12)
+  expect_identical(attr(cmp, "higher_is_better"), c(FALSE, TRUE))
+  s <- format(cmp)
+  expect_match(s[1], "^lo: that EI has lower best value than R is ")
+  expect_match(s[2], "^hi: that EI has higher best value than R is ")
+  # pooled: each problem's pairs oriented by its own direction
+  cl <- bo_claim(bm, "EI finds better values", "EI", "R",
+                 measure = "best_value")
+  dd <- c(d_lo, pick("hi", "EI") - pick("hi", "R"))
+  expect_equal(cl$difference, mean(dd), tolerance = 1e-12)
+  expect_equal(c(cl$lower, cl$upper),
+               as.vector(stats::t.test(dd)$conf.int), tolerance = 1e-12)
+  expect_identical(cl$n, 8L)
+})

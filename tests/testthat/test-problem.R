@@ -102,3 +102,119 @@ test_that("cost constructors reject bad arguments, naming them", {
   bad(cost_cosine(0, 1, seed = -1))
   bad(cost_cosine(c(0, 0), c(1, 1), a = "a"))
 })
+
+# --- the direction: maximize = FALSE --------------------------------------------
+
+test_that("maximize is checked, printed, and a minimized optimum is the user's", {
+  f <- function(x) sum(x)
+  expect_error(bo_problem(f, 0, 1, budget = 1, maximize = NA), "`maximize`",
+               class = "costbo_error_arg")
+  expect_error(bo_problem(f, 0, 1, budget = 1, maximize = "min"),
+               "`maximize`", class = "costbo_error_arg")
+  expect_error(bo_problem(f, space = bo_space(a = param_num(0, 1)),
+                          budget = 1, maximize = 0), "`maximize`",
+               class = "costbo_error_arg")
+  up <- bo_problem(f, 0, 1, cost = 1, budget = 1, optimum = 2)
+  expect_true(up$maximize)
+  expect_identical(up$optimum, 2)
+  down <- bo_problem(f, 0, 1, cost = 1, budget = 1, optimum = 2,
+                     maximize = FALSE, name = "loss")
+  expect_false(down$maximize)
+  # stored in costbo's direction, printed in the user's
+  expect_identical(down$optimum, -2)
+  expect_output(print(up), "\\(maximize\\)")
+  expect_snapshot(print(down))
+  # a problem saved before the field existed maximizes
+  old <- up
+  old$maximize <- NULL
+  expect_true(costbo:::problem_maximize(old))
+  expect_identical(costbo:::user_value(old, c(1, -2)), c(1, -2))
+  expect_identical(costbo:::user_value(down, c(1, -2)), c(-1, 2))
+})
+
+# Pairs of problems of every kind: the minimization of f and the
+# maximization of -f, and a policy for them.
+direction_cases <- function() {
+  f <- function(x) 1 + sum((x - c(0.3, 0.6))^2) + 0.1 * sin(5 * x[1])
+  cand <- with_golden_seed(3, matrix(stats::runif(40), 20))
+  K <- exp(-as.matrix(stats::dist(cand))^2 / (2 * 0.3^2)) + diag(1e-8, 20)
+  m0 <- 1 + rowSums(cand^2) / 4
+  sp <- bo_space(n = param_int(1, 4), rule = param_cat(c("a", "b")),
+                 x = param_num(0, 1))
+  g <- function(p) (p$n - 2)^2 / 4 + (p$rule == "b") + (p$x - 0.4)^2
+  pair <- function(make, policy) {
+    list(min = make(function(v) v, FALSE), max = make(function(v) -v, TRUE),
+         policy = policy)
+  }
+  list(
+    known = pair(function(s, mx) {
+      bo_problem(function(x) s(f(x)), c(0, 0), c(1, 1),
+                 cost = function(x) 1 + x[1], budget = 10, optimum = s(1),
+                 maximize = mx)
+    }, policy_ei_pu()),
+    measured_list = pair(function(s, mx) {
+      bo_problem(function(x) list(value = s(f(x)), cost = exp(x[2])),
+                 c(0, 0), c(1, 1), budget = 10, maximize = mx)
+    }, policy_ei_pu_cc()),
+    measured_named = pair(function(s, mx) {
+      bo_problem(function(x) c(value = s(f(x)), cost = exp(x[2])),
+                 c(0, 0), c(1, 1), budget = 10, maximize = mx)
+    }, policy_ei_pu()),
+    finite_prior = pair(function(s, mx) {
+      bo_problem(function(x) s(f(x)), candidates = cand,
+                 prior = list(mean = s(m0), cov = K), noise = 1e-6,
+                 cost = function(x) 1 + x[1], budget = 9, maximize = mx)
+    }, policy_ei()),
+    cvs = pair(function(s, mx) {
+      bo_problem(function(x) s(f(x) + stats::rnorm(1, sd = 0.01)),
+                 c(0, 0), c(1, 1), budget = 6, control_sets = list(1, 1:2),
+                 control_costs = c(0.2, 1), optimum = s(1),
+                 noise_free = function(X) s(apply(X, 1L, f)), noisy = TRUE,
+                 maximize = mx)
+    }, policy_ucb_cvs(epsilon = 0.1, n_samples = 32, n_raw = 10,
+                      n_starts = 1)),
+    miso = pair(function(s, mx) {
+      bo_problem(function(x, source) s(f(x) + 0.1 * source), c(0, 0),
+                 c(1, 1), budget = 22, sources = 2,
+                 source_costs = c(3, 1), maximize = mx)
+    }, policy_kg(n_nodes = 3, n_cand = 10)),
+    typed = pair(function(s, mx) {
+      bo_problem(function(p) s(g(p)), space = sp,
+                 cost = function(p) 0.5 + p$n / 4, budget = 8,
+                 optimum = s(0), maximize = mx)
+    }, policy_ei_pu()))
+}
+
+test_that("a minimized problem of every kind runs exactly as its negation", {
+  for (nm in names(cases <- direction_cases())) {
+    k <- cases[[nm]]
+    lo <- bo_optimize(k$min, k$policy, n_init = 4, seed = 5, progress = FALSE)
+    hi <- bo_optimize(k$max, k$policy, n_init = 4, seed = 5, progress = FALSE)
+    # the same points, costs and decisions; costbo's own values identical
+    expect_identical(lo$X, hi$X, label = nm)
+    expect_identical(lo$value, hi$value, label = nm)
+    expect_identical(lo$cost, hi$cost, label = nm)
+    expect_identical(lo$stop_reason, hi$stop_reason, label = nm)
+    expect_gte(length(lo$value), 5L)
+    # reported in each problem's own direction: the user's values
+    dl <- as.data.frame(lo)
+    dh <- as.data.frame(hi)
+    expect_identical(dl$value, -dh$value, label = nm)
+    expect_identical(dl$best_value, -dh$best_value, label = nm)
+    expect_identical(dl[setdiff(names(dl), c("value", "best_value",
+                                             "expected_value", "fit_time",
+                                             "policy_time", "eval_time"))],
+                     dh[setdiff(names(dh), c("value", "best_value",
+                                             "expected_value", "fit_time",
+                                             "policy_time", "eval_time"))],
+                     label = nm)
+    if (!is.null(dl$expected_value)) {
+      expect_identical(dl$expected_value, -dh$expected_value, label = nm)
+    }
+    sl <- summary(lo)
+    sh <- summary(hi)
+    expect_identical(sl$best_value, -sh$best_value, label = nm)
+    expect_identical(sl$regret, sh$regret, label = nm)
+    expect_identical(sl$best_x, sh$best_x, label = nm)
+  }
+})
