@@ -46,8 +46,8 @@
 #'
 #' @section The cost grid:
 #' The cost spent after an evaluation is the cumulative charged cost of
-#' [as.data.frame.bo_run()] (the initial design is free unless
-#' `charge_initial = TRUE`). At grid cost `c` the best value is the best
+#' [as.data.frame.bo_run()] (the initial design's costs count unless
+#' `charge_initial = FALSE`). At grid cost `c` the best value is the best
 #' successful evaluation (of the objective itself, source 0, for a
 #' multi-source problem) whose cumulative cost is at most `c` (a step
 #' function, carried forward between evaluations; `NA` before the first;
@@ -74,7 +74,7 @@
 #'   `backend = "parallel"`; it is left running.
 #' @param seed The seed from which the replications' streams are derived.
 #' @param n_grid Number of points of each problem's cost grid.
-#' @param n_init,max_evaluations,charge_initial,gp_args Passed to
+#' @param n_init,max_evaluations,charge_initial,gp_args,budget_rule,budget_prob Passed to
 #'   [bo_optimize()] (`gp_args`: further [gp_fit()] arguments for the
 #'   objective's GP, e.g. fixed hyperparameters for Bayesian regret on GP
 #'   prior samples).
@@ -136,9 +136,10 @@ bo_benchmark <- function(problems, policies, reps = 10L,
                          backend = c("sequential", "parallel", "future"),
                          workers = NULL, cluster = NULL, seed = 1L,
                          n_grid = 101L, n_init = NULL, max_evaluations = NULL,
-                         charge_initial = FALSE, gp_args = list(),
+                         charge_initial = TRUE, gp_args = list(),
                          virtual_workers = NULL, progress = interactive(),
-                         rep_ids = NULL, model) {
+                         rep_ids = NULL, budget_rule = c("feasible", "stop"),
+                         budget_prob = 0.9, model) {
   if (!missing(model)) {
     gp_args <- renamed_arg(model, "model", "gp_args", !missing(gp_args))
   }
@@ -152,6 +153,8 @@ bo_benchmark <- function(problems, policies, reps = 10L,
   if (!is.null(n_init)) n_init <- check_count(n_init)
   if (!is.null(max_evaluations)) max_evaluations <- check_count(max_evaluations)
   charge_initial <- check_flag(charge_initial)
+  budget_rule <- check_budget_rule(budget_rule)
+  budget_prob <- check_budget_prob(budget_prob)
   model <- check_model_args(gp_args)
   if (!is.null(virtual_workers)) {
     virtual_workers <- check_count(virtual_workers, min = 1L)
@@ -174,7 +177,8 @@ bo_benchmark <- function(problems, policies, reps = 10L,
   task_streams <- streams[match(tasks$rep, reps)]
   args <- list(n_init = n_init, max_evaluations = max_evaluations,
                charge_initial = charge_initial, model = model,
-               virtual_workers = virtual_workers)
+               virtual_workers = virtual_workers, budget_rule = budget_rule,
+               budget_prob = budget_prob)
   job <- function(i) {
     benchmark_task(tasks[i, ], problems, policies, task_streams[[i]], args)
   }
@@ -266,7 +270,11 @@ benchmark_task <- function(task, problems, policies, stream, args) {
                 max_evaluations = args$max_evaluations,
                 charge_initial = args$charge_initial, gp_args = args$model,
                 progress = FALSE, workers = if (is.null(vw)) 1L else vw,
-                clock = if (is.null(vw)) "real" else "simulated")
+                clock = if (is.null(vw)) "real" else "simulated",
+                budget_rule = if (is.null(args$budget_rule)) "stop" else
+                  args$budget_rule,
+                budget_prob = if (is.null(args$budget_prob)) 0.9 else
+                  args$budget_prob)
   }, error = function(e) e)
   rec$seconds <- proc.time()[["elapsed"]] - t0
   if (inherits(run, "error")) {

@@ -150,11 +150,16 @@ paradox_xdt <- function(spec, p) {
 #'   values, as [bo_problem()]`(space = )` gives it) returning its known cost
 #'   before it is evaluated; the archive then gets a column `cost`.}
 #' \item{`n_init`}{The size of costbo's initial design (scrambled Sobol
-#'   points of the space, distinct typed points); default `2 (d + 1)` for
-#'   `d` columns of the space's encoding, as in [bo_optimize()].}
+#'   points of the space, distinct typed points); default `2 (k + 1)` for
+#'   `k` parameters of the space, ending early once a model can be fitted
+#'   rather than spend more than a quarter of the budget, as in
+#'   [bo_optimize()].}
 #' \item{`charge_initial`}{Do the initial design's costs count against the
-#'   budget? Default `TRUE`, so that the budget bounds the whole tuning
-#'   (unlike [bo_optimize()], whose default leaves the design unpaid).}
+#'   budget? Default `TRUE`, as everywhere in costbo, so that the budget
+#'   bounds the whole tuning.}
+#' \item{`budget_prob`}{The probability with which a measured cost must be
+#'   predicted to fit in the remaining budget for an evaluation to start
+#'   (default 0.9; see [bo_optimize()]).}
 #' \item{`noisy`}{Is the measure noisy (a random learner, or resampling that
 #'   is not fixed)? Default `FALSE`: a deterministic objective, which costbo
 #'   does not evaluate twice at a configuration. See [bo_problem()].}
@@ -163,21 +168,21 @@ paradox_xdt <- function(spec, p) {
 #' }
 #'
 #' @section Budget:
-#' Before each evaluation the tuner checks that it fits in what remains of
-#' the budget, and stops otherwise. A known cost (`cost` a function) is
-#' checked exactly. A measured cost is known only once paid, so the tuner
-#' starts an evaluation only when a cautious guess of its cost fits: the
-#' larger of the largest cost observed so far and the upper end of the
-#' cost model's 95% band at the proposal (its GP on the log cost); with
-#' `charge_initial = TRUE` the initial design is checked in the same way,
-#' with the largest cost observed so far. The budget can then be exceeded
-#' only by an evaluation that costs more than every one before it and more
-#' than the model's band. The initial design goes to `inst$eval_batch()` in
+#' The tuner keeps to the budget by the rule of [bo_optimize()]
+#' (`budget_rule = "feasible"`): an evaluation starts only when it fits in
+#' what remains of the budget, a known cost (`cost` a function) exactly and
+#' a measured one when the cost model (its GP on the log cost) gives it
+#' probability at least `budget_prob` of fitting; when the policy's
+#' proposal does not fit, the configuration the policy values most among
+#' those that fit is evaluated instead, and the tuning ends when none fits.
+#' The budget can then be exceeded only by the last evaluation, which was
+#' predicted to fit. The initial design goes to `inst$eval_batch()` in
 #' as few batches as this allows, so that a parallel backend of mlr3 (e.g.
 #' `future::plan("multisession")`) evaluates it at once: in one batch when
 #' its costs are not charged, in batches of the configurations whose known
-#' costs fit together, and one configuration at a time when its measured
-#' costs are charged (an evaluation terminator caps a batch at the
+#' costs fit together, and, for measured costs, the first two
+#' configurations together, then batches whose costs at the geometric mean
+#' of the costs seen fit (an evaluation terminator caps a batch at the
 #' evaluations it still allows). Every proposal after the design is a batch
 #' of one. The tuner also stops when the instance's
 #' terminator says so, when the space of a deterministic objective is
@@ -234,6 +239,7 @@ costbo_tuner_class <- function() {
                                 custom_check = check_tuner_cost),
           n_init = paradox::p_int(lower = 1L, special_vals = list(NULL)),
           charge_initial = paradox::p_lgl(),
+          budget_prob = paradox::p_dbl(lower = 0, upper = 1),
           noisy = paradox::p_lgl(),
           gp_args = paradox::p_uty(custom_check = function(x) {
             if (is.list(x)) TRUE else "must be a list"
@@ -241,7 +247,8 @@ costbo_tuner_class <- function() {
         )
         param_set$values <- list(policy = policy_ei_pu_cc(),
                                  cost = "runtime_learners", n_init = NULL,
-                                 charge_initial = TRUE, noisy = FALSE,
+                                 charge_initial = TRUE, budget_prob = 0.9,
+                                 noisy = FALSE,
                                  gp_args = list())
         super$initialize(
           id = "costbo", param_set = param_set,
@@ -305,10 +312,14 @@ tuner_optimize <- function(self, private, inst) {
                      name = paste("tuning", inst$objective$id))
   gp_args <- if (is.null(pv$gp_args)) list() else pv$gp_args
   state <- bo_session(prob, pv$policy, charge_initial = charge_initial,
-                      gp_args = gp_args)
+                      gp_args = gp_args,
+                      budget_prob = if (is.null(pv$budget_prob)) 0.9 else
+                        pv$budget_prob)
   state$started <- Sys.time()
-  n_init <- if (is.null(pv$n_init)) 2L * (prob$d + 1L) else
-    as.integer(pv$n_init)
+  # the default design: 2 (k + 1) points for k settings, within a quarter
+  # of the budget when charged (see bo_optimize())
+  cap <- is.null(pv$n_init)
+  n_init <- if (cap) default_n_init(prob) else as.integer(pv$n_init)
   stop_with <- function(code, reason) {
     state <- stop_run(state, code, reason)
     private$.run <- structure(state, class = "bo_run")
@@ -342,14 +353,6 @@ tuner_optimize <- function(self, private, inst) {
       list(value = if (is.finite(y)) y else NA_real_, cost = c_)
     })
   }
-  # does an evaluation of cost `c_` (NA: unknown; a vector: each) fit?
-  # `charged`: does it count against the budget?
-  fits <- function(c_, charged) {
-    !charged | state$spent + c_ <= budget * (1 + 1e-12)
-  }
-  observed_max <- function() {
-    if (any(!is.na(state$cost))) max(state$cost, na.rm = TRUE) else 0
-  }
   private$.run <- structure(state, class = "bo_run")
   design <- problem_design(prob, n_init)$x
   steps <- lapply(seq_len(nrow(design)), function(r) new_step(design[r, ]))
@@ -360,12 +363,24 @@ tuner_optimize <- function(self, private, inst) {
       return(stop_with("budget", "budget spent (during the initial design)"))
     }
     # the next points of the design go in one batch when their costs are
-    # sure to fit: all of them when unpaid, those whose known costs fit
-    # together, else one (a measured cost is known only once paid)
+    # expected to fit: all of them when unpaid; when charged, those whose
+    # known costs fit together, or, for a measured cost, the two points a
+    # model needs and then those whose costs at the geometric mean of the
+    # costs seen so far fit (as a charged design of bo_optimize() starts
+    # only what fits); the default design ends early once a model can be
+    # fitted rather than spend more than a quarter of the budget
     rest <- (k + 1L):length(steps)
-    guess <- if (known) prices[rest] else observed_max()
-    m <- if (charge_initial) sum(fits(cumsum(guess), TRUE)) else length(rest)
+    enough <- sum(state_ok(state)) >= 2L
+    guess <- if (known) prices[rest] else if (any(!is.na(state$cost))) {
+      rep(exp(mean(log(state$cost[!is.na(state$cost)]))), length(rest))
+    } else rep(0, length(rest))
+    limit <- if (cap && enough) design_share * budget else budget
+    m <- if (!charge_initial) length(rest) else {
+      sum(state$spent + cumsum(guess) <= limit * (1 + 1e-12))
+    }
+    if (charge_initial && !known && !enough) m <- max(m, 2L - sum(state_ok(state)))
     m <- min(m, tuner_evals_left(inst))
+    if (m < 1L && enough) break
     if (m < 1L) {
       return(stop_with("budget", paste(
         "the next evaluation of the initial design would not fit in the",
@@ -392,7 +407,13 @@ tuner_optimize <- function(self, private, inst) {
   }
   repeat {
     if (state$spent >= budget) return(stop_with("budget", "budget spent"))
+    # bo_ask() keeps to the budget (the rule of bo_optimize()): it proposes
+    # only what fits, a measured cost with probability budget_prob
     x <- tryCatch(bo_ask(state), error = function(e) e)
+    if (inherits(x, "costbo_error_budget")) {
+      return(stop_with("budget", budget_none_reason(state,
+                                                    budget - state$spent)))
+    }
     if (inherits(x, "error")) {
       warning(sprintf("costbo's policy failed, the tuner stops: %s",
                       conditionMessage(x)), call. = FALSE)
@@ -408,13 +429,7 @@ tuner_optimize <- function(self, private, inst) {
     }
     p <- unclass_point(x)
     guess <- if (known) price(step) else {
-      max(observed_max(), tuner_cost_bound(attr(x, "models")$cost, u))
-    }
-    if (!fits(guess, TRUE)) {
-      return(stop_with("budget", sprintf(paste(
-        "the next evaluation (cost about %s) would not fit in the budget",
-        "(%s left)"), format(guess, digits = 3),
-        format(budget - state$spent, digits = 3))))
+      tuner_cost_bound(attr(x, "models")$cost, u, state)
     }
     ev <- evaluate(list(p), guess)[[1L]]
     if (is.null(ev)) return(stop_with("terminated", "terminator of the instance"))
@@ -467,10 +482,15 @@ tuner_archive_cost <- function(archive, n, c_) {
   invisible(NULL)
 }
 
-# The upper end of the 95% band of the cost model `model` (a GP of the log
-# cost) at the encoded point u; 0 without a model.
-tuner_cost_bound <- function(model, u) {
-  if (is.null(model)) return(0)
+# The cost the budget rule counted on at the encoded point u: the
+# budget_prob quantile of the cost model `model` (a GP of the log cost),
+# which fitted in the remaining budget; without a model, the geometric
+# mean of the costs seen (0 before any).
+tuner_cost_bound <- function(model, u, state) {
+  if (is.null(model)) {
+    seen <- state$cost[!is.na(state$cost)]
+    return(if (length(seen)) exp(mean(log(seen))) else 0)
+  }
   pc <- predict(model, u)
-  exp(pc$mean[1L] + 2 * pc$sd[1L])
+  exp(pc$mean[1L] + stats::qnorm(state$budget_prob) * pc$sd[1L])
 }

@@ -25,8 +25,13 @@
 #'   columns `x1`, ..., `xd`, `value`, and `cost` when the cost is measured
 #'   (for a known cost, `cost` is computed when absent).
 #' @param charge_initial Do the costs of the initial points count against the
-#'   budget? Default `FALSE`: the budget is for the optimization phase, as in
-#'   the papers' reference implementations.
+#'   budget? Default `TRUE`, as in [bo_optimize()]; `FALSE` makes the budget
+#'   the optimization phase's, as in the papers' reference implementations.
+#' @param budget_rule,budget_prob How proposals are kept within the budget
+#'   (see [bo_optimize()]): with `"feasible"` (the default) `bo_ask()`
+#'   proposes the point the policy values most among those that fit when
+#'   its own does not, and signals an error of class `costbo_error_budget`
+#'   when none fits or the budget is spent.
 #' @param gp_args A named list of further arguments to [gp_fit()] for the
 #'   objective's GP, e.g. `list(kernel = "se")` or fixed hyperparameters
 #'   `list(estimate = "fixed", lengthscale = 0.1, outputscale = 1,
@@ -70,15 +75,20 @@
 #' s
 #' @export
 bo_session <- function(problem, policy, initial = NULL,
-                       charge_initial = FALSE, gp_args = list(), model) {
+                       charge_initial = TRUE, gp_args = list(),
+                       budget_rule = c("feasible", "stop"), budget_prob = 0.9,
+                       model) {
   call <- sys.call()
   problem <- check_problem_policy(problem, policy, call)
   charge_initial <- check_flag(charge_initial)
+  budget_rule <- check_budget_rule(budget_rule)
+  budget_prob <- check_budget_prob(budget_prob)
   if (!missing(model)) {
     gp_args <- renamed_arg(model, "model", "gp_args", !missing(gp_args))
   }
   gp_args <- check_model_args(gp_args)
-  state <- new_state(problem, policy, charge_initial, gp_args)
+  state <- new_state(problem, policy, charge_initial, gp_args, budget_rule,
+                     budget_prob)
   if (!is.null(initial)) state <- state_initial(state, initial)
   check_run_ready(state, call)
   state$memory <- policy_init(policy, state)
@@ -263,11 +273,17 @@ bo_tell <- function(session, x, value, cost = NULL, asked = NULL) {
     memory <- attr(src, "memory")
     session$models <- attr(src, "models")
   }
+  times <- function(name) {
+    t <- attr(src, name)
+    if (is.numeric(t) && length(t) == 1L) t else NA_real_
+  }
   # the objective's direction to costbo's (maximization)
   value <- user_value(pr, as.double(value))
   session <- state_record(session, told$step, value, cost, "bo",
                           status = if (ok) "ok" else "error",
                           message = if (ok) "" else "no value reported",
+                          fit_time = times("fit_time"),
+                          policy_time = times("policy_time"),
                           info = if (is.null(info)) list() else info)
   session$memory <- memory
   session$iteration <- session$iteration + 1L

@@ -96,7 +96,7 @@ test_that("the tuner is registered and meets mlr3tuning's conventions", {
                   c("ParamDbl", "ParamInt", "ParamFct", "ParamLgl"))
   expect_setequal(tuner$param_set$ids(),
                   c("policy", "budget", "cost", "n_init", "charge_initial",
-                    "noisy", "gp_args"))
+                    "budget_prob", "noisy", "gp_args"))
   v <- tuner$param_set$values
   expect_identical(v$budget, 60)
   expect_s3_class(v$policy, "bo_policy")
@@ -152,9 +152,10 @@ test_that("a tuning run stays within its budget of training time", {
   expect_true(all(run$charged))
   expect_equal(run$spent, sum(run$cost), tolerance = 1e-12)
   # the budget rule, exactly: each evaluation after the initial design was
-  # launched only when the spent budget plus its cost bound fitted, so the
-  # budget is exceeded only when the last cost exceeded its bound (a
-  # measured time is known only after it has been spent)
+  # launched only when the spent budget plus its cost bound (the cost
+  # model's 0.9 quantile) fitted, so the budget is exceeded only when the
+  # last cost exceeded its bound (a measured time is known only after it
+  # has been spent)
   df0 <- as.data.frame(run)
   bo <- which(df0$phase == "bo")
   before <- c(0, cumsum(run$cost))[bo]
@@ -238,23 +239,35 @@ test_that("the initial design goes in the fewest batches the budget allows", {
   expect_identical(r$a$batch_nr, c(rep(1L, 6), 2:(n - 5L)))
   expect_identical(as.data.frame(r$run)$phase[1:6], rep("initial", 6))
   expect_lte(r$run$spent, 60)
-  # known costs that do not: the longest prefix that fits, then a stop
+  # known costs that do not: the longest prefix that fits, then the
+  # optimization, which ends when no configuration fits (the cheapest
+  # costs 1 + 2 / 16)
   design_cost <- r$a$cost[1:6]
   budget <- sum(design_cost[1:4]) + 0.5 * design_cost[5]
   r2 <- tune(budget, cost)
-  expect_identical(nrow(r2$a), 4L)
-  expect_identical(r2$a$batch_nr, rep(1L, 4))
-  expect_identical(r2$a$cost, design_cost[1:4])
+  expect_identical(r2$a$batch_nr[1:4], rep(1L, 4))
+  expect_identical(r2$a$cost[1:4], design_cost[1:4])
+  expect_lte(r2$run$spent, budget)
   expect_identical(r2$run$stop_code, "budget")
-  expect_match(r2$run$stop_reason, "initial design would not fit")
+  expect_match(r2$run$stop_reason, "no point fits")
+  expect_lt(budget - r2$run$spent, 1 + 2 / 16)
   # an unpaid design: one batch whatever the measured costs
   r3 <- tune(0.05, charge_initial = FALSE)
   expect_identical(r3$a$batch_nr[1:6], rep(1L, 6))
   expect_false(any(as.data.frame(r3$run)$cumulative_cost[1:6] > 0))
-  # a paid design of measured cost: one configuration per batch
+  # a paid design of measured cost: the two configurations a model needs in
+  # one batch, then batches whose costs at the geometric mean of the costs
+  # seen so far fit in the budget
   r4 <- tune(1)
-  k <- min(nrow(r4$a), 6L)
-  expect_identical(r4$a$batch_nr[seq_len(k)], seq_len(k))
+  d4 <- as.data.frame(r4$run)
+  init <- which(d4$phase == "initial")
+  expect_identical(r4$a$batch_nr[1:2], c(1L, 1L))
+  paid <- r4$run$cost
+  for (b in setdiff(unique(r4$a$batch_nr[init]), 1L)) {
+    rows <- which(r4$a$batch_nr == b)
+    seen <- paid[seq_len(min(rows) - 1L)]
+    expect_lte(sum(seen) + length(rows) * exp(mean(log(seen))), 1 + 1e-12)
+  }
   # an evaluation terminator caps the batch: no evaluation beyond it
   r5 <- tune(60, cost, terminator = bbotk::trm("evals", n_evals = 4))
   expect_identical(nrow(r5$a), 4L)
