@@ -24,12 +24,12 @@
 #' - `"parallel"`: a cluster of the \pkg{parallel} package: `cluster` if given
 #'   (any cluster, e.g. PSOCK workers on several hosts made with
 #'   [parallel::makePSOCKcluster()]; costbo must be installed on them), else
-#'   `workers` local workers (forked on Unix, PSOCK elsewhere) that are
-#'   stopped at the end.
+#'   `processes` local R processes (forked on Unix, PSOCK elsewhere) that
+#'   are stopped at the end.
 #' - `"future"`: [future.apply::future_lapply()] under the current
 #'   [future::plan()] (multisession, cluster, or a batchtools scheduler such
-#'   as Slurm through \pkg{future.batchtools}); `workers` and `cluster` are
-#'   not used.
+#'   as Slurm through \pkg{future.batchtools}); `processes` and `cluster`
+#'   are not used.
 #'
 #' costbo is attached on the workers. Objectives and costs are sent to the
 #' workers with the problems: a function that calls functions or data of the
@@ -68,8 +68,11 @@
 #'   1 to n), or a vector of two or more distinct replication numbers (e.g.
 #'   `11:20`); for chosen replication numbers use `rep_ids`.
 #' @param backend `"sequential"`, `"parallel"` or `"future"`.
-#' @param workers Number of local workers for `backend = "parallel"`
-#'   without a `cluster` (default `getOption("mc.cores", 2)`).
+#' @param processes Number of local R processes for `backend =
+#'   "parallel"` without a `cluster` (default `getOption("mc.cores", 2)`).
+#'   (Called `workers` before; in costbo `workers` are the evaluations one
+#'   run keeps going at once, see [bo_optimize()] and `virtual_workers`.)
+#' @param workers Deprecated: use `processes`.
 #' @param cluster A cluster from [parallel::makeCluster()] for
 #'   `backend = "parallel"`; it is left running.
 #' @param seed The seed from which the replications' streams are derived.
@@ -123,7 +126,7 @@
 #' \donttest{
 #' # the same replications on two local workers
 #' bm2 <- bo_benchmark(probs, pols, reps = 2, n_init = 4,
-#'                     backend = "parallel", workers = 2, progress = FALSE)
+#'                     backend = "parallel", processes = 2, progress = FALSE)
 #' all.equal(as.data.frame(bm), as.data.frame(bm2))
 #' }
 #' # replication 2 alone, as the run above made it
@@ -134,14 +137,18 @@
 #' @export
 bo_benchmark <- function(problems, policies, reps = 10L,
                          backend = c("sequential", "parallel", "future"),
-                         workers = NULL, cluster = NULL, seed = 1L,
+                         processes = NULL, cluster = NULL, seed = 1L,
                          n_grid = 101L, n_init = NULL, max_evaluations = NULL,
                          charge_initial = TRUE, gp_args = list(),
                          virtual_workers = NULL, progress = interactive(),
                          rep_ids = NULL, budget_rule = c("feasible", "stop"),
-                         budget_prob = 0.9, model) {
+                         budget_prob = 0.9, model, workers) {
   if (!missing(model)) {
     gp_args <- renamed_arg(model, "model", "gp_args", !missing(gp_args))
+  }
+  if (!missing(workers)) {
+    processes <- renamed_arg(workers, "workers", "processes",
+                             !missing(processes))
   }
   problems <- check_named_list(problems, "bo_problem", "problems",
                                allow_function = TRUE)
@@ -160,7 +167,7 @@ bo_benchmark <- function(problems, policies, reps = 10L,
     virtual_workers <- check_count(virtual_workers, min = 1L)
   }
   progress <- check_flag(progress)
-  if (!is.null(workers)) workers <- check_count(workers, min = 1L)
+  if (!is.null(processes)) processes <- check_count(processes, min = 1L)
   if (!is.null(cluster) && !inherits(cluster, "cluster")) {
     stop_arg("cluster", "a cluster made by parallel::makeCluster()", cluster)
   }
@@ -188,7 +195,7 @@ bo_benchmark <- function(problems, policies, reps = 10L,
                                     args = args),
                                parent = asNamespace("costbo"))
   started <- Sys.time()
-  out <- run_tasks(job, nrow(tasks), backend, workers, cluster, progress,
+  out <- run_tasks(job, nrow(tasks), backend, processes, cluster, progress,
                    task_streams, tasks)
   new_benchmark(out, tasks, seed, reps, n_grid, backend,
                 as.double(difftime(Sys.time(), started, units = "secs")),

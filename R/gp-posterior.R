@@ -310,5 +310,5 @@ gp_fitted_inputs <- function(object) {
 #' @export
 residuals.costbo_gp <- function(object, ...) {
   object <- check_gp_object(object)
-  object$y - fitted(object)
+  object$y - stats::fitted(object)
 }

@@ -65,7 +65,7 @@
 #' @family sessions
 #' @examples
 #' prob <- bo_problem(function(x) NA, lower = 0, upper = 1,
-#'                    cost = function(x) 1 + x, budget = 5)
+#'                    cost = function(x) 1 + x, budget = 10)
 #' init <- data.frame(x1 = c(0.1, 0.5, 0.9), value = c(0.2, 0.8, 0.1))
 #' s <- bo_session(prob, policy_ei_pu(), initial = init)
 #' x <- bo_ask(s)

@@ -5,7 +5,7 @@
 # Usage, from the package's source directory with costbo installed:
 #   Rscript inst/scripts/budgeted-lookahead.R list
 #   Rscript inst/scripts/budgeted-lookahead.R run <part> [<part> ...]
-#     [--backend parallel --workers 2]
+#     [--backend parallel --processes 2]
 #   Rscript inst/scripts/budgeted-lookahead.R join [--partial <file>]
 # `list` prints each part's status, build, date, seconds and command, from
 # the part files; `run` writes each part to

@@ -5,7 +5,7 @@
 # Usage, from the package's source directory with costbo installed:
 #   Rscript inst/scripts/pandora.R list
 #   Rscript inst/scripts/pandora.R run <part> [<part> ...]
-#     [--backend parallel --workers 2]
+#     [--backend parallel --processes 2]
 #   Rscript inst/scripts/pandora.R join [--partial <file>]
 # `list` prints each part's status, build, date, seconds and command, from
 # the part files; `run` writes each part to studies/pandora/<part>.rds as

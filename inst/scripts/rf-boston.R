@@ -7,7 +7,7 @@
 # installed:
 #   Rscript inst/scripts/rf-boston.R list
 #   Rscript inst/scripts/rf-boston.R run <part> [<part> ...]
-#     [--backend parallel --workers 2]
+#     [--backend parallel --processes 2]
 #   Rscript inst/scripts/rf-boston.R join
 # `list` prints each part's status, build, date, seconds and command, from
 # the part files; `run` writes each part to studies/rf-boston/<part>.rds as

@@ -95,7 +95,7 @@ study_eval <- function(code) {
 # Run one recipe (reps may be replaced, e.g. by 1 for a replay), with the
 # measured costs its problems log attached to the records.
 study_run <- function(recipe, reps = recipe$reps, backend = "sequential",
-                      workers = NULL, progress = FALSE) {
+                      processes = NULL, progress = FALSE) {
   log <- tempfile("costbo-costs-")
   dir.create(log)
   old <- options(costbo.study.costs = log)
@@ -110,14 +110,16 @@ study_run <- function(recipe, reps = recipe$reps, backend = "sequential",
   budget <- study_budget_args(recipe)
   bm <- if (is.null(recipe$virtual_workers)) {
     bo_benchmark(problems, policies, reps = reps, backend = backend,
-                 workers = workers, seed = recipe$seed, n_init = recipe$n_init,
+                 processes = processes, seed = recipe$seed,
+                 n_init = recipe$n_init,
                  max_evaluations = recipe$max_evaluations,
                  gp_args = recipe$model, progress = progress,
                  charge_initial = budget$charge_initial,
                  budget_rule = budget$budget_rule)
   } else {
     bo_benchmark(problems, policies, reps = reps, backend = backend,
-                 workers = workers, seed = recipe$seed, n_init = recipe$n_init,
+                 processes = processes, seed = recipe$seed,
+                 n_init = recipe$n_init,
                  max_evaluations = recipe$max_evaluations,
                  gp_args = recipe$model, progress = progress,
                  virtual_workers = recipe$virtual_workers,
@@ -463,7 +465,7 @@ study_record_fingerprints <- function(parts, dir, build = costbo_build()) {
 # Run the named parts that are not yet on disk (a part on disk made by
 # another build is certified, see study_certify()).
 study_run_parts <- function(parts, names, dir, backend = "sequential",
-                            workers = NULL, progress = TRUE) {
+                            processes = NULL, progress = TRUE) {
   dir.create(dir, recursive = TRUE, showWarnings = FALSE)
   build <- costbo_build()
   unknown <- setdiff(names, base::names(parts))
@@ -478,7 +480,7 @@ study_run_parts <- function(parts, names, dir, backend = "sequential",
     }
     message(sprintf("part %s: running", nm))
     t0 <- proc.time()[["elapsed"]]
-    bm <- study_run(parts[[nm]], backend = backend, workers = workers,
+    bm <- study_run(parts[[nm]], backend = backend, processes = processes,
                     progress = progress)
     seconds <- proc.time()[["elapsed"]] - t0
     fingerprint <- study_fingerprint(list(benchmark = bm,
@@ -632,7 +634,7 @@ study_list <- function(parts, dir, build = costbo_build()) {
 
 # The command line of a study script: `list` (each part's status, build,
 # date, seconds and command, from the part files), `run <part> ...
-# [--backend b --workers w]`, `join`, or `fingerprint` (record the
+# [--backend b --processes p]`, `join`, or `fingerprint` (record the
 # installed build's fingerprints of the parts it made or reproduced, for
 # parts made before fingerprints were recorded). `write(j)` turns the join (study_join()) into the
 # cache: it returns the list to save, written to inst/extdata/<study>.rds
@@ -653,10 +655,12 @@ study_main <- function(parts, study, write = function(j) {
     rest <- args[-1L]
     flag <- startsWith(rest, "--")
     which_parts <- rest[!flag & !(seq_along(rest) %in% (which(flag) + 1L))]
-    workers <- opt("workers", NA)
+    # (--workers: the former name of --processes)
+    processes <- opt("processes", opt("workers", NA))
     study_run_parts(parts, which_parts, dir,
                     backend = opt("backend", "sequential"),
-                    workers = if (is.na(workers)) NULL else as.integer(workers))
+                    processes = if (is.na(processes)) NULL else
+                      as.integer(processes))
   } else if (cmd == "join") {
     # `join --partial <file>`: the parts done so far (the cache lists them in
     # provenance$parts, and a vignette reads what it holds)

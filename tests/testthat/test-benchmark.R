@@ -117,7 +117,7 @@ test_that("results do not depend on the back end, the workers or the batch", {
   if (.Platform$OS.type == "unix") {
     fork_bm <- bo_benchmark(probs, pols, reps = 3, n_init = 4,
                             charge_initial = FALSE, backend = "parallel",
-                            workers = 2, progress = FALSE)
+                            processes = 2, progress = FALSE)
     expect_identical(as.data.frame(fork_bm), ref)
   }
   # replications 2 and 3 run on their own, then joined with replication 1
@@ -349,7 +349,13 @@ test_that("bo_benchmark() checks its arguments", {
   expect_error(bo_benchmark(probs, pols, backend = "mpi"), "`backend` must be")
   expect_error(bo_benchmark(probs, pols, cluster = 3), "`cluster` must be")
   expect_error(bo_benchmark(probs, pols, n_grid = 1), "`n_grid` must be")
-  expect_error(bo_benchmark(probs, pols, workers = 0), "`workers` must be")
+  expect_error(bo_benchmark(probs, pols, processes = 0), "`processes` must be")
+  # the former name still works, with a warning, and not with the new one
+  expect_warning(expect_error(bo_benchmark(probs, pols, workers = 0),
+                              "`processes` must be"),
+                 class = "costbo_warning_deprecated")
+  expect_error(bo_benchmark(probs, pols, workers = 2, processes = 2),
+               "`workers`", class = "costbo_error_arg")
   expect_error(summary(bo_benchmark(probs$linear, pols$EI, reps = 1,
                                     n_init = 4, progress = FALSE),
                        level = 2), "`level` must be")
