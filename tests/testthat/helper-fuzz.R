@@ -48,6 +48,7 @@ fuzz_baselines <- function() {
     bo_acquisition = list("bo_acquisition", list(session = sess, X = X[1:2, ])),
     budget_left = list("budget_left", list(x = sess)),
     is_finished = list("is_finished", list(x = run)),
+    bo_policy_guide = list("bo_policy_guide", list(setting = "known cost")),
     bo_ask = list("bo_ask", list(session = sess, n = 2)),
     bo_benchmark = list("bo_benchmark", list(
       problems = list(p = prob), policies = list(r = policy_random()),

@@ -232,8 +232,15 @@ test_that("an objective that fails never loses the paid evaluations", {
     sin(5 * x[1]) + x[2]
   }
   prob <- bo_problem(f, c(0, 0), c(1, 1), cost = 1, budget = 12)
-  run <- bo_optimize(prob, policy_ucb(), seed = 10, progress = FALSE)
+  # the run ends at the first failure, says so, and keeps everything paid
+  expect_warning(run <- bo_optimize(prob, policy_ucb(), seed = 10,
+                                    progress = FALSE),
+                 "stopped after", class = "costbo_warning_failed")
   df <- as.data.frame(run)
+  expect_match(conditionMessage(tryCatch(
+    bo_optimize(prob, policy_ucb(), seed = 10, progress = FALSE),
+    costbo_warning_failed = function(w) w)),
+    sprintf("after %d evaluations", nrow(df)))
   bad <- df$status == "error"
   expect_true(any(bad))
   expect_match(run$stop_reason, "failed")
@@ -250,7 +257,9 @@ test_that("an objective that fails never loses the paid evaluations", {
   # a measured cost that is not positive is a failure too
   neg <- bo_problem(function(x) list(value = x[1], cost = -1), 0, 1,
                     budget = 3)
-  r <- bo_optimize(neg, policy_ei(), seed = 1, progress = FALSE)
+  expect_warning(r <- bo_optimize(neg, policy_ei(), seed = 1,
+                                  progress = FALSE),
+                 class = "costbo_warning_failed")
   expect_match(r$stop_reason, "failed at an initial point")
   expect_match(as.data.frame(r)$message[1], "positive")
 })

@@ -257,7 +257,9 @@ test_that("a bad R cost is reported before anything is paid, naming `cost`", {
   prob <- bo_problem(rc_objective, lower = c(0, 0), upper = c(1, 1),
                      cost = function(x) if (x[2] > 0.6) -1 else 1 + x[1],
                      budget = 10)
-  run <- bo_optimize(prob, policy_random(), seed = 1, progress = FALSE)
+  expect_warning(run <- bo_optimize(prob, policy_random(), seed = 1,
+                                    progress = FALSE),
+                 "cost function", class = "costbo_warning_failed")
   expect_identical(run$stop_code, "cost_failed")
 })
 
