@@ -442,8 +442,11 @@ benchmark_grids <- function(x) {
 #' @rdname bo_benchmark
 #' @param x,object A `bo_benchmark`.
 #' @param row.names,optional Passed on to [as.data.frame()].
-#' @param ... For [c()], further `bo_benchmark`s; otherwise unused (for
-#'   [plot()], graphical parameters of the panels).
+#' @param ... For [c()], further `bo_benchmark`s; for [plot()], graphical
+#'   parameters of the panels, which replace the defaults: `main` (one, or
+#'   one per panel; default the problem's name), `xlab`, `ylab`, `ylim`,
+#'   `col`, `lwd` and `lty` (one, or one per policy), ...; otherwise
+#'   unused.
 #' @export
 as.data.frame.bo_benchmark <- function(x, row.names = NULL, optional = FALSE,
                                        ...) {
@@ -618,17 +621,23 @@ mean_ci <- function(v, level) {
 
 #' @rdname bo_benchmark
 #' @param y What to plot: `"log10_regret"` (default when the optimum is
-#'   known), `"regret"` or `"best_value"`.
+#'   known), `"regret"` or `"best_value"` (in each problem's direction: the
+#'   smallest value of a problem with `maximize = FALSE`).
 #' @param problems Names of the problems to plot (default all).
-#' @param legend Draw a legend in the first panel?
-#' @return `plot()`: `x`, invisibly.
+#' @param legend Draw a legend of the policies (those drawn) in the first
+#'   panel?
+#' @return `plot()`: the plotted curves, invisibly: a data frame with one
+#'   row per problem, policy and grid cost, with `measure`, `mean` and the
+#'   `level` t-interval (`lower`, `upper`) over the replications.
 #' @export
 plot.bo_benchmark <- function(x, y = c("log10_regret", "regret", "best_value"),
                               level = 0.95, problems = NULL, legend = TRUE,
                               ...) {
+  call <- sys.call()
   y <- check_choice(y, c("log10_regret", "regret", "best_value"))
   level <- check_number(level, min = 0, max = 1, min_open = TRUE)
   legend <- check_flag(legend)
+  dots <- check_dots(list(...), call)
   df <- as.data.frame(x)
   if (!nrow(df)) stop_costbo("the benchmark has no successful replication to plot")
   all_probs <- unique(x$tasks$problem)
@@ -640,13 +649,20 @@ plot.bo_benchmark <- function(x, y = c("log10_regret", "regret", "best_value"),
              problems)
   }
   pols <- unique(x$tasks$policy)
-  cols <- grDevices::hcl.colors(max(length(pols), 2L), "Dark 3")
+  cols <- if (is.null(dots$col)) {
+    grDevices::hcl.colors(max(length(pols), 2L), "Dark 3")[seq_along(pols)]
+  } else rep_len(dots$col, length(pols))
+  lwd <- if (is.null(dots$lwd)) 2 else dots$lwd
+  lty <- rep_len(if (is.null(dots$lty)) 1 else dots$lty, length(pols))
+  up <- benchmark_maximize(x)
   np <- length(problems)
   nc <- ceiling(sqrt(np))
   old <- graphics::par(mfrow = c(ceiling(np / nc), nc),
                        mar = c(3.5, 3.8, 2, 0.8), mgp = c(2.2, 0.7, 0))
   on.exit(graphics::par(old))
-  for (p in problems) {
+  out <- list()
+  for (k in seq_along(problems)) {
+    p <- problems[k]
     d <- df[df$problem == p, , drop = FALSE]
     what <- if (y != "best_value" && all(is.na(d$regret))) "best_value" else y
     curves <- lapply(pols, function(q) {
@@ -655,35 +671,53 @@ plot.bo_benchmark <- function(x, y = c("log10_regret", "regret", "best_value"),
       g <- sort(unique(e$cost))
       st <- vapply(g, function(cc) mean_ci(e[[what]][e$cost == cc], level),
                    numeric(3))
-      list(cost = g, mean = st[1L, ], lower = st[2L, ], upper = st[3L, ])
+      data.frame(problem = p, policy = q, measure = what, cost = g,
+                 mean = st[1L, ], lower = st[2L, ], upper = st[3L, ],
+                 stringsAsFactors = FALSE)
     })
+    drawn <- !vapply(curves, is.null, NA)
+    out <- c(out, curves[drawn])
     rng <- range(unlist(lapply(curves, function(cv) {
       c(cv$mean, cv$lower, cv$upper)
     })), na.rm = TRUE, finite = TRUE)
     if (!all(is.finite(rng))) rng <- c(0, 1)
     ylab <- switch(what, log10_regret = "log10 simple regret",
-                   regret = "simple regret", best_value = "best value")
-    graphics::plot(range(d$cost), rng, type = "n", xlab = "cost spent",
-                   ylab = ylab, main = p, ...)
-    for (j in seq_along(pols)) {
+                   regret = "simple regret",
+                   best_value = if (up[[p]]) "best value" else
+                     "best value (minimized)")
+    frame <- dots[setdiff(names(dots), c(point_pars, line_pars, "main",
+                                         "xlab", "ylab"))]
+    frame$main <- panel_par(dots, "main", k, p)
+    frame$xlab <- panel_par(dots, "xlab", k, "cost spent")
+    frame$ylab <- panel_par(dots, "ylab", k, ylab)
+    plot_frame(list(xlim = range(d$cost), ylim = rng), frame)
+    for (j in which(drawn)) {
       cv <- curves[[j]]
-      if (is.null(cv)) next
       band <- is.finite(cv$lower) & is.finite(cv$upper)
       if (sum(band) > 1L) {
         lo <- step_xy(cv$cost[band], cv$lower[band])
-        up <- step_xy(cv$cost[band], cv$upper[band])
-        graphics::polygon(c(lo$x, rev(up$x)), c(lo$y, rev(up$y)),
+        hi <- step_xy(cv$cost[band], cv$upper[band])
+        graphics::polygon(c(lo$x, rev(hi$x)), c(lo$y, rev(hi$y)),
                           col = grDevices::adjustcolor(cols[j], 0.2),
                           border = NA)
       }
-      graphics::lines(cv$cost, cv$mean, col = cols[j], lwd = 2, type = "s")
+      graphics::lines(cv$cost, cv$mean, col = cols[j], lwd = lwd,
+                      lty = lty[j], type = "s")
     }
-    if (legend && p == problems[1L]) {
-      graphics::legend("topright", legend = pols, col = cols[seq_along(pols)],
-                       lwd = 2, bty = "n", cex = 0.8)
+    if (legend && k == 1L) {
+      shown <- pols %in% unique(df$policy[df$problem %in% problems])
+      leg <- list(legend = pols[shown], col = cols[shown], lwd = lwd,
+                  lty = lty[shown], bty = "n", cex = 0.8)
+      pts <- do.call(rbind, curves[drawn])
+      do.call(graphics::legend,
+              c(list(x = legend_corner(leg, rep(pts$cost, 3L),
+                                       c(pts$mean, pts$lower, pts$upper))),
+                leg))
     }
   }
-  invisible(x)
+  res <- do.call(rbind, out)
+  rownames(res) <- NULL
+  invisible(res)
 }
 
 #' @rdname bo_benchmark

@@ -124,11 +124,12 @@ print_session_status <- function(x) {
 #' @return `summary()`: an object of class `summary.bo_session`, a
 #'   `summary.bo_run` with `budget_left`, `finished` and `pending` (the
 #'   number of asked points pending), whose `stop_reason` says where the
-#'   session stands. `plot()`: `x`, invisibly.
+#'   session stands. `plot()`: the plotted data, invisibly (see
+#'   [plot.bo_run()]).
 #' @family sessions
 #' @examples
 #' prob <- bo_problem(function(x) NA, lower = 0, upper = 1,
-#'                    cost = function(x) 1 + x, budget = 5)
+#'                    cost = function(x) 1 + x, budget = 8)
 #' init <- data.frame(x1 = c(0.1, 0.5, 0.9), value = c(0.2, 0.8, 0.1))
 #' s <- bo_session(prob, policy_ei_pu(), initial = init)
 #' x <- bo_ask(s)
@@ -154,8 +155,7 @@ print.summary.bo_session <- function(x, ...) {
 #' @rdname summary.bo_session
 #' @export
 plot.bo_session <- function(x, ...) {
-  plot(as_run(x), ...)
-  invisible(x)
+  invisible(plot(as_run(x), ...))
 }
 
 # A recorded point as print() shows it: x = (x1, ..., xd), or the typed

@@ -295,8 +295,15 @@ test_that("summary() gives t-intervals of the final regret", {
   expect_output(print(s), "Final simple regret")
   grDevices::pdf(NULL)
   on.exit(grDevices::dev.off(), add = TRUE)
-  expect_identical(plot(bm), bm)
-  expect_identical(plot(bm, y = "best_value", problems = "linear"), bm)
+  # plot() returns the curves it drew
+  cv <- expect_invisible(plot(bm))
+  at6 <- cv$problem == "linear" & cv$policy == "EI" & cv$cost == 6
+  expect_identical(cv$measure[at6], "log10_regret")
+  expect_equal(cv$mean[at6], mean(log10(last$regret)), tolerance = 1e-12)
+  bv <- plot(bm, y = "best_value", problems = "linear")
+  expect_identical(unique(bv$problem), "linear")
+  expect_equal(bv$mean[bv$policy == "EI" & bv$cost == 6],
+               mean(last$best_value), tolerance = 1e-12)
   expect_error(plot(bm, problems = "nope"), "problems")
 })
 

@@ -356,8 +356,13 @@ test_that("plot() shows the regret of runs with control sets", {
   f <- tempfile(fileext = ".pdf")
   grDevices::pdf(f)
   on.exit(unlink(f))
-  expect_identical(plot(run), run)
-  expect_identical(plot(run, type = "progress"), run)
+  # the plots return what they drew: the regret of the optimization phase
+  r <- expect_invisible(plot(run))
+  df <- as.data.frame(run)
+  bo <- df$phase == "bo"
+  expect_identical(r$regret, df$simple_regret[bo])
+  expect_identical(r$control_set, df$control_set[bo])
+  expect_identical(plot(run, type = "progress")$evaluations$value, df$value)
   grDevices::dev.off()
   expect_error(plot(bo_optimize(known_cost_problem(4), policy_ei(),
                                 seed = 1, progress = FALSE),

@@ -348,7 +348,9 @@ test_that("print(), summary() and plot() of a session", {
     unlink(f)
   })
   expect_invisible(plot(s))
-  expect_identical(withVisible(plot(s))$value, s)
+  # the plotted data: the session's records
+  expect_identical(withVisible(plot(s))$value$evaluations$value,
+                   as.data.frame(s)$value)
   s1 <- line_session()
   expect_invisible(plot(s1, type = "posterior"))
   expect_error(plot(s1, type = "surface"), class = "costbo_error_arg")
