@@ -120,9 +120,10 @@ progress_fields <- function(state, k = length(state$value)) {
          c(min(plan$done, nrow(plan$x)), nrow(plan$x))
        },
        worker = if (!is.null(state$n_workers)) state$worker[k],
-       value = if (ok) state$value[k] else NA_real_, failed = !ok,
+       value = if (ok) user_value(state$problem, state$value[k]) else
+         NA_real_, failed = !ok,
        cost = state$cost[k], spent = state$spent, budget = state$budget,
-       best = state_best(state))
+       best = user_value(state$problem, state_best(state)))
 }
 
 # The line of an evaluation's report.
@@ -169,8 +170,10 @@ progress_end <- function(ctl) {
 # benchmark_task() returns it), number `i` of `n`.
 progress_replication_fields <- function(rec, i, n) {
   tr <- rec$trace
-  best <- if (!is.null(tr) && any(tr$counts)) max(tr$value[tr$counts]) else
-    NA_real_
+  # in the problem's direction (a record of a minimized problem says so)
+  best <- if (!is.null(tr) && any(tr$counts)) {
+    user_value(rec, max(tr$value[tr$counts]))
+  } else NA_real_
   list(replication = i, of = n, problem = rec$problem, policy = rec$policy,
        rep = rec$rep, status = rec$status,
        evaluations = if (is.null(tr)) 0L else nrow(tr),

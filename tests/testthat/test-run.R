@@ -133,3 +133,30 @@ test_that("a session takes and reports the objective's own values", {
                                  format(min(df$value), digits = 6), " at"),
                 fixed = TRUE)
 })
+
+test_that("progress reports give a minimized objective's own values", {
+  prob <- bo_problem(loss, c(0, 0), c(1, 1), cost = 1, budget = 6,
+                     maximize = FALSE, name = "loss")
+  msgs <- list()
+  run <- withCallingHandlers(
+    bo_optimize(prob, policy_ei(), n_init = 4, seed = 1, progress = TRUE),
+    costbo_progress = function(m) {
+      msgs[[length(msgs) + 1L]] <<- m
+      invokeRestart("muffleMessage")
+    })
+  evals <- Filter(function(m) !is.null(m$evaluation), msgs)
+  y <- apply(run$X, 1L, loss)
+  expect_identical(length(evals), length(y))
+  expect_identical(vapply(evals, `[[`, 0, "value"), y)
+  expect_identical(vapply(evals, `[[`, 0, "best"), cummin(y))
+  bm <- withCallingHandlers(
+    bo_benchmark(list(loss = prob), list(EI = policy_ei()), reps = 1,
+                 n_init = 4, progress = TRUE),
+    costbo_progress = function(m) {
+      msgs[[length(msgs) + 1L]] <<- m
+      invokeRestart("muffleMessage")
+    })
+  reps <- Filter(function(m) !is.null(m$replication), msgs)
+  expect_identical(reps[[1L]]$best, bm$replications$best_value)
+  expect_gte(reps[[1L]]$best, 1)
+})
