@@ -62,11 +62,20 @@ is_finished.bo_run <- function(x, ...) {
 }
 
 # Whether anything the session could propose is affordable with the budget
-# left: the hook where the budget-feasible search (budget.R) tells that
-# nothing affordable remains, called by is_finished() and bo_ask(); TRUE
-# for now (bo_ask() then stops when the budget is spent, or when no point
-# fits: session_budget_rule() in session.R).
-session_affordable <- function(state) TRUE
+# left, by the budget-feasible rule (budget_fits() on the candidates of
+# budget_feasible_proposal(), with the models of the last proposal): FALSE
+# ends the session (is_finished(), bo_ask()). TRUE under the rule "stop" and
+# for problems whose policies price their own choices. The candidates'
+# scrambling does not move the caller's random-number stream.
+session_affordable <- function(state) {
+  if (state_budget_rule(state) != "feasible") return(TRUE)
+  saved <- save_rng()
+  on.exit(restore_rng(saved))
+  pr <- state$problem
+  X <- problem_candidates(pr, min(2048L, 256L * pr$d))
+  if (is.null(X)) return(TRUE)
+  any(budget_fits(state, X, state$budget - state$spent, state$budget_prob))
+}
 
 # bo_ask() of a finished session: an error of class costbo_error_budget.
 check_session_budget <- function(session) {

@@ -355,3 +355,29 @@ test_that("print(), summary() and plot() of a session", {
   expect_invisible(plot(s1, type = "posterior"))
   expect_error(plot(s1, type = "surface"), class = "costbo_error_arg")
 })
+
+test_that("a session is finished when nothing it could propose fits", {
+  # a known cost of at least 1: with 0.5 left nothing fits
+  prob <- bo_problem(function(x) -sum((x - 0.4)^2), lower = c(0, 0),
+                     upper = c(1, 1), cost = function(x) 1 + x[1],
+                     budget = 5.5)
+  init <- data.frame(x1 = c(0, 0, 0.5), x2 = c(0.1, 0.9, 0.5),
+                     value = c(-0.25, -0.41, -0.02))
+  s <- bo_session(prob, policy_ei(), initial = init)
+  # the initial points cost 1 + 1 + 1.5 of 5.5: 2 left, a point fits
+  expect_equal(budget_left(s), 2)
+  expect_false(is_finished(s))
+  s <- bo_tell(s, c(0.5, 0.3), -0.02)
+  expect_equal(budget_left(s), 0.5)
+  set.seed(3)
+  before <- .Random.seed
+  expect_true(is_finished(s))
+  # asking the question does not move the caller's random numbers
+  expect_identical(.Random.seed, before)
+  expect_error(bo_ask(s), "nothing affordable remains",
+               class = "costbo_error_budget")
+  # under the rule "stop" only a spent budget finishes it
+  s2 <- bo_session(prob, policy_ei(), initial = init, budget_rule = "stop")
+  s2 <- bo_tell(s2, c(0.5, 0.3), -0.02)
+  expect_false(is_finished(s2))
+})
