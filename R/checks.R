@@ -202,6 +202,23 @@ check_flag <- function(x, arg = deparse(substitute(x)), call = sys.call(-1L)) {
   x
 }
 
+# `noise` of bo_problem(): FALSE (a deterministic objective), TRUE (a noisy
+# one whose noise variance is unknown) or a noise variance >= 0 (noisy when
+# positive), as list(variance = , noisy = ): the variance is 0 when unknown.
+check_noise <- function(x, arg = deparse(substitute(x)), call = sys.call(-1L)) {
+  force(arg)
+  if (is.logical(x) && length(x) == 1L && !is.na(x)) {
+    return(list(variance = 0, noisy = x))
+  }
+  ok <- is.numeric(x) && length(x) == 1L && !is.na(x) && is.finite(x) &&
+    x >= 0
+  if (!ok) {
+    stop_arg(arg, paste("TRUE, FALSE or a noise variance",
+                        "(a single finite number >= 0)"), x, call)
+  }
+  list(variance = as.double(x), noisy = x > 0)
+}
+
 check_string <- function(x, arg = deparse(substitute(x)),
                          call = sys.call(-1L)) {
   force(arg)

@@ -48,7 +48,35 @@
 #'   `list(mean = , cov = )` (length and dimension `nrow(candidates)`); the
 #'   objective is then modelled by [gp_finite()] with this prior instead of a
 #'   fitted GP (as in the papers' exact constructions).
-#' @param noise With `prior`: the observation noise variance (default 0).
+#' @param noise Are evaluations of the objective noisy? `FALSE` (default):
+#'   a deterministic objective; `TRUE`: a noisy objective whose noise
+#'   variance the model estimates; or a number >= 0, the observation noise
+#'   variance (in the objective's units squared), which declares the
+#'   objective noisy when positive (0 is `FALSE`). With `prior` a number is
+#'   the known noise variance of the explicit prior model (as in
+#'   [gp_finite()]) and `TRUE` is an error, since that model does not
+#'   estimate its noise. Without `prior` a positive number declares the
+#'   objective noisy, exactly as `TRUE` does: the GP estimates the variance
+#'   (to hold it fixed, give [bo_optimize()] `gp_args = list(noise = )`).
+#'
+#'   The papers' test problems, simulations and tuning runs with fixed seeds
+#'   return the same value at the same point, and a GP that explains part
+#'   of such data as noise flattens its posterior until every expected
+#'   improvement is negligible, which makes every proposal of the EI family
+#'   arbitrary. A noisy objective must therefore be declared. This decides
+#'   the default model (see `gp_args` of [bo_optimize()]): a
+#'   deterministic objective is modelled by a GP whose noise variance is
+#'   held in \[1e-4, 1e-3\] of the variance of the observations (the band
+#'   of the reference implementation of Astudillo et al. 2021), so that the
+#'   GP (nearly) interpolates them; a noisy one by a GP whose noise is
+#'   estimated freely, and the incumbent of the expected-improvement family
+#'   (and of B-MS-EI's tree, the rollouts and PBGI's stopping rule) is then
+#'   the largest posterior mean at the evaluated points (the plug-in of
+#'   Picheny et al. 2013) instead of the largest noisy observation.
+#'   Reported results (best value, regret) are the best observed values in
+#'   both cases. With `prior` the model is that prior, and with `sources`
+#'   the multi-source GP of [gp_fit_miso()] estimates its noise in either
+#'   case; `noise` then decides the incumbent only.
 #' @param name A name for printing.
 #' @param optimum The known optimum (the maximum, or the minimum with
 #'   `maximize = FALSE`), if any, so that regret can be reported. With
@@ -101,27 +129,6 @@
 #'   typed point, and a proposal of a deterministic objective that repeats
 #'   an evaluated point is moved to the nearest point not yet evaluated (see
 #'   [bo_space()] for the models).
-#' @param noisy Are evaluations of the objective noisy (`TRUE`) or
-#'   deterministic (`FALSE`)? Default `FALSE` (or `TRUE` with `prior` and a
-#'   positive `noise`): the papers' test problems, simulations and tuning
-#'   runs with fixed seeds return the same value at the same point, and a
-#'   GP that explains part of such data as noise flattens its posterior
-#'   until every expected improvement is negligible, which makes every
-#'   proposal of the EI family arbitrary. A noisy objective must therefore
-#'   be declared. This decides the default model (see the `model` argument
-#'   of [bo_optimize()]): a deterministic objective is modelled by a GP whose
-#'   noise variance is held in \[1e-4, 1e-3\] of the variance of the
-#'   observations (the band of the reference implementation of Astudillo et
-#'   al. 2021), so that the GP (nearly) interpolates them; a noisy one by a
-#'   GP whose noise is estimated freely, and the incumbent of the
-#'   expected-improvement family (and of B-MS-EI's tree, the rollouts and
-#'   PBGI's stopping rule) is then the largest posterior mean at the
-#'   evaluated points (the plug-in of Picheny et al. 2013) instead of the
-#'   largest noisy observation. Reported results (best value, regret) are
-#'   the best observed values in both cases. With `prior` the model is that
-#'   prior, and with `sources` the multi-source GP of [gp_fit_miso()]
-#'   estimates its noise in either case; `noisy` then decides the incumbent
-#'   only.
 #' @param maximize `TRUE` (default) to maximize the objective, `FALSE` to
 #'   minimize it (a loss, an error rate, a Brier score). costbo maximizes
 #'   internally: with `FALSE` the value the objective returns (the number,
@@ -134,6 +141,8 @@
 #'   their comparisons, and the `value` given to [bo_tell()] (and the
 #'   `value` column of `initial`) is the objective's own. Regret stays the
 #'   distance to the optimum (non-negative).
+#' @param noisy Deprecated name of `noise` (`noisy = TRUE` is `noise =
+#'   TRUE`; the two cannot be given together).
 #' @return An object of class `bo_problem`.
 #' @references
 #' Astudillo, R., Jiang, D. R., Balandat, M., Bakshy, E. and Frazier, P. I.
@@ -154,7 +163,7 @@
 #' # a noisy experiment must say so
 #' noisy <- bo_problem(function(x) -sum((x - 0.3)^2) + rnorm(1, sd = 0.05),
 #'                     lower = c(0, 0), upper = c(1, 1), cost = 1,
-#'                     budget = 20, noisy = TRUE)
+#'                     budget = 20, noise = TRUE)
 #' noisy
 #' # a cost measured by the experiment itself
 #' timed <- bo_problem(function(x) list(value = sin(5 * x), cost = 1 + x),
@@ -189,16 +198,25 @@
 #' loss
 #' @export
 bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
-                       budget, candidates = NULL, prior = NULL, noise = 0,
+                       budget, candidates = NULL, prior = NULL, noise = FALSE,
                        name = NULL, optimum = NULL, control_sets = NULL,
                        control_costs = NULL, distributions = NULL,
                        variance = 0.02, noise_free = NULL, sources = NULL,
-                       source_costs = NULL, noisy = noise > 0,
-                       space = NULL, maximize = TRUE) {
+                       source_costs = NULL, space = NULL,
+                       maximize = TRUE, noisy) {
   if (!is.function(objective)) {
     stop_arg("objective", "a function of one point", objective)
   }
   maximize <- check_flag(maximize)
+  if (!missing(noisy)) {
+    noise <- renamed_arg(noisy, "noisy", "noise", !missing(noise))
+  }
+  # the problem keeps the noise variance (`noise`, 0 when unknown) and the
+  # flag (`noisy`)
+  nz <- check_noise(noise)
+  noise_unknown <- isTRUE(noise)
+  noisy <- nz$noisy
+  noise <- nz$variance
   user_objective <- objective
   if (!maximize) objective <- negate_objective(objective)
   if (!is.null(space)) {
@@ -209,8 +227,6 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
   }
   if (missing(budget)) stop_arg("budget", "given", NULL, show = FALSE)
   budget <- check_number(budget, min = 0, min_open = TRUE)
-  noise <- check_number(noise, min = 0)
-  noisy <- check_flag(noisy)
   if (!is.null(candidates)) {
     candidates <- check_matrix(candidates, arg = "candidates")
     d <- ncol(candidates)
@@ -244,6 +260,11 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
     }
     if (!(is.list(prior) && all(c("mean", "cov") %in% names(prior)))) {
       stop_arg("prior", "a list with elements `mean` and `cov`", prior)
+    }
+    if (noise_unknown) {
+      stop_arg("noise", paste("the known noise variance (a number >= 0) with",
+                              "`prior`, whose model does not estimate it"),
+               TRUE)
     }
     # gp_finite() validates the mean and the covariance
     gp_finite(prior$mean, prior$cov, noise = noise)
@@ -337,7 +358,8 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
 
 # A problem over a typed search space (problem-typed.R): a box problem on
 # the unit cube of the space's encoding, whose objective and known cost
-# receive the decoded typed point.
+# receive the decoded typed point. `noisy` is the flag checked by
+# bo_problem(); a typed problem keeps no noise variance (its GP estimates it).
 typed_problem <- function(objective, space, cost, budget, name, optimum,
                           noisy, lower, upper, candidates, prior,
                           control_sets, sources, call, maximize = TRUE,
@@ -355,7 +377,6 @@ typed_problem <- function(objective, space, cost, budget, name, optimum,
   }
   if (missing(budget)) stop_arg("budget", "given", NULL, show = FALSE, call = call)
   budget <- check_number(budget, min = 0, min_open = TRUE, call = call)
-  noisy <- check_flag(noisy, call = call)
   cost_type <- "known"
   user_cost <- NULL
   if (is.null(cost)) {

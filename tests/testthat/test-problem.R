@@ -38,13 +38,13 @@ test_that("bo_problem() rejects bad arguments, naming them", {
                  prior = list(mean = c(0, 0), cov = matrix(c(1, 2, 2, 1), 2))))
   bad(bo_problem(f, 0, 1, budget = 1, name = 3))
   expect_snapshot(bo_problem(f, 0, 1, budget = -1), error = TRUE)
-  expect_snapshot(bo_problem(f, 0, 1, budget = 1, noisy = NA), error = TRUE)
-  expect_error(bo_problem(f, 0, 1, budget = 1, noisy = "yes"), "`noisy`",
-               class = "costbo_error_arg")
-  expect_error(bo_problem(f, 0, 1, budget = 1, noisy = c(TRUE, FALSE)),
-               "`noisy`", class = "costbo_error_arg")
-  expect_error(bo_problem(f, 0, 1, budget = 1, noise = -1), "`noise`",
-               class = "costbo_error_arg")
+  expect_snapshot(bo_problem(f, 0, 1, budget = 1, noise = NA), error = TRUE)
+  for (bad_noise in list("a", "yes", -1, NA, NA_real_, Inf, c(TRUE, FALSE),
+                         c(0.1, 0.2))) {
+    e <- expect_error(bo_problem(f, 0, 1, budget = 1, noise = bad_noise),
+                      "`noise`", class = "costbo_error_arg")
+    expect_identical(e$arg, "noise")
+  }
 })
 
 test_that("bo_problem() records whether evaluations are noisy", {
@@ -52,17 +52,75 @@ test_that("bo_problem() records whether evaluations are noisy", {
   det <- bo_problem(f, 0, 1, cost = 1, budget = 1)
   expect_false(det$noisy)
   expect_output(print(det), "evaluations: deterministic")
-  nz <- bo_problem(f, 0, 1, cost = 1, budget = 1, noisy = TRUE)
+  nz <- bo_problem(f, 0, 1, cost = 1, budget = 1, noise = TRUE)
   expect_true(nz$noisy)
+  expect_identical(nz$noise, 0)
   expect_output(print(nz), "evaluations: noisy")
-  # an explicit prior with observation noise is noisy unless told otherwise
+  expect_output(print(bo_problem(f, 0, 1, cost = 1, budget = 1,
+                                 noise = FALSE)),
+                "evaluations: deterministic")
+  # a number declares the objective noisy when positive; without a prior
+  # it is kept, and the GP estimates the noise as with TRUE
+  num <- bo_problem(f, 0, 1, cost = 1, budget = 1, noise = 0.5)
+  expect_true(num$noisy)
+  expect_identical(num$noise, 0.5)
+  expect_output(print(num), "evaluations: noisy")
+  expect_false(bo_problem(f, 0, 1, cost = 1, budget = 1, noise = 0)$noisy)
+  # an explicit prior with observation noise is noisy
   cand <- matrix(0:3, ncol = 1)
   pri <- list(mean = rep(0, 4), cov = diag(4))
   expect_true(bo_problem(f, candidates = cand, budget = 2, prior = pri,
                          noise = 0.1)$noisy)
   expect_false(bo_problem(f, candidates = cand, budget = 2, prior = pri)$noisy)
   expect_false(bo_problem(f, candidates = cand, budget = 2, prior = pri,
-                          noise = 0.1, noisy = FALSE)$noisy)
+                          noise = 0)$noisy)
+  # a typed space takes the flag
+  sp <- bo_space(a = param_num(0, 1))
+  expect_true(bo_problem(function(p) p$a, space = sp, cost = 1, budget = 1,
+                         noise = TRUE)$noisy)
+  expect_false(bo_problem(function(p) p$a, space = sp, cost = 1,
+                          budget = 1)$noisy)
+})
+
+test_that("noise is the one argument for noise; noisy is its deprecated name", {
+  f <- function(x) sum(x)
+  norm <- function(p) {
+    # closures differ in their environments only
+    p[vapply(p, is.function, NA)] <- NULL
+    p
+  }
+  # the old name warns and gives the same problem
+  for (flag in c(TRUE, FALSE)) {
+    expect_warning(
+      old <- bo_problem(f, 0, 1, cost = 1, budget = 1, noisy = flag),
+      "`noisy` is deprecated: use `noise`", class = "costbo_warning_deprecated")
+    expect_identical(norm(old),
+                     norm(bo_problem(f, 0, 1, cost = 1, budget = 1,
+                                     noise = flag)))
+  }
+  # both names: an error naming the old one
+  e <- expect_error(bo_problem(f, 0, 1, cost = 1, budget = 1, noise = TRUE,
+                               noisy = TRUE),
+                    "`noisy`", class = "costbo_error_arg")
+  expect_identical(e$arg, "noisy")
+  # a known noise variance with a prior: the problem that `noise = 0.01,
+  # noisy = TRUE` gave, modelled by the prior with that noise
+  cand <- matrix(0:3, ncol = 1)
+  pri <- list(mean = rep(0, 4), cov = diag(4))
+  p <- bo_problem(f, candidates = cand, budget = 2, prior = pri,
+                  noise = 0.01)
+  expect_identical(p$noise, 0.01)
+  expect_true(p$noisy)
+  expect_identical(p$prior, pri)
+  expect_output(print(p), "evaluations: noisy")
+  fit <- costbo:::problem_fit(p, list(index = c(1, 3)), 1:2, c(0.5, -0.5))
+  expect_identical(coef(fit)$noise, 0.01)
+  expect_equal(predict(fit, 1)$mean, 0.5 / 1.01, tolerance = 1e-12)
+  # a prior's noise must be known: TRUE is an error naming `noise`
+  e <- expect_error(bo_problem(f, candidates = cand, budget = 2, prior = pri,
+                               noise = TRUE),
+                    "`noise`", class = "costbo_error_arg")
+  expect_identical(e$arg, "noise")
 })
 
 test_that("the cost families follow the papers' formulas", {
@@ -169,7 +227,7 @@ direction_cases <- function() {
       bo_problem(function(x) s(f(x) + stats::rnorm(1, sd = 0.01)),
                  c(0, 0), c(1, 1), budget = 6, control_sets = list(1, 1:2),
                  control_costs = c(0.2, 1), optimum = s(1),
-                 noise_free = function(X) s(apply(X, 1L, f)), noisy = TRUE,
+                 noise_free = function(X) s(apply(X, 1L, f)), noise = TRUE,
                  maximize = mx)
     }, policy_ucb_cvs(epsilon = 0.1, n_samples = 32, n_raw = 10,
                       n_starts = 1)),
