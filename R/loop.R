@@ -42,7 +42,7 @@
 #' Before every proposal the objective's GP (and, for a measured cost, the
 #' GP of the log cost) is refitted by [gp_fit()] to all successful
 #' evaluations, warm-started from the previous fit. The problem says whether
-#' its evaluations are deterministic (the default) or noisy (`noisy` in
+#' its evaluations are deterministic (the default) or noisy (`noise` in
 #' [bo_problem()]; [test_problem()] and the other test problems declare
 #' their own). A deterministic objective, and every measured cost, is
 #' modelled with the noise variance held in \[1e-4, 1e-3\] of the variance

@@ -36,7 +36,7 @@
 #'   objective's GP, e.g. `list(kernel = "se")` or fixed hyperparameters
 #'   `list(estimate = "fixed", lengthscale = 0.1, outputscale = 1,
 #'   noise = 1e-4)`. By default a Matérn 5/2 GP fitted by MAP, warm-started
-#'   from the previous fit, whose noise depends on the problem (`noisy` in
+#'   from the previous fit, whose noise depends on the problem (`noise` in
 #'   [bo_problem()]): for a deterministic objective the noise variance is
 #'   held in \[1e-4, 1e-3\] of the variance of the observations
 #'   (`noise_floor = 1e-4, noise_ceiling = 1e-3`, the band of the reference

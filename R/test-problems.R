@@ -128,7 +128,7 @@
 #' @param budget The total budget; `NULL` takes the default (see Details).
 #' @param noise_sd Standard deviation of Gaussian noise added to each
 #'   returned value (drawn from R's random number generator); 0 for none.
-#'   The problem is declared noisy (see `noisy` in [bo_problem()]) when it
+#'   The problem is declared noisy (see `noise` in [bo_problem()]) when it
 #'   is positive, deterministic otherwise.
 #' @param cost,noise Deprecated names of `cost_family` and `noise_sd`.
 #' @return `test_problem()`: a [bo_problem()] whose `optimum` is the known
@@ -232,7 +232,7 @@ test_problem <- function(name, d = NULL, cost_family = NULL,
   prob <- bo_problem(objective, lower = lower, upper = upper,
                      cost = if (known_cost) cost_fun else NULL,
                      budget = budget, name = name, optimum = optimum,
-                     noisy = noise_sd > 0)
+                     noise = noise_sd > 0)
   prob$maximizer <- maximizer
   prob
 }
@@ -556,7 +556,7 @@ tp_gp_sample <- function(d, n_points = 2L^min(14L, 10L + d),
 #'   untouched).
 #' @param budget The budget (50 in the paper).
 #' @param noise_sd Standard deviation of the observation noise; the problem
-#'   is declared noisy (`noisy` of [bo_problem()]) when it is positive.
+#'   is declared noisy (`noise` of [bo_problem()]) when it is positive.
 #' @param costs,noise Deprecated names of `cost_set` and `noise_sd`.
 #' @return A `bo_problem` with control sets.
 #' @family problems
@@ -604,7 +604,7 @@ test_problem_cvs <- function(name = c("gp_sample", "hartmann3"),
              variance = variance, noise_free = fm,
              name = sprintf("%s, %s costs, variance %g", name, cost_set,
                             variance),
-             optimum = optimum, noisy = noise_sd > 0)
+             optimum = optimum, noise = noise_sd > 0)
 }
 
 #' Multi-information-source test problems
@@ -637,7 +637,7 @@ test_problem_cvs <- function(name = c("gp_sample", "hartmann3"),
 #' @param seed Seed of the bias GP sample of source 2 (the caller's random
 #'   stream is left untouched).
 #' @param noise_sd Standard deviation of Gaussian noise added to every
-#'   source. The problem is declared noisy (`noisy` of [bo_problem()]) when
+#'   source. The problem is declared noisy (`noise` of [bo_problem()]) when
 #'   it is positive, and always for `"goldstein_price"` and
 #'   `"bohachevsky"`, whose source 2 is noisy.
 #' @param costs,noise Deprecated names of `source_costs` and `noise_sd`.
@@ -708,7 +708,7 @@ test_problem_miso <- function(name = c("rosenbrock", "goldstein_price",
   prob <- bo_problem(obj, lower = lower, upper = upper, budget = budget,
                      name = paste0(name, "_miso"), optimum = optimum,
                      sources = S, source_costs = costs,
-                     noisy = noise_sd > 0 || name != "rosenbrock")
+                     noise = noise_sd > 0 || name != "rosenbrock")
   prob$maximizer <- maximizer
   prob
 }
