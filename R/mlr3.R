@@ -160,9 +160,12 @@ paradox_xdt <- function(spec, p) {
 #' \item{`budget_prob`}{The probability with which a measured cost must be
 #'   predicted to fit in the remaining budget for an evaluation to start
 #'   (default 0.9; see [bo_optimize()]).}
-#' \item{`noisy`}{Is the measure noisy (a random learner, or resampling that
+#' \item{`noise`}{Is the measure noisy (a random learner, or resampling that
 #'   is not fixed)? Default `FALSE`: a deterministic objective, which costbo
-#'   does not evaluate twice at a configuration. See [bo_problem()].}
+#'   does not evaluate twice at a configuration. See `noise` of
+#'   [bo_problem()]. (Earlier versions of costbo called this parameter
+#'   `noisy`; mlr3 parameter sets have no aliases, so `noisy` is no longer
+#'   accepted.)}
 #' \item{`gp_args`}{Settings of the Gaussian processes, passed to
 #'   [bo_session()].}
 #' }
@@ -240,7 +243,7 @@ costbo_tuner_class <- function() {
           n_init = paradox::p_int(lower = 1L, special_vals = list(NULL)),
           charge_initial = paradox::p_lgl(),
           budget_prob = paradox::p_dbl(lower = 0, upper = 1),
-          noisy = paradox::p_lgl(),
+          noise = paradox::p_lgl(),
           gp_args = paradox::p_uty(custom_check = function(x) {
             if (is.list(x)) TRUE else "must be a list"
           })
@@ -248,7 +251,7 @@ costbo_tuner_class <- function() {
         param_set$values <- list(policy = policy_ei_pu_cc(),
                                  cost = "runtime_learners", n_init = NULL,
                                  charge_initial = TRUE, budget_prob = 0.9,
-                                 noisy = FALSE,
+                                 noise = FALSE,
                                  gp_args = list())
         super$initialize(
           id = "costbo", param_set = param_set,
@@ -308,7 +311,7 @@ tuner_optimize <- function(self, private, inst) {
   charge_initial <- !isFALSE(pv$charge_initial)
   prob <- bo_problem(function(x) NA, space = spec$space,
                      cost = if (known) cost, budget = budget,
-                     noisy = isTRUE(pv$noisy), maximize = direction < 0,
+                     noise = isTRUE(pv$noise), maximize = direction < 0,
                      name = paste("tuning", inst$objective$id))
   gp_args <- if (is.null(pv$gp_args)) list() else pv$gp_args
   state <- bo_session(prob, pv$policy, charge_initial = charge_initial,

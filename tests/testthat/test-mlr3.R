@@ -96,7 +96,7 @@ test_that("the tuner is registered and meets mlr3tuning's conventions", {
                   c("ParamDbl", "ParamInt", "ParamFct", "ParamLgl"))
   expect_setequal(tuner$param_set$ids(),
                   c("policy", "budget", "cost", "n_init", "charge_initial",
-                    "budget_prob", "noisy", "gp_args"))
+                    "budget_prob", "noise", "gp_args"))
   v <- tuner$param_set$values
   expect_identical(v$budget, 60)
   expect_s3_class(v$policy, "bo_policy")
