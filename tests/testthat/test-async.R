@@ -367,7 +367,7 @@ test_that("a real future plan runs evaluations in parallel and survives a lost w
   # each evaluation has its own stream drawn from R's generator: a noisy
   # objective gives the same values under the same seed
   noisy <- bo_problem(function(x) -sum(x^2) + stats::rnorm(1, sd = 0.1),
-                      c(0, 0), c(1, 1), cost = 1, budget = 4, noisy = TRUE)
+                      c(0, 0), c(1, 1), cost = 1, budget = 4, noise = TRUE)
   # (a free design: its 6 points, not proposals whose order depends on
   # which worker finished first)
   a <- bo_optimize(noisy, policy_ei(), workers = 2, seed = 9,

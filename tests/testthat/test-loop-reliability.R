@@ -281,7 +281,7 @@ test_that("a run interrupted during its initial design resumes it bit for bit", 
   # a noisy objective: the resumed run must draw the same noise
   noisy <- function(x) branin_max(x) + stats::rnorm(1, sd = 0.1)
   prob <- bo_problem(noisy, c(-5, 0), c(10, 15), cost = 1, budget = 5,
-                     noisy = TRUE)
+                     noise = TRUE)
   # free designs: charged, the design of 6 would not fit in the budget of 5
   full <- bo_optimize(prob, policy_ei(), n_init = 6, seed = 21,
                       charge_initial = FALSE, progress = FALSE)

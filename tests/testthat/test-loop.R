@@ -461,7 +461,7 @@ test_that("a deterministic run holds both GPs' noise in the band; user settings 
   f <- branin_max
   nz <- bo_problem(function(x) list(value = f(x) + stats::rnorm(1),
                                     cost = exp(2 * (x[1] + 5) / 15)),
-                   c(-5, 0), c(10, 15), budget = 30, noisy = TRUE)
+                   c(-5, 0), c(10, 15), budget = 30, noise = TRUE)
   r <- bo_optimize(nz, policy_ei_pu(), seed = 3, max_evaluations = 3,
                    progress = FALSE)
   expect_identical(band_of(r$models$f), c(1e-6, 10))

@@ -235,7 +235,7 @@ test_that("a deterministic objective is not evaluated twice at a typed point", {
   expect_identical(run$stop_code, "exhausted")
   # a noisy objective may be evaluated again
   noisy <- bo_problem(function(p) p$n + (p$rule == "b") + rnorm(1, sd = 0.1),
-                      space = sp, cost = 1, budget = 10, noisy = TRUE)
+                      space = sp, cost = 1, budget = 10, noise = TRUE)
   run2 <- bo_optimize(noisy, policy_ei(), seed = 1, progress = FALSE,
                       charge_initial = FALSE)
   # (the initial design: 2 (k + 1) = 6 points for k = 2 settings, the 6
