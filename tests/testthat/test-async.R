@@ -328,7 +328,7 @@ test_that("bo_benchmark() runs policies on virtual workers", {
   skip_on_cran()
   bm4p <- bo_benchmark(prob, list(EI = policy_ei_pu()), reps = 2,
                        virtual_workers = 4, backend = "parallel",
-                       workers = 2, progress = FALSE)
+                       processes = 2, progress = FALSE)
   expect_identical(bm4p$evaluations, bm4$evaluations)
   expect_identical(bm4p$replications$clock, bm4$replications$clock)
 })
