@@ -57,16 +57,18 @@ budget_fits <- function(state, X, remaining, prob) {
 }
 
 # The points among which a budget-feasible proposal is chosen: scrambled
-# Sobol points of the box and its two corners, the valid points of a typed
-# space, the candidates of a finite domain (their indices with a prior);
-# NULL for problems whose policies price their own choices (control sets,
-# information sources), which keep the rule "stop".
+# Sobol points of the box (and its two corners for a known cost), the valid
+# points of a typed space, the candidates of a finite domain (their indices
+# with a prior); NULL for problems whose policies price their own choices
+# (control sets, information sources), which keep the rule "stop".
 problem_candidates <- function(problem, n) UseMethod("problem_candidates")
 problem_candidates.bo_problem <- function(problem, n) {
   if (inherits(problem, c("bo_problem_cvs", "bo_problem_miso"))) return(NULL)
   if (!is.null(problem$candidates)) return(problem$candidates)
   x <- problem_design(problem, n)$x
-  if (!inherits(problem, "bo_problem_typed")) {
+  # the corners, where a known cost often has its extremes (a measured
+  # cost's model would extrapolate there)
+  if (!inherits(problem, "bo_problem_typed") && problem$cost_type == "known") {
     x <- rbind(x, problem$lower, problem$upper, deparse.level = 0L)
   }
   x

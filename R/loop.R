@@ -20,8 +20,9 @@
 #' `budget_rule = "feasible"` (the default), when the policy's proposal
 #' does not fit, the point that the policy values most (by its acquisition)
 #' among those that fit is evaluated instead (scrambled Sobol points of the
-#' box and its corners, the valid points of a typed space, the candidates
-#' of a finite domain; the record marks it `budget_feasible`), and the run
+#' box, and its corners with a known cost, the valid points of a typed
+#' space, the candidates of a finite domain; the record marks it
+#' `budget_feasible`), and the run
 #' ends only when no point fits. So a known cost never overruns the budget
 #' and a measured one overruns it by at most its last evaluation, which
 #' was predicted to fit with probability `budget_prob`. With `budget_rule =

@@ -184,10 +184,13 @@ test_that("with an unknown cost the log-cost GP steers EI-PU to cheap regions", 
   prob <- bo_problem(function(x) list(value = sin(3 * x[2]) + 0.3 * x[1],
                                       cost = exp(4 * x[1])),
                      lower = c(0, 0), upper = c(1, 1), budget = 15)
+  # (the policies' own choices: a free design and the rule "stop")
   pu <- bo_optimize(prob, policy_ei_pu(), seed = 7, max_evaluations = 10,
-                    charge_initial = FALSE, progress = FALSE)
+                    charge_initial = FALSE, budget_rule = "stop",
+                    progress = FALSE)
   ei <- bo_optimize(prob, policy_ei(), seed = 7, max_evaluations = 10,
-                    charge_initial = FALSE, progress = FALSE)
+                    charge_initial = FALSE, budget_rule = "stop",
+                    progress = FALSE)
   dpu <- as.data.frame(pu)
   dei <- as.data.frame(ei)
   expect_false(is.null(pu$models$cost))
