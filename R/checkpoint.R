@@ -13,11 +13,11 @@ save_checkpoint <- function(state, ctl) {
   # (the progressor reports to this session only)
   saved <- list(state = state, ctl = ctl[names(ctl) != "progressor"],
                 random_seed = get(".Random.seed", envir = globalenv()))
+  # write_checkpoint() turns every warning into its error
   err <- tryCatch({
     write_checkpoint(saved, ctl$checkpoint)
     NULL
-  }, error = function(e) conditionMessage(e),
-  warning = function(w) conditionMessage(w))
+  }, error = function(e) conditionMessage(e))
   if (!is.null(err)) {
     first <- is.null(state$checkpoint_error)
     state$checkpoint_error <- list(
@@ -44,20 +44,49 @@ checkpoint_magic <- "costbo checkpoint"
 
 checkpoint_version <- 2L
 
+# Any warning or error while writing is an error whose message is the first
+# of them, and leaves neither the temporary file nor an open connection.
+# Warnings are muffled where they are signalled, never caught by an exiting
+# handler: leaving file() through its "cannot open file" warning skips the
+# release of its connection, which then stays half open in R's table (a
+# later future call crashed; 128 such failures exhaust the table, issue 39).
 write_checkpoint <- function(saved, path) {
-  payload <- memCompress(serialize(saved, NULL), "gzip")
-  header <- sprintf("%s\nversion %d\nmd5 %s\nbytes %.0f\n", checkpoint_magic,
-                    checkpoint_version, md5_raw(payload), length(payload))
   tmp <- paste0(path, ".tmp")
-  con <- file(tmp, "wb")
-  on.exit(close(con))
-  writeBin(c(charToRaw(header), payload), con)
-  close(con)
-  on.exit()
-  if (!file.rename(tmp, path)) {
-    stop_costbo(sprintf("cannot rename \"%s\" to \"%s\"", tmp, path))
+  why <- NULL
+  note <- function(cnd) if (is.null(why)) why <<- conditionMessage(cnd)
+  step <- function(expr) {
+    tryCatch(withCallingHandlers(expr, warning = function(w) {
+      note(w)
+      invokeRestart("muffleWarning")
+    }), error = function(e) {
+      note(e)
+      FALSE
+    })
+  }
+  written <- step({
+    payload <- memCompress(serialize(saved, NULL), "gzip")
+    header <- sprintf("%s\nversion %d\nmd5 %s\nbytes %.0f\n",
+                      checkpoint_magic, checkpoint_version, md5_raw(payload),
+                      length(payload))
+    write_raw(c(charToRaw(header), payload), tmp)
+  })
+  renamed <- isTRUE(written) && is.null(why) &&
+    isTRUE(step(file.rename(tmp, path))) && is.null(why)
+  if (!renamed) {
+    if (file.exists(tmp) && !dir.exists(tmp)) unlink(tmp)
+    stop_costbo(if (is.null(why)) {
+      sprintf("cannot rename \"%s\" to \"%s\"", tmp, path)
+    } else why)
   }
   invisible(path)
+}
+
+# Write bytes to a new file, closing its connection on every path; TRUE.
+write_raw <- function(bytes, path) {
+  con <- file(path, "wb")
+  on.exit(close(con))
+  writeBin(bytes, con)
+  TRUE
 }
 
 # The MD5 sum of a raw vector (tools::md5sum() reads files only).
@@ -129,8 +158,10 @@ read_checkpoint <- function(path, call = sys.call(-1L)) {
 }
 
 read_checkpoint_v1 <- function(path, bad) {
-  saved <- tryCatch(readRDS(path), error = function(e) NULL,
-                    warning = function(w) NULL)
+  # (warnings muffled, not caught: see write_checkpoint())
+  saved <- tryCatch(withCallingHandlers(readRDS(path), warning = function(w) {
+    invokeRestart("muffleWarning")
+  }), error = function(e) NULL)
   if (!(is.list(saved) && identical(saved$format, "costbo checkpoint") &&
         all(c("state", "ctl", "random_seed") %in% names(saved)))) {
     bad("is not a file written by bo_optimize(checkpoint = ) (or is damaged)")

@@ -278,6 +278,48 @@ test_that("a checkpoint that cannot be written warns, is recorded, and loses not
   expect_output(print(summary(run)), "checkpoint: ")
 })
 
+test_that("failed checkpoint writes leave no connection open (issue 39)", {
+  # 500 failures: R's connection table has 128 slots, so a leak of one
+  # connection per failure (file()'s warning caught by an exiting handler)
+  # would exhaust it; the writer is called directly, since the loop is not
+  # what is tested
+  n0 <- nrow(showConnections(all = TRUE))
+  missing <- file.path(tempfile("no-such-dir-"), "run.rds")
+  # a path whose temporary file cannot be opened: a directory
+  taken <- tempfile("ckpt-")
+  dir.create(paste0(taken, ".tmp"))
+  on.exit(unlink(paste0(taken, ".tmp"), recursive = TRUE), add = TRUE)
+  state <- list(value = c(1, 2))
+  expect_warning(
+    state <- costbo:::save_checkpoint(state, list(checkpoint = missing)),
+    "could not be written.*No such file", class = "costbo_warning_checkpoint")
+  for (i in 2:250) {
+    # a warning at the first failure only
+    expect_no_warning(
+      state <- costbo:::save_checkpoint(state, list(checkpoint = missing)))
+  }
+  for (i in 1:250) {
+    state <- costbo:::save_checkpoint(state, list(checkpoint = taken))
+  }
+  expect_identical(state$checkpoint_error$n, 500L)
+  expect_identical(state$checkpoint_error$evaluations, 2L)
+  expect_identical(nrow(showConnections(all = TRUE)), n0)
+  expect_false(file.exists(dirname(missing)))
+  expect_false(file.exists(taken))
+  # files can still be written, and the session still works with future
+  f <- tempfile(fileext = ".rds")
+  g <- tempfile(fileext = ".csv")
+  on.exit(unlink(c(f, g)), add = TRUE)
+  expect_no_error(saveRDS(1:3, f))
+  expect_identical(readRDS(f), 1:3)
+  expect_no_error(utils::write.csv(data.frame(a = 1:2), g, row.names = FALSE))
+  expect_identical(utils::read.csv(g)$a, 1:2)
+  skip_if_not_installed("future")
+  old <- future::plan("sequential")
+  on.exit(future::plan(old), add = TRUE)
+  expect_identical(future::value(future::future(1L + 1L)), 2L)
+})
+
 test_that("a run interrupted during its initial design resumes it bit for bit", {
   f <- tempfile(fileext = ".rds")
   on.exit(unlink(f))
