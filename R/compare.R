@@ -23,8 +23,10 @@
 #' is its smallest), `policy - baseline` otherwise.
 #'
 #' @param x A [bo_benchmark()], or a data frame with columns `problem`,
-#'   `policy`, `rep` and the numeric column named by `measure` (one row per
-#'   replication, e.g. a per-replication score computed by a study).
+#'   `policy`, `rep` and the numeric column named by `measure`, with one row
+#'   per replication (e.g. a per-replication score computed by a study): a
+#'   repeated (`problem`, `policy`, `rep`) is an error, since pairs are
+#'   matched one to one.
 #' @param policy,baseline Names of two policies in `x`.
 #' @param measure For a benchmark, `"log10_regret"` (the default when the
 #'   problems' optima are known), `"regret"` or `"best_value"`, read at cost
@@ -294,6 +296,7 @@ compare_data <- function(x, policy, baseline, measure, higher_is_better,
   } else {
     stop_arg("x", "a bo_benchmark or a data frame", x, call)
   }
+  check_compare_keys(df, call)
   pols <- unique(df$policy)
   for (p in c(policy, baseline)) {
     if (!(p %in% pols)) {
@@ -303,6 +306,27 @@ compare_data <- function(x, policy, baseline, measure, higher_is_better,
     }
   }
   list(data = df, measure = measure)
+}
+
+# One row per (problem, policy, rep), so that pairs are matched one to one:
+# a repeated key, even on a row identical in every column, would be paired
+# with every row of the other policy and count as extra replications
+# (issue 39).
+check_compare_keys <- function(df, call) {
+  key <- df[, c("problem", "policy", "rep"), drop = FALSE]
+  dup <- duplicated(key)
+  if (!any(dup)) return(invisible(df))
+  first <- key[which(dup)[1L], , drop = FALSE]
+  same <- key$problem == first$problem & key$policy == first$policy &
+    key$rep == first$rep
+  n_keys <- nrow(unique(key[dup, , drop = FALSE]))
+  stop_arg("x", sprintf(paste0(
+    "a benchmark or data frame with one row per problem, policy and ",
+    "replication (`rep`), but problem ",
+    "\"%s\", policy \"%s\", rep %s has %d rows%s"),
+    first$problem, first$policy, format(first$rep), sum(same, na.rm = TRUE),
+    if (n_keys > 1L) sprintf(" (%d keys are repeated)", n_keys) else ""),
+    show = FALSE, call = call)
 }
 
 # The finite pairs (by replication) of `policy` (p) and `baseline` (b) in a

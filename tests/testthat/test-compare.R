@@ -81,6 +81,45 @@ test_that("bo_compare() checks its arguments", {
   expect_error(bo_compare(d, "a", "b", "s", TRUE, level = 2), "`level`")
 })
 
+test_that("pairs are one-to-one: duplicated keys are refused (issue 39)", {
+  d <- data.frame(problem = "p", policy = rep(c("a", "b"), each = 4),
+                  rep = rep(1:4, 2), gap = c(0.9, 0.8, 0.95, 0.85,
+                                             0.7, 0.85, 0.8, 0.9))
+  # the paired t interval computed independently
+  dd <- d$gap[1:4] - d$gap[5:8]
+  h <- qt(0.975, 3) * sd(dd) / sqrt(4)
+  cmp <- bo_compare(d, "a", "b", measure = "gap", higher_is_better = TRUE)
+  expect_identical(cmp$n, 4L)
+  expect_equal(cmp$difference, mean(dd), tolerance = 1e-12)
+  expect_equal(c(cmp$lower, cmp$upper), mean(dd) + c(-h, h),
+               tolerance = 1e-12)
+  expect_identical(cmp$verdict, "inconclusive")
+  cl <- bo_claim(d, "a has a larger gap", "a", "b", measure = "gap",
+                 higher_is_better = TRUE)
+  expect_identical(cl$n, 4L)
+  expect_equal(c(cl$difference, cl$lower, cl$upper),
+               mean(dd) + c(0, -h, h), tolerance = 1e-12)
+  expect_identical(cl$verdict, "inconclusive")
+  # the same rows twice, identical in every column: not 16 pairs but an
+  # error naming `x` and a duplicated key
+  twice <- rbind(d, d)
+  for (f in list(
+    function(x) bo_compare(x, "a", "b", measure = "gap",
+                           higher_is_better = TRUE),
+    function(x) bo_claim(x, "a has a larger gap", "a", "b", measure = "gap",
+                         higher_is_better = TRUE))) {
+    e <- expect_error(f(twice), class = "costbo_error_arg")
+    expect_identical(e$arg, "x")
+    expect_match(conditionMessage(e),
+                 "`x` must .*one row per .*problem \"p\", policy \"a\", rep 1")
+  }
+  # one repeated replication with another value is refused too
+  one <- rbind(d, transform(d[6, ], gap = 0.1))
+  expect_error(bo_compare(one, "a", "b", measure = "gap",
+                          higher_is_better = TRUE),
+               "policy \"b\", rep 2", class = "costbo_error_arg")
+})
+
 test_that("bo_claim() pools the paired differences of its problems", {
   set.seed(12)
   d <- data.frame(problem = rep(c("p1", "p2", "p3"), each = 30),
