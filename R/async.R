@@ -199,7 +199,7 @@ async_propose <- function(state) {
   fs <- async_fantasy_state(state)
   p <- state$policy$propose(fs)
   t2 <- proc.time()[["elapsed"]]
-  step <- problem_step(state$problem, p, fs)
+  step <- proposal_step(state$problem, p, fs)
   list(step = step, x = step$x, info = p$info, memory = p$memory,
        fit_time = t1 - t0, policy_time = t2 - t1, state = state,
        fantasy = fs)

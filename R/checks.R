@@ -4,6 +4,8 @@
 #   costbo_error_c    an error raised in the C code (a numerical failure such
 #                     as a covariance that stays singular), re-signalled by
 #                     call_c(); field `routine` (the C entry point);
+#   costbo_error_policy a policy proposed no valid point (check_proposal()
+#                     in problem-questions.R); field `policy` (its name);
 #   costbo_error      anything else (stop_costbo()).
 # Each carries the user's call, found by user_call(): that of the exported
 # function (or S3 method) the user called; the `call` the helpers are given
@@ -311,6 +313,18 @@ stop_arg_cause <- function(arg, cond, call = sys.call(-1L)) {
     list(message = msg, call = user_call(call), arg = arg, value = NULL,
          parent = cond)))
 }
+
+# Caps on the size arguments of the loop (issue 39), measured with R's
+# reference BLAS on 2 cores: gp_fit() on n = 1000 points in d = 2 takes
+# 4 s, on n = 2000 28 s (O(n^3): one Cholesky of n = 1e4 alone takes
+# minutes and 800 MB), so an initial design has at most 1000 points; each
+# worker holds a copy of the run (a future worker costs 100s of MB), so
+# there are at most 64 workers, real or virtual.
+max_n_init <- 1000L
+max_workers <- 64L
+# policy_bmsei()'s tree: one proposal on n = 50 points in d = 2 takes 0.7 s
+# with the default 53 nodes, 2.5 s with 187 and 9 s with 585
+bmsei_max_nodes <- 200L
 
 # A whole number in [min, max]: the size arguments of the exported API,
 # each with a documented cap (issue 16, bounded work). `arg` is given by

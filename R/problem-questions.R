@@ -28,6 +28,73 @@ new_step <- function(x, control_set = NA_integer_, source = NA_integer_,
 problem_step <- function(problem, p, state) UseMethod("problem_step")
 problem_step.bo_problem <- function(problem, p, state) new_step(p$x)
 
+# The step of the proposal `p` of the policy of `state` (problem_step()),
+# after checking it: every proposal the loop, the asynchronous loop and
+# bo_ask() receive passes here before anything is priced or paid. A proposal
+# that is not a list with a finite point of the problem's dimension inside
+# the domain (on a finite domain with a prior, the index of a candidate;
+# with control sets, a control set and a point of its inputs; with
+# information sources, a source) signals an error of class
+# costbo_error_policy (field `policy`, the policy's name) saying what was
+# wrong: the loops end the run "policy_failed" with it, bo_ask() signals it.
+proposal_step <- function(problem, p, state) {
+  check_proposal(problem, p, state$policy$name)
+  problem_step(problem, p, state)
+}
+
+check_proposal <- function(problem, p, policy) {
+  bad <- function(what, x) {
+    msg <- sprintf("policy \"%s\" proposed %s, not %s", policy, what,
+                   describe_value(x))
+    stop(structure(
+      class = c("costbo_error_policy", "costbo_error", "error", "condition"),
+      list(message = msg, call = user_call(sys.call(-1L)), policy = policy)
+    ))
+  }
+  whole_in <- function(v, lo, hi) {
+    is.numeric(v) && length(v) == 1L && is.finite(v) && v == round(v) &&
+      v >= lo && v <= hi
+  }
+  if (!is.list(p)) bad("no list(x = , info = , memory = )", p)
+  x <- p$x
+  if (inherits(problem, "bo_problem_finite") && !is.null(problem$prior)) {
+    n <- nrow(problem$candidates)
+    if (!whole_in(x, 1, n)) {
+      bad(sprintf("`x` that is no candidate index in 1..%d", n), x)
+    }
+    return(invisible(p))
+  }
+  dims <- seq_len(problem$d)
+  if (inherits(problem, "bo_problem_cvs")) {
+    k <- length(problem$control_sets)
+    if (!whole_in(p$control_set, 1, k)) {
+      bad(sprintf("a `control_set` that is no control set in 1..%d", k),
+          p$control_set)
+    }
+    dims <- problem$control_sets[[p$control_set]]
+  }
+  if (inherits(problem, "bo_problem_miso")) {
+    S <- problem$n_sources
+    if (!whole_in(p$source, 0, S - 1)) {
+      bad(sprintf("a `source` that is no source in 0..%d", S - 1L), p$source)
+    }
+  }
+  what <- sprintf("`x` that is no point of %d finite numbers", length(dims))
+  if (!is.numeric(x) || length(x) != length(dims)) bad(what, x)
+  x <- as.double(x)
+  if (!all(is.finite(x))) bad(what, x)
+  lo <- problem$lower[dims]
+  up <- problem$upper[dims]
+  tol <- sqrt(.Machine$double.eps) * pmax(up - lo, 1)
+  out <- which(x < lo - tol | x > up + tol)
+  if (length(out)) {
+    j <- out[1L]
+    bad(sprintf("`x` outside the domain (coordinate %d must be in [%g, %g])",
+                dims[j], lo[j], up[j]), x[j])
+  }
+  invisible(p)
+}
+
 # The initial design of n points: list(x, control_set, source, index), one
 # entry (row of x) per evaluation.
 problem_design <- function(problem, n) UseMethod("problem_design")

@@ -29,7 +29,7 @@ session_ask <- function(session, n) {
     fs <- async_fantasy_state(st)
     t1 <- proc.time()[["elapsed"]]
     pol <- st$policy$propose(fs)
-    step <- problem_step(pr, pol, fs)
+    step <- proposal_step(pr, pol, fs)
     p <- list(step = step, x = step$x, info = pol$info, memory = pol$memory,
               fit_time = if (k == 1L) fit_time else 0,
               policy_time = proc.time()[["elapsed"]] - t1, state = st,

@@ -163,7 +163,7 @@ state_propose <- function(state) {
   t1 <- proc.time()[["elapsed"]]
   p <- state$policy$propose(state)
   t2 <- proc.time()[["elapsed"]]
-  step <- problem_step(state$problem, p, state)
+  step <- proposal_step(state$problem, p, state)
   list(step = step, x = step$x, info = p$info, memory = p$memory,
        fit_time = t1 - t0, policy_time = t2 - t1, state = state,
        control_set = p$control_set, source = p$source)

@@ -516,3 +516,36 @@ test_that("checkpoints of the format without checksum are read with a warning", 
   expect_identical(readBin(g, "raw", 18L),
                    charToRaw("costbo checkpoint\n"))
 })
+
+test_that("a custom policy's bad proposal stops the run, unpaid (issue 39)", {
+  prob <- known_cost_problem(budget = 60)
+  bad <- list(null = NULL, na = c(NA_real_, 1), short = 1,
+              long = c(1, 2, 3), outside = c(11, 5), inf = c(Inf, 5),
+              text = c("1", "2"))
+  for (nm in names(bad)) {
+    x <- bad[[nm]]
+    pol <- structure(list(
+      name = "broken", label = "broken", params = list(),
+      propose = function(state) list(x = x, info = list(),
+                                     memory = state$memory),
+      acquisition = function(state, X) rep(0, nrow(X)), init = NULL
+    ), class = "bo_policy")
+    for (w in c(1L, 2L)) {
+      args <- list(prob, pol, n_init = 3, seed = 1, progress = FALSE)
+      if (w == 2L) args <- c(args, list(workers = 2L, clock = "simulated"))
+      run <- do.call(bo_optimize, args)
+      info <- paste(nm, "workers", w)
+      expect_identical(run$stop_code, "policy_failed", info = info)
+      expect_match(run$stop_reason, "broken", info = info)
+      df <- as.data.frame(run)
+      expect_identical(nrow(df), 3L, info = info)
+      expect_true(all(is.finite(as.matrix(run$X))), info = info)
+      expect_equal(run$spent, sum(run$cost[run$charged]), info = info)
+    }
+    s <- bo_session(prob, pol, initial = data.frame(
+      x1 = c(0, 5, -2), x2 = c(5, 10, 2), value = c(-20, -30, -25)))
+    expect_error(bo_ask(s), class = "costbo_error_policy", info = nm)
+    e <- tryCatch(bo_ask(s), error = identity)
+    expect_match(conditionMessage(e), "broken", info = nm)
+  }
+})
