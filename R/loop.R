@@ -145,7 +145,10 @@
 #' @param n_init Size of the initial design: scrambled Sobol points (random
 #'   candidates for a finite domain). Default `2 * (k + 1)` for `k`
 #'   settings, ending early within a quarter of the budget when charged
-#'   (see the section on budget accounting), or 0 with `initial`.
+#'   (see the section on budget accounting), or 0 with `initial`. At most
+#'   1000, and at most the number of candidates of a finite domain: the
+#'   first GP fit is \eqn{O(n^3)} and takes about 4 s on 1000 points, 30 s
+#'   on 2000, with R's reference BLAS.
 #' @param initial Optional data frame of points already evaluated (columns
 #'   `x1`, ..., `xd`, `value`, and `cost` for a measured cost); they form
 #'   (part of) the initial design.
@@ -176,7 +179,8 @@
 #' @param workers The number of evaluations run at once (see [bo_async]):
 #'   1 (the default) evaluates one point at a time; k > 1 keeps k
 #'   evaluations running, on the workers of the current [future::plan()] or,
-#'   with `clock = "simulated"`, on k virtual workers.
+#'   with `clock = "simulated"`, on k virtual workers. At most 64 (and, on
+#'   the real clock, at most the plan's workers).
 #' @param clock `"real"` or `"simulated"`: with `"simulated"`, each
 #'   evaluation takes its cost in simulated time on one of `workers` virtual
 #'   workers, in this R session (see [bo_async]).
@@ -213,13 +217,13 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
   problem <- check_problem_policy(problem, policy, call)
   budget_rule <- check_budget_rule(budget_rule)
   budget_prob <- check_budget_prob(budget_prob)
-  workers <- check_count(workers, min = 1L)
+  workers <- check_count_max(workers, 1L, max_workers, arg = "workers")
   clock <- check_choice(clock, c("real", "simulated"))
   check_async(workers, clock, problem, call)
   design_cap <- is.null(n_init) && is.null(initial)
   n_init <- if (is.null(n_init)) {
     if (is.null(initial)) default_n_init(problem) else 0L
-  } else check_count(n_init)
+  } else check_count_max(n_init, 0L, max_n_init, arg = "n_init")
   if (!is.null(seed)) seed <- check_count(seed)
   if (!is.null(max_evaluations)) {
     max_evaluations <- check_count(max_evaluations)
@@ -229,7 +233,8 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
   pandora_stop <- check_flag(pandora_stop)
   progress <- check_flag(progress)
   if (!is.null(checkpoint) && !(is.character(checkpoint) &&
-                                length(checkpoint) == 1L && nzchar(checkpoint))) {
+                                length(checkpoint) == 1L &&
+                                !is.na(checkpoint) && nzchar(checkpoint))) {
     stop_arg("checkpoint", "a file name", checkpoint)
   }
   if (!is.null(problem$candidates) &&

@@ -549,3 +549,26 @@ test_that("a custom policy's bad proposal stops the run, unpaid (issue 39)", {
     expect_match(conditionMessage(e), "broken", info = nm)
   }
 })
+
+test_that("a checkpoint of NA, \"\" or no string is refused before paying (issue 39)", {
+  old <- setwd(tempdir())
+  on.exit(setwd(old))
+  unlink(c("NA", "NA.tmp"))
+  calls <- 0L
+  prob <- bo_problem(function(x) {
+    calls <<- calls + 1L
+    sum(x)
+  }, c(0, 0), c(1, 1), cost = 1, budget = 5)
+  for (bad in list(NA_character_, "", NA, 1, c("a.rds", "b.rds"))) {
+    expect_error(bo_optimize(prob, policy_ei(), n_init = 3,
+                             checkpoint = bad, progress = FALSE),
+                 class = "costbo_error_arg")
+    e <- tryCatch(bo_optimize(prob, policy_ei(), n_init = 3,
+                              checkpoint = bad, progress = FALSE),
+                  error = identity)
+    expect_identical(e$arg, "checkpoint")
+  }
+  expect_identical(calls, 0L)
+  expect_false(file.exists("NA.tmp"))
+  expect_false(file.exists("NA"))
+})
