@@ -364,6 +364,11 @@ run_tasks <- function(job, n, backend, workers, cluster, progress, seeds,
     size <- length(cluster)
     apply_round <- function(idx) parallel::clusterApplyLB(cluster, idx, job)
   } else if (backend == "future") {
+    # future.apply sets the generator of the calling process to the
+    # streams' kind (and a sequential plan runs the replications here): the
+    # caller's generator is restored, as the other back ends leave it
+    saved <- save_rng()
+    on.exit(restore_rng(saved), add = TRUE)
     size <- max(1L, as.integer(future::nbrOfWorkers()))
     apply_round <- function(idx) {
       future.apply::future_lapply(idx, if (is.null(p)) job else

@@ -220,6 +220,20 @@ test_that("a future multisession plan gives the same results", {
   expect_identical(as.data.frame(fut), ref)
 })
 
+test_that("the future back end leaves the caller's generator as it was (issue 39)", {
+  skip_if_not_installed("future")
+  skip_if_not_installed("future.apply")
+  old <- future::plan("sequential")
+  on.exit(future::plan(old), add = TRUE)
+  set.seed(5)
+  before <- get(".Random.seed", envir = globalenv())
+  bo_benchmark(list(linear = known_cost_problem(budget = 4)),
+               list(EI = policy_ei()), reps = 1, n_init = 3,
+               backend = "future", charge_initial = FALSE, progress = FALSE)
+  expect_identical(get(".Random.seed", envir = globalenv()), before)
+  expect_identical(RNGkind()[1L], "Mersenne-Twister")
+})
+
 test_that("a failing replication is reported with its error, not lost", {
   flaky <- function(r) {
     pr <- known_cost_problem(budget = 20)
