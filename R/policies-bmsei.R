@@ -128,7 +128,10 @@
 #' @param fantasies Fantasy outcomes per stage, \eqn{N - 1} whole numbers
 #'   (by default the first \eqn{N - 1} of 4, 4, 2, 2, ...: the reference
 #'   implementation's full trees for \eqn{N = 4}). Ignored when `path` is
-#'   `TRUE`.
+#'   `TRUE`. The tree, \eqn{1 + m_1 + m_1 m_2 + \dots} nodes, has at most
+#'   200 nodes: one proposal takes about 0.7 s on 50 points in \eqn{d = 2}
+#'   with the default 53 nodes, 2.5 s with 187 and 9 s with 585 (so the
+#'   default fantasies allow at most 5 `steps`).
 #' @param path Use the path variant (one fantasy per stage, at the posterior
 #'   mean)?
 #' @param base The base policy of the budget schedule: [policy_ei_pu_cc()]
@@ -172,9 +175,13 @@ policy_bmsei <- function(steps = 4, fantasies = c(4, 4, 2), path = FALSE,
              fantasies)
   }
   n_nodes <- sum(cumprod(c(1, fantasies)))
-  if (n_nodes > 1e5) {
-    stop_arg("fantasies", sprintf("a tree of at most 1e5 nodes, not %g",
-                                  n_nodes), show = FALSE)
+  # one proposal on 50 points in d = 2 takes about 0.7 s with the default
+  # 53 nodes, 2.5 s with 187 and 9 s with 585
+  if (n_nodes > bmsei_max_nodes) {
+    stop_arg(if (path) "steps" else "fantasies", sprintf(paste(
+      "a tree of at most %d nodes (1 + m1 + m1 m2 + ...), not %g;",
+      "use fewer `steps` or `fantasies`"), bmsei_max_nodes, n_nodes),
+      show = FALSE)
   }
   fantasies <- as.integer(fantasies)
   if (!(inherits(base, "bo_policy") &&

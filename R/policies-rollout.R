@@ -174,7 +174,8 @@
 #'   default for a numeric horizon), `"ei"` (EI rollout) or `"kg"`
 #'   (rolling-horizon rollout, the default for `horizon = "adaptive"`).
 #' @param n_samples Quasi-Monte Carlo samples of the CMDP rollout (at most
-#'   1e5).
+#'   1024: one proposal at horizon 2 on 20 points takes about 5 s with 1000
+#'   samples, the reference implementation's number, and 30 s with 4096).
 #' @param max_horizon Largest horizon considered by `"adaptive"` (at most
 #'   10).
 #' @param discount The discount factor \eqn{\alpha} in (0, 1] of the
@@ -235,7 +236,7 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
   if (adaptive && base != "kg") {
     stop_arg("base", "\"kg\" when `horizon` is \"adaptive\"", base)
   }
-  n_samples <- check_count_max(n_samples, 1L, 1e5, arg = "n_samples")
+  n_samples <- check_count_max(n_samples, 1L, 1024L, arg = "n_samples")
   max_horizon <- check_count_max(max_horizon, 1L, rollout_max_kg_horizon,
                                  arg = "max_horizon")
   discount <- check_number(discount, min = 0, max = 1, min_open = TRUE)

@@ -550,3 +550,26 @@ test_that("PBGI-D's lambda sequence matches the reference's rule on a short run"
   expect_gte(sum(diff(expected) < 0), 2L)
   expect_equal(df$lambda[bo], expected)
 })
+
+test_that("the size arguments of bo_optimize() are capped before anything is paid", {
+  paid <- 0
+  prob <- bo_problem(function(x) { paid <<- paid + 1; sum(x^2) },
+                     lower = c(0, 0), upper = c(1, 1),
+                     cost = function(x) 1, budget = 3)
+  e <- expect_error(bo_optimize(prob, policy_ei(), n_init = 1001,
+                                progress = FALSE),
+                    class = "costbo_error_arg")
+  expect_match(conditionMessage(e),
+               "`n_init` must be a single whole number in [0, 1000]",
+               fixed = TRUE)
+  e <- expect_error(bo_optimize(prob, policy_ei(), workers = 65,
+                                clock = "simulated", progress = FALSE),
+                    class = "costbo_error_arg")
+  expect_match(conditionMessage(e),
+               "`workers` must be a single whole number in [1, 64]",
+               fixed = TRUE)
+  expect_identical(paid, 0)
+  run <- bo_optimize(prob, policy_ei(), workers = 64, clock = "simulated",
+                     n_init = 2, seed = 1, progress = FALSE)
+  expect_s3_class(run, "bo_run")
+})

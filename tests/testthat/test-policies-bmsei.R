@@ -476,3 +476,21 @@ test_that("policy_bmsei rejects bad arguments", {
   expect_s3_class(policy_bmsei(steps = 3), "bo_policy")
   expect_identical(policy_bmsei(steps = 3)$params$fantasies, c(4L, 4L))
 })
+
+test_that("policy_bmsei's tree is capped at 200 nodes", {
+  # one proposal on 50 points in d = 2: 2.5 s with 187 nodes, 9 s with 585
+  e <- expect_error(policy_bmsei(fantasies = c(6, 6, 5)),
+                    class = "costbo_error_arg")
+  expect_match(conditionMessage(e), "`fantasies` must be a tree of at most 200 nodes",
+               fixed = TRUE)
+  expect_match(conditionMessage(e), "not 223", fixed = TRUE)
+  expect_s3_class(policy_bmsei(fantasies = c(6, 6, 4)), "bo_policy")
+  expect_error(policy_bmsei(steps = 2, fantasies = 1000),
+               class = "costbo_error_arg")
+  expect_s3_class(policy_bmsei(steps = 5), "bo_policy")
+  expect_error(policy_bmsei(steps = 6), class = "costbo_error_arg")
+  e <- expect_error(policy_bmsei(steps = 201, path = TRUE),
+                    class = "costbo_error_arg")
+  expect_match(conditionMessage(e), "`steps` must be a tree of at most 200",
+               fixed = TRUE)
+})

@@ -427,6 +427,14 @@ test_that("the size arguments of the rollout policies are capped", {
   expect_s3_class(policy_rollout(horizon = 11), "bo_policy")
   expect_error(policy_rollout(horizon = 101), class = "costbo_error_arg")
   expect_error(policy_rollout(n_samples = 1e6), class = "costbo_error_arg")
+  # one proposal at h = 2, n = 20 takes about 5 s with 1000 samples, 30 s
+  # with 4096 (issue 39)
+  e <- expect_error(policy_rollout(n_samples = 1025),
+                    class = "costbo_error_arg")
+  expect_match(conditionMessage(e),
+               "`n_samples` must be a single whole number in [1, 1024]",
+               fixed = TRUE)
+  expect_s3_class(policy_rollout(n_samples = 1024), "bo_policy")
   expect_error(policy_rollout("adaptive", control = list(n_deep = 1001)),
                class = "costbo_error_arg")
   e <- expect_error(policy_rollout("adaptive", n_nodes = 2000),
