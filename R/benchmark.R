@@ -86,7 +86,8 @@
 #'   (each evaluation takes its cost in simulated time; `1` is the
 #'   sequential run, timed), deterministically whatever the back end. The
 #'   evaluations then have their finishing times (`t_done`) and the
-#'   replications the time their last evaluation finished (`clock`).
+#'   replications the time their last evaluation finished (`clock`). At
+#'   most 64.
 #' @param progress Report each finished replication (see [bo_progress];
 #'   with the parallel and future back ends, after each round of one
 #'   replication per worker; with `backend = "future"` the \pkg{progressr}
@@ -164,7 +165,8 @@ bo_benchmark <- function(problems, policies, reps = 10L,
   budget_prob <- check_budget_prob(budget_prob)
   model <- check_model_args(gp_args)
   if (!is.null(virtual_workers)) {
-    virtual_workers <- check_count(virtual_workers, min = 1L)
+    virtual_workers <- check_count_max(virtual_workers, 1L, max_workers,
+                                       arg = "virtual_workers")
   }
   progress <- check_flag(progress)
   if (!is.null(processes)) processes <- check_count(processes, min = 1L)

@@ -371,6 +371,9 @@ test_that("bo_benchmark() checks its arguments", {
   expect_error(bo_benchmark(probs, pols, cluster = 3), "`cluster` must be")
   expect_error(bo_benchmark(probs, pols, n_grid = 1), "`n_grid` must be")
   expect_error(bo_benchmark(probs, pols, processes = 0), "`processes` must be")
+  # virtual workers are capped before anything runs
+  expect_error(bo_benchmark(probs, pols, virtual_workers = 65),
+               "`virtual_workers`.*64", class = "costbo_error_arg")
   # the former name still works, with a warning, and not with the new one
   expect_warning(expect_error(bo_benchmark(probs, pols, workers = 0),
                               "`processes` must be"),
