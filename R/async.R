@@ -150,8 +150,8 @@ async_bound <- function(state, step, cost, phase) {
     pr <- predict(cm, matrix(step$x, 1L))
     return(exp(pr$mean + pr$sd^2 / 2))
   }
-  known <- state$cost[!is.na(state$cost)]
-  if (length(known)) exp(mean(log(known))) else 0
+  seen <- state_seen_cost(state)
+  if (is.na(seen)) 0 else seen
 }
 
 # The costs counted on for the pending evaluations.

@@ -46,9 +46,8 @@ budget_fits <- function(state, X, remaining, prob) {
   }
   cm <- state$models$cost
   if (is.null(cm)) {
-    seen <- state$cost[!is.na(state$cost)]
-    if (!length(seen)) return(rep(TRUE, n))
-    return(rep(exp(mean(log(seen))) <= remaining, n))
+    seen <- state_seen_cost(state)
+    return(rep(is.na(seen) || seen <= remaining, n))
   }
   p <- predict(cm, problem_model_newdata(pr, X))
   z <- (log(remaining) - p$mean) / p$sd
@@ -74,6 +73,12 @@ problem_candidates.bo_problem <- function(problem, n) {
   x
 }
 
+# How many candidates the rule values: many for a closed-form acquisition
+# (`cheap`), 64 for a lookahead policy's.
+budget_candidate_count <- function(problem, cheap) {
+  if (cheap) min(2048L, 256L * problem$d) else 64L
+}
+
 # When the policy's proposal p does not fit in `remaining`: the proposal
 # maximizing the policy's acquisition among the candidate points that fit
 # (state: the state the policy saw), list(p = the new proposal) or
@@ -83,8 +88,7 @@ budget_feasible_proposal <- function(state, p, remaining) {
   pr <- state$problem
   # a policy whose acquisition is a closed form values many points; a
   # lookahead policy's values cost a tree or a rollout each
-  cheap <- isTRUE(state$policy$cheap_acquisition)
-  n <- if (cheap) min(2048L, 256L * pr$d) else 64L
+  n <- budget_candidate_count(pr, isTRUE(state$policy$cheap_acquisition))
   X <- problem_candidates(pr, n)
   if (is.null(X)) return(NULL)
   # an evaluated point of a deterministic objective is not proposed again

@@ -374,9 +374,9 @@ tuner_optimize <- function(self, private, inst) {
     # fitted rather than spend more than a quarter of the budget
     rest <- (k + 1L):length(steps)
     enough <- sum(state_ok(state)) >= 2L
-    guess <- if (known) prices[rest] else if (any(!is.na(state$cost))) {
-      rep(exp(mean(log(state$cost[!is.na(state$cost)]))), length(rest))
-    } else rep(0, length(rest))
+    seen <- state_seen_cost(state)
+    guess <- if (known) prices[rest] else rep(if (is.na(seen)) 0 else seen,
+                                              length(rest))
     limit <- if (cap && enough) design_share * budget else budget
     m <- if (!charge_initial) length(rest) else {
       sum(state$spent + cumsum(guess) <= limit * (1 + 1e-12))
@@ -491,8 +491,8 @@ tuner_archive_cost <- function(archive, n, c_) {
 # mean of the costs seen (0 before any).
 tuner_cost_bound <- function(model, u, state) {
   if (is.null(model)) {
-    seen <- state$cost[!is.na(state$cost)]
-    return(if (length(seen)) exp(mean(log(seen))) else 0)
+    seen <- state_seen_cost(state)
+    return(if (is.na(seen)) 0 else seen)
   }
   pc <- predict(model, u)
   exp(pc$mean[1L] + stats::qnorm(state$budget_prob) * pc$sd[1L])

@@ -265,8 +265,7 @@ problem_cost_args.bo_problem <- function(problem, state) {
   if (!is.null(state$models$cost)) {
     return(list(cost = NULL, cost_model = state$models$cost))
   }
-  list(cost = exp(mean(log(state$cost[!is.na(state$cost)]))),
-       cost_model = NULL)
+  list(cost = state_seen_cost(state), cost_model = NULL)
 }
 
 # A known cost written in R as the C core calls it (src/rcall.h): the

@@ -141,9 +141,7 @@ session_predicted_cost <- function(state, step, price) {
     return(c(cost = exp(p$mean), lower = exp(p$mean - q * p$sd),
              upper = exp(p$mean + q * p$sd)))
   }
-  seen <- state$cost[!is.na(state$cost)]
-  c(cost = if (length(seen)) exp(mean(log(seen))) else NA_real_,
-    lower = NA_real_, upper = NA_real_)
+  c(cost = state_seen_cost(state), lower = NA_real_, upper = NA_real_)
 }
 
 # The bo_point of proposal `a` of session_ask(), with the batch it belongs

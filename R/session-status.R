@@ -72,7 +72,7 @@ session_affordable <- function(state) {
   saved <- save_rng()
   on.exit(restore_rng(saved))
   pr <- state$problem
-  X <- problem_candidates(pr, min(2048L, 256L * pr$d))
+  X <- problem_candidates(pr, budget_candidate_count(pr, TRUE))
   if (is.null(X)) return(TRUE)
   any(budget_fits(state, X, state$budget - state$spent, state$budget_prob))
 }

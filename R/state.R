@@ -182,3 +182,10 @@ upgrade_state <- function(state) {
   }
   state
 }
+
+# The geometric mean of the costs the state has seen (NA before any): what
+# a measured cost is taken to be while it cannot be modelled.
+state_seen_cost <- function(state) {
+  seen <- state$cost[!is.na(state$cost)]
+  if (length(seen)) exp(mean(log(seen))) else NA_real_
+}
