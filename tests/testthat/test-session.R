@@ -1,5 +1,16 @@
 # Ask/tell sessions for real experiments.
 
+# Four told points of the measured-cost Branin (helper-problems.R), and a
+# session on them with a free design.
+measured_init <- function() {
+  data.frame(x1 = c(-2, 3, 8, 0), x2 = c(2, 12, 6, 1),
+             value = c(-5, -20, -9, -30), cost = c(1.2, 2, 4, 1.5))
+}
+measured_session <- function(budget) {
+  bo_session(measured_cost_problem(budget = budget), policy_ei_pu(),
+             initial = measured_init(), charge_initial = FALSE)
+}
+
 test_that("ask/tell reproduces the loop and survives saveRDS()", {
   prob <- known_cost_problem(budget = 30)
   init <- data.frame(x1 = c(-2, 3, 8), x2 = c(2, 12, 6))
@@ -210,11 +221,9 @@ test_that("a proposal carries its predicted cost and interval", {
   expect_identical(attr(x, "cost_interval"), rep(1 + as.numeric(x), 2))
   expect_snapshot(print(x))
   # measured cost: the log-cost GP's median and 90% interval
-  prob <- measured_cost_problem(budget = 20)
-  init <- data.frame(x1 = c(-2, 3, 8, 0), x2 = c(2, 12, 6, 1),
-                     value = c(-5, -20, -9, -30), cost = c(1.2, 2, 4, 1.5))
-  s <- bo_session(prob, policy_ei_pu(), initial = init,
-                  charge_initial = FALSE)
+  init <- measured_init()
+  s <- measured_session(20)
+  prob <- s$problem
   set.seed(2)
   x <- bo_ask(s)
   cm <- attr(x, "models")$cost
@@ -304,11 +313,7 @@ test_that("a batch fits in the budget with all its costs", {
   costs <- vapply(b, function(p) 1 + as.numeric(p), 0)
   expect_lte(sum(costs), 3.5)
   # a measured cost counts the pending points' predicted costs
-  prob <- measured_cost_problem(budget = 4)
-  init <- data.frame(x1 = c(-2, 3, 8, 0), x2 = c(2, 12, 6, 1),
-                     value = c(-5, -20, -9, -30), cost = c(1.2, 2, 4, 1.5))
-  s <- bo_session(prob, policy_ei_pu(), initial = init,
-                  charge_initial = FALSE)
+  s <- measured_session(4)
   set.seed(6)
   b <- suppressWarnings(bo_ask(s, n = 4))
   cm <- attr(b[[1]], "models")$cost
