@@ -67,7 +67,10 @@
 #'
 #' The records are in finishing order; `launch` (launch order), `worker`,
 #' `t_launch` and `t_done` are columns of [as.data.frame.bo_run()], and the
-#' run's `clock` is the time its last evaluation finished.
+#' run's `clock` is the time its last evaluation finished. On real workers
+#' `t_done` is the time the worker reported finishing (on the session's
+#' clock, between the launch and the moment the result was collected), not
+#' the time the session collected the result.
 #'
 #' @section Failures, interrupts and checkpoints:
 #' An error in the objective is recorded as in the sequential loop. A
@@ -76,8 +79,10 @@
 #' it is known (the worker was used), not when it is measured. No other
 #' evaluation is lost: with `on_error = "stop"` the run launches nothing more
 #' and waits for the pending evaluations, which are recorded. An interrupt
-#' cancels the pending futures (where the back end can) and returns every
-#' finished evaluation. Checkpoints are written at every launch and every
+#' first records every evaluation that has finished on a worker (also one
+#' that finished while a proposal was being made and was not yet
+#' collected), then cancels the pending futures (where the back end can);
+#' those stay pending in the checkpoint. Checkpoints are written at every launch and every
 #' finish and record the pending points; [bo_resume()] launches them again
 #' (with their streams) before proposing new ones, and on the simulated
 #' clock continues the run exactly.
@@ -211,7 +216,9 @@ async_propose <- function(state) {
 # step, cost, launch, ...) and returns it; wait(state) returns list(i, ev,
 # t_done), the index in state$pending of the next evaluation to finish, its
 # evaluation (as evaluate_step() returns it) and the time it finished;
-# cancel(state) stops what runs; now(state) is the clock.
+# finished(state) the evaluations that have finished and not been waited
+# for, each as list(launch, ev, t_done), in finishing order; cancel(state)
+# stops what runs; now(state) is the clock.
 
 # The simulated clock: an evaluation runs at launch, in this session, and
 # finishes its cost later; its result waits in the pending entry.
@@ -230,14 +237,21 @@ async_simulated <- function() {
       i <- order(t, l)[1L]
       list(i = i, ev = state$pending[[i]]$result, t_done = t[i])
     },
+    # on this clock a pending evaluation has not finished until its time
+    # comes: an interrupt keeps it pending (and bo_resume() continues)
+    finished = function(state) list(),
     cancel = function(state) invisible(NULL),
     relaunch = function(e) is.null(e$result)
   )
 }
 
-# The evaluation a future runs on a worker.
+# The evaluation a future runs on a worker, with the time it finished on
+# the worker's clock (`finished`, seconds since the epoch), so that its
+# `t_done` is when it finished, not when the session collected it.
 async_evaluate <- function(problem, step, cost) {
-  evaluate_step(problem, step, cost)
+  ev <- evaluate_step(problem, step, cost)
+  ev$finished <- as.numeric(Sys.time())
+  ev
 }
 
 # The environment of the future that evaluates pending entry e, and its
@@ -268,13 +282,52 @@ async_future_env <- function(problem, e) {
 
 # The user's future plan: each evaluation a future with its own
 # L'Ecuyer-CMRG stream; futures are kept by launch number in an environment
-# of the back end (not in the state, which checkpoints save).
+# of the back end (not in the state, which checkpoints save). An
+# evaluation's finishing time is the one its worker reported (on the
+# session's clock, at least its launch and at most now).
 async_future <- function(state) {
   futures <- new.env(parent = emptyenv())
   base <- state$clock
   t0 <- proc.time()[["elapsed"]]
+  t0_sys <- as.numeric(Sys.time())
   now <- function(state) base + proc.time()[["elapsed"]] - t0
   key <- function(e) as.character(e$launch)
+  # results collected from their futures and not yet handed to the loop,
+  # by launch number: list(launch, ev, t_done)
+  kept <- new.env(parent = emptyenv())
+  # the result of pending entry e, whose future is resolved
+  fetch <- function(state, e) {
+    k <- key(e)
+    if (!is.null(kept[[k]])) return(kept[[k]])
+    ev <- tryCatch(future::value(futures[[k]]), error = function(err) err)
+    rm(list = k, envir = futures)
+    t <- now(state)
+    if (inherits(ev, "error")) {
+      ev <- async_lost(state$problem, e, ev)
+    } else if (is.numeric(ev$finished) && length(ev$finished) == 1L &&
+               is.finite(ev$finished)) {
+      t <- min(t, max(e$t_launch, base + ev$finished - t0_sys))
+    }
+    ev$finished <- NULL
+    kept[[k]] <- list(launch = e$launch, ev = ev, t_done = t)
+  }
+  # the finished pending evaluations, collected, in finishing order (ties
+  # by launch)
+  ready <- function(state) {
+    # (a result the loop has recorded is no longer pending)
+    launched <- vapply(state$pending, `[[`, 0, "launch")
+    stale <- setdiff(ls(kept), as.character(launched))
+    rm(list = stale, envir = kept)
+    fin <- Filter(function(e) {
+      f <- futures[[key(e)]]
+      !is.null(kept[[key(e)]]) || (!is.null(f) && future::resolved(f))
+    }, state$pending)
+    got <- lapply(fin, function(e) fetch(state, e))
+    got[order(vapply(got, `[[`, 0, "t_done"), vapply(got, `[[`, 0, "launch"))]
+  }
+  index <- function(state, launch) {
+    which(vapply(state$pending, `[[`, 0, "launch") == launch)[1L]
+  }
   list(
     now = now,
     launch = function(state, e) {
@@ -286,20 +339,17 @@ async_future <- function(state) {
     },
     wait = function(state) {
       repeat {
-        for (i in seq_along(state$pending)) {
-          f <- futures[[key(state$pending[[i]])]]
-          if (future::resolved(f)) {
-            ev <- tryCatch(future::value(f), error = function(err) err)
-            rm(list = key(state$pending[[i]]), envir = futures)
-            if (inherits(ev, "error")) {
-              ev <- async_lost(state$problem, state$pending[[i]], ev)
-            }
-            return(list(i = i, ev = ev, t_done = now(state)))
-          }
+        got <- ready(state)
+        if (length(got)) {
+          # (kept until it is recorded: an interrupt before then records it)
+          g <- got[[1L]]
+          return(list(i = index(state, g$launch), ev = g$ev,
+                      t_done = g$t_done))
         }
         Sys.sleep(0.005)
       }
     },
+    finished = function(state) ready(state),
     cancel = function(state) {
       # cancel (where future can) and collect, so that the plan's registry
       # keeps no cancelled future to warn about at its next launch
@@ -313,6 +363,7 @@ async_future <- function(state) {
                                   error = function(e) NULL))
       }
       rm(list = ls(futures), envir = futures)
+      rm(list = ls(kept), envir = kept)
       invisible(NULL)
     },
     relaunch = function(e) TRUE
@@ -419,7 +470,10 @@ async_fill <- function(state, ctl, be) {
   halt <- function(code, reason) {
     list(state = state, stop = list(code = code, reason = reason))
   }
-  while (length(state$pending) < ctl$workers) {
+  # an interrupt returns the state as it is (the evaluations launched so
+  # far pending), so that the loop records what finished
+  interrupted <- FALSE
+  tryCatch(while (length(state$pending) < ctl$workers) {
     plan <- state$initial_plan
     if (!is.null(plan) && plan$launched < nrow(plan$x)) {
       k <- plan$launched + 1L
@@ -512,8 +566,8 @@ async_fill <- function(state, ctl, be) {
     state$memory <- p$memory
     state <- async_launch(state, ctl, be, problem_realize(pr, step), "bo",
                           pc$cost, p)
-  }
-  list(state = state, stop = NULL)
+  }, interrupt = function(e) interrupted <<- TRUE)
+  list(state = state, stop = NULL, interrupted = interrupted)
 }
 
 # The asynchronous loop; returns a bo_run.
@@ -527,6 +581,16 @@ run_async <- function(state, ctl) {
   be <- if (ctl$clock == "simulated") async_simulated() else
     async_future(state)
   halt <- NULL
+  # an interrupt records every evaluation that finished before it cancels
+  # the others (which stay pending, for bo_resume())
+  interrupted <- function(state) {
+    for (g in be$finished(state)) {
+      i <- which(vapply(state$pending, `[[`, 0, "launch") == g$launch)
+      state <- async_record(state, ctl, i, g$ev, g$t_done)
+    }
+    be$cancel(state)
+    stop_run(state, "interrupted", "interrupted")
+  }
   result <- tryCatch({
     # a resumed run launches its pending evaluations again (on the
     # simulated clock, those whose results were not kept)
@@ -535,10 +599,15 @@ run_async <- function(state, ctl) {
         state$pending[[i]] <- be$launch(state, state$pending[[i]])
       }
     }
+    stopped <- FALSE
     repeat {
       if (is.null(halt)) {
         fill <- async_fill(state, ctl, be)
         state <- fill$state
+        if (isTRUE(fill$interrupted)) {
+          stopped <- TRUE
+          break
+        }
         halt <- fill$stop
       }
       if (!length(state$pending)) break
@@ -550,11 +619,12 @@ run_async <- function(state, ctl) {
                      reason = failure_reason(nx$ev, initial = initial))
       }
     }
-    if (is.null(halt)) halt <- list(code = "budget", reason = "budget spent")
-    stop_run(state, halt$code, halt$reason)
-  }, interrupt = function(e) {
-    be$cancel(state)
-    stop_run(state, "interrupted", "interrupted")
-  })
+    if (stopped) {
+      interrupted(state)
+    } else {
+      if (is.null(halt)) halt <- list(code = "budget", reason = "budget spent")
+      stop_run(state, halt$code, halt$reason)
+    }
+  }, interrupt = function(e) interrupted(state))
   finish_run(result, ctl)
 }

@@ -377,7 +377,7 @@ test_that("a real future plan runs evaluations in parallel and survives a lost w
   expect_identical(a$value[order(a$launch)][1:6], b$value[order(b$launch)][1:6])
 })
 
-test_that("a real run interrupted with pending evaluations launches them again on resume", {
+test_that("an interrupt records the evaluations that finished on workers, and resume pays for none again", {
   skip_on_cran()
   skip_if_not_installed("future")
   old <- future::plan(future::multisession, workers = 2)
@@ -387,9 +387,10 @@ test_that("a real run interrupted with pending evaluations launches them again o
   calls <- 0L
   price <- function(x) {
     calls <<- calls + 1L
-    # the 16th pricing: after the synthetic check (6) and the initial
-    # design (6), at a proposal made while evaluations are pending
+    # a slow proposal while an evaluation is pending: the evaluation
+    # finishes on its worker (0.05 s) before the interrupt
     if (calls == 16L) {
+      Sys.sleep(1.5)
       signalCondition(structure(class = c("interrupt", "condition"),
                                 list(message = "", call = NULL)))
     }
@@ -403,9 +404,65 @@ test_that("a real run interrupted with pending evaluations launches them again o
   part <- bo_optimize(prob, policy_ei(), workers = 2, seed = 3,
                       progress = FALSE, checkpoint = f)
   expect_identical(part$stop_code, "interrupted")
+  dfp <- as.data.frame(part)
+  # every launched evaluation finished before the interrupt and is recorded
+  expect_identical(sort(dfp$launch), seq_len(nrow(dfp)))
+  expect_gte(sum(dfp$phase == "bo"), 1L)
+  saved <- costbo:::read_checkpoint(f)
+  expect_length(saved$state$pending, 0L)
+  expect_length(saved$state$value, nrow(dfp))
+  # its finishing time is when the worker finished, not when it was
+  # collected after the slow proposal
+  last <- dfp[which.max(dfp$launch), ]
+  expect_lt(last$t_done - last$t_launch, 1)
+  calls <- -1e6L
+  res <- bo_resume(f, problem = prob, progress = FALSE)
+  df <- as.data.frame(res)
+  expect_identical(res$stop_code, "budget")
+  # no point paid twice: the interrupted run's rows come back unchanged and
+  # every point is evaluated once
+  expect_equal(df[seq_len(nrow(dfp)), c("x1", "x2", "value", "cost")],
+               dfp[, c("x1", "x2", "value", "cost")], ignore_attr = TRUE)
+  expect_false(anyDuplicated(df[, c("x1", "x2")]) > 0L)
+  expect_equal(res$spent, sum(df$cost))
+  expect_lte(res$spent, res$budget)
+})
+
+test_that("a real run interrupted with pending evaluations launches them again on resume", {
+  skip_on_cran()
+  skip_if_not_installed("future")
+  old <- future::plan(future::multisession, workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  f <- tempfile(fileext = ".rds")
+  on.exit(unlink(f), add = TRUE)
+  # evaluations launched after the 13th pricing are slow (the workers see
+  # the flag file), so that some still run at the interrupt
+  slow <- tempfile()
+  on.exit(unlink(slow), add = TRUE)
+  calls <- 0L
+  price <- function(x) {
+    calls <<- calls + 1L
+    if (calls == 13L) file.create(slow)
+    # the 16th pricing: after the synthetic check (6) and the initial
+    # design (6), at a proposal made while evaluations are pending
+    if (calls == 16L) {
+      signalCondition(structure(class = c("interrupt", "condition"),
+                                list(message = "", call = NULL)))
+    }
+    1 + x[1]
+  }
+  obj <- function(x) {
+    Sys.sleep(if (file.exists(slow)) 2 else 0.05)
+    -sum((x - 0.4)^2)
+  }
+  prob <- bo_problem(obj, c(0, 0), c(1, 1), cost = price, budget = 12)
+  part <- bo_optimize(prob, policy_ei(), workers = 2, seed = 3,
+                      progress = FALSE, checkpoint = f)
+  expect_identical(part$stop_code, "interrupted")
   saved <- costbo:::read_checkpoint(f)
   pend <- saved$state$pending
   expect_gte(length(pend), 1L)
+  unlink(slow)
   launched <- vapply(pend, function(e) e$launch, numeric(1))
   calls <- -1e6L # no more interrupts (the problem given again sees it)
   res <- bo_resume(f, problem = prob, progress = FALSE)
