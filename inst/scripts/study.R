@@ -632,11 +632,42 @@ study_list <- function(parts, dir, build = costbo_build()) {
   do.call(rbind, rows)
 }
 
+# Which parts the installed build would accept without a replay: for each
+# part file, its behaviour fingerprint by this build against the one
+# recorded with the part ("same", "changed: <the cells and policies whose
+# digests differ>", or "none recorded"), computing fingerprints only (no
+# certificate is written, nothing is replayed). After a change that may
+# alter runs, the parts listed as changed are the ones to re-run.
+study_check <- function(parts, dir, build = costbo_build()) {
+  memo <- new.env()
+  rows <- lapply(names(parts), function(nm) {
+    f <- study_file(dir, nm)
+    if (!file.exists(f)) return(data.frame(part = nm, fingerprint = "to run"))
+    part <- readRDS(f)
+    cert <- study_certificate(f)
+    known <- if (!is.null(cert$fingerprint)) cert$fingerprint else
+      part$fingerprint
+    if (is.null(known)) {
+      return(data.frame(part = nm, fingerprint = "none recorded"))
+    }
+    now <- study_fingerprint(part, memo)
+    diff <- union(setdiff(names(now), names(known)),
+                  names(now)[names(now) %in% names(known) &
+                               now != known[names(now)]])
+    data.frame(part = nm, fingerprint = if (length(diff)) {
+      paste("changed:", paste(diff, collapse = ", "))
+    } else "same")
+  })
+  do.call(rbind, rows)
+}
+
 # The command line of a study script: `list` (each part's status, build,
 # date, seconds and command, from the part files), `run <part> ...
-# [--backend b --processes p]`, `join`, or `fingerprint` (record the
-# installed build's fingerprints of the parts it made or reproduced, for
-# parts made before fingerprints were recorded). `write(j)` turns the join (study_join()) into the
+# [--backend b --processes p]`, `join`, `check` (which parts' behaviour
+# fingerprints the installed build changes: study_check()) or
+# `fingerprint` (record the installed build's fingerprints of the parts it
+# made or reproduced, for parts made before fingerprints were recorded).
+# `write(j)` turns the join (study_join()) into the
 # cache: it returns the list to save, written to inst/extdata/<study>.rds
 # (by default study_slim()'s final measures and curves, and the provenance).
 study_main <- function(parts, study, write = function(j) {
@@ -651,7 +682,10 @@ study_main <- function(parts, study, write = function(j) {
   if (cmd == "list") {
     print(study_list(parts, dir), right = FALSE, row.names = FALSE)
   } else if (cmd == "fingerprint") {
-    study_record_fingerprints(parts, dir)  } else if (cmd == "run") {
+    study_record_fingerprints(parts, dir)
+  } else if (cmd == "check") {
+    print(study_check(parts, dir), right = FALSE, row.names = FALSE)
+  } else if (cmd == "run") {
     rest <- args[-1L]
     flag <- startsWith(rest, "--")
     which_parts <- rest[!flag & !(seq_along(rest) %in% (which(flag) + 1L))]
@@ -678,7 +712,7 @@ study_main <- function(parts, study, write = function(j) {
                     j$provenance$core_seconds / 3600))
   } else {
     stop(sprintf(paste("usage: %s.R list | run <part> ... | join [--partial",
-                       "<file>] | fingerprint"), study))
+                       "<file>] | check | fingerprint"), study))
   }
   # Rscript reads a script as it evaluates it, so a script whose file was
   # edited while a part ran would be read on at its old offset, in the
