@@ -17,8 +17,10 @@ void cvs_setup(cb_cvs *c, const cb_gp *gp, const double *alpha, int nc,
   c->x = (double *)R_alloc((size_t)(3 * d), sizeof(double));
   c->dm = c->x + d;
   c->dv = c->x + 2 * d;
-  c->work = (double *)R_alloc((size_t)(2 * (gp->cap > 0 ? gp->cap : 1)),
-                              sizeof(double));
+  const int cap = gp->cap > 0 ? gp->cap : 1;
+  c->work = (double *)R_alloc((size_t)(2 * cap), sizeof(double));
+  c->U = (double *)R_alloc((size_t)cap * cap, sizeof(double));
+  gp_upper(gp, c->U);
 }
 
 double cvs_eucb(int nc, const double *xc, double *grad, void *ctx) {
@@ -33,7 +35,7 @@ double cvs_eucb(int nc, const double *xc, double *grad, void *ctx) {
     for (int j = 0; j < d; j++) c->x[j] = c->Z[s + (size_t)j * S];
     for (int k = 0; k < nc; k++) c->x[c->ctrl[k]] = xc[k];
     double m, v;
-    gp_predict_at(c->gp, c->x, 1, c->alpha, NULL, &m, &v,
+    gp_predict_at(c->gp, c->x, 1, c->alpha, c->U, &m, &v,
                   grad ? c->dm : NULL, grad ? c->dv : NULL, c->work);
     const double sd = v > 0.0 ? sqrt(v) : 0.0;
     total += m + c->beta * sd;

@@ -27,6 +27,7 @@ typedef struct {
   double *x;           /* scratch: d */
   double *dm, *dv;     /* scratch: d each */
   double *work;        /* scratch: 2 gp->cap */
+  double *U;           /* gp_upper(gp), for the gradients */
 } cb_cvs;
 
 /* Fill c and allocate its scratch (R_alloc).  alpha must hold gp_alpha(gp). */

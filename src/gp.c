@@ -263,44 +263,27 @@ static void radial_grad_col(const cb_gp *gp, const double *x, const double *u,
   }
 }
 
-/* d k(X_i, x) / dx_k = 2 sf2 dk_i (x_k - X_ik) / ell_k^2, summed in one of
- * two orders (CB_GRAD_*, gp.h): folded, alpha and w multiplied into dk
- * once (in the arrays of w and dk), then one vectorizable pass per input
- * dimension; plain, the products formed per term and scaled per dimension
- * at the end. */
+/* d k(X_i, x) / dx_k = 2 sf2 dk_i (x_k - X_ik) / ell_k^2: alpha and w
+ * multiplied into dk once (in the arrays of w and dk), then one
+ * vectorizable pass per input dimension. */
 static void radial_grad_moments(const cb_gp *gp, const double *x, int ldx,
                                 const double *alpha, double *w, double *dk,
-                                int order, double *dmean, double *dvar) {
+                                double *dmean, double *dvar) {
   const int n = gp->n, ld = gp->cap, d = gp->d;
-  if (order == CB_GRAD_FOLDED) {
-    double *a = w, *b = dk;
-    for (int i = 0; i < n; i++) {
-      const double di = dk[i];
-      b[i] = w[i] * di;
-      a[i] = alpha[i] * di;
-    }
-    for (int k = 0; k < d; k++) {
-      const double xk = x[(size_t)k * ldx], *Xk = gp->X + (size_t)k * ld;
-      const double c = 2.0 * gp->sf2 * gp->iell[k] * gp->iell[k];
-      double gm = 0.0, gv = 0.0;
-      for (int i = 0; i < n; i++) {
-        const double t = xk - Xk[i];
-        gm += a[i] * t;
-        gv += b[i] * t;
-      }
-      dmean[k] = c * gm;
-      dvar[k] = -2.0 * c * gv;
-    }
-    return;
+  double *a = w, *b = dk;
+  for (int i = 0; i < n; i++) {
+    const double di = dk[i];
+    b[i] = w[i] * di;
+    a[i] = alpha[i] * di;
   }
   for (int k = 0; k < d; k++) {
     const double xk = x[(size_t)k * ldx], *Xk = gp->X + (size_t)k * ld;
-    const double c = 2.0 * gp->sf2 / (gp->ell[k] * gp->ell[k]);
+    const double c = 2.0 * gp->sf2 * gp->iell[k] * gp->iell[k];
     double gm = 0.0, gv = 0.0;
     for (int i = 0; i < n; i++) {
-      double g = dk[i] * (xk - Xk[i]);
-      gm += alpha[i] * g;
-      gv += w[i] * g;
+      const double t = xk - Xk[i];
+      gm += a[i] * t;
+      gv += b[i] * t;
     }
     dmean[k] = c * gm;
     dvar[k] = -2.0 * c * gv;
@@ -423,9 +406,9 @@ static void typed_grad_col(const cb_gp *gp, const double *x, const double *u,
 
 static void typed_grad_moments(const cb_gp *gp, const double *x, int ldx,
                                const double *alpha, double *w, double *dk,
-                               int order, double *dmean, double *dvar) {
+                               double *dmean, double *dvar) {
   transform_apply(&gp->tf, x, ldx, gp->tx);
-  gp->base->grad_moments(gp, gp->tx, 1, alpha, w, dk, order, dmean, dvar);
+  gp->base->grad_moments(gp, gp->tx, 1, alpha, w, dk, dmean, dvar);
   transform_zero_discrete(&gp->tf, dmean);
   transform_zero_discrete(&gp->tf, dvar);
 }
@@ -616,7 +599,7 @@ void gp_predict(const cb_gp *gp, int m, const double *Xn, int ldn,
     for (int j = 0; j < bs; j++) {
       for (int i = 0; i < n; i++) col[i] = Vt[j + (size_t)i * bs];
       ops->grad_moments(gp, Xn + b0 + j, ldn, alpha, col, dk + (size_t)j * n,
-                        CB_GRAD_FOLDED, dmean + (size_t)(b0 + j) * d,
+                        dmean + (size_t)(b0 + j) * d,
                         dvar + (size_t)(b0 + j) * d);
     }
   }
@@ -642,17 +625,11 @@ void gp_predict_at(const cb_gp *gp, const double *x, int ldx,
   *var -= F77_CALL(ddot)(&n, v, &one, v, &one);
   if (!grad) return;
   /* v <- K^{-1} k(X, x) = L^{-T} v: by a column-oriented (axpy) back
-   * substitution in U = L' when given, whose loops vectorize, instead of
-   * the row-oriented (dot product) solve with L, whose serial sums bound
-   * the speed at small n */
-  if (U) {
-    F77_CALL(dtrsv)("U", "N", "N", &n, U, &ld, v, &one FCONE FCONE FCONE);
-  } else {
-    F77_CALL(dtrsv)("L", "T", "N", &n, gp->L, &ld, v, &one FCONE FCONE FCONE);
-  }
-  gp->ops->grad_moments(gp, x, ldx, alpha, v, dk,
-                        U != NULL ? CB_GRAD_FOLDED : CB_GRAD_PLAIN, dmean,
-                        dvar);
+   * substitution in U = L', whose loops vectorize, instead of the
+   * row-oriented (dot product) solve with L, whose serial sums bound the
+   * speed at small n */
+  F77_CALL(dtrsv)("U", "N", "N", &n, U, &ld, v, &one FCONE FCONE FCONE);
+  gp->ops->grad_moments(gp, x, ldx, alpha, v, dk, dmean, dvar);
 }
 
 void gp_upper(const cb_gp *gp, double *U) {

@@ -89,13 +89,12 @@ typedef struct cb_gp_ops_s {
   /* x-gradients (NULL for a variant without them):
    * grad_col: g (length d) += sum_i u[i] d k(X_i, x) / dx, x contiguous;
    * grad_moments: dmean = d (alpha' k(X, x)) / dx and dvar = -2 d (w'
-   *   k(X, x)) / dx with alpha, w fixed; alpha and dk may be overwritten;
-   *   `order` is the summation order (CB_GRAD_*, see below);
+   *   k(X, x)) / dx with alpha, w fixed; w and dk are overwritten;
    * kernel_dx: k(x1, x2) and g += c d k(x1, x2) / d x1 (contiguous). */
   void (*grad_col)(const struct cb_gp_s *gp, const double *x, const double *u,
                    const double *dk, double *g);
   void (*grad_moments)(const struct cb_gp_s *gp, const double *x, int ldx,
-                       const double *alpha, double *w, double *dk, int order,
+                       const double *alpha, double *w, double *dk,
                        double *dmean, double *dvar);
   double (*kernel_dx)(const struct cb_gp_s *gp, const double *x1,
                       const double *x2, double c, double *g);
@@ -104,15 +103,6 @@ typedef struct cb_gp_ops_s {
   double (*profile)(double r2, double *dk);
 } cb_gp_ops;
 
-/* The summation orders of grad_moments: the gradient of the posterior
- * moments at one point is the same sum in each. Every path sums it folded
- * (CB_GRAD_FOLDED: alpha and w multiplied into dk once, one vectorizable
- * pass per input dimension) but the expected UCB of control sets
- * (cvs.c), which sums it plain (CB_GRAD_PLAIN: each product formed per
- * term): folding it moves the control-set policies' proposals by up to
- * 2e-7, so it goes with the next re-run of paper 003's study, whose cache
- * replays these last bits. */
-enum { CB_GRAD_PLAIN = 0, CB_GRAD_FOLDED = 1 };
 
 typedef struct cb_gp_s {
   const cb_gp_ops *ops; /* the variant's operations (gp_ops()) */
@@ -185,10 +175,9 @@ void gp_predict(const cb_gp *gp, int m, const double *Xn, int ldn,
 /* The predict-at-one-point routine, without allocation: posterior mean and
  * variance at x (elements strided by ldx); work has length 2 n.  With
  * dmean, dvar (length d; only for a variant with x-gradients) also their
- * gradients, for which alpha = gp_alpha(gp) is read, and U = L' from
- * gp_upper when U != NULL (a column-oriented back substitution, faster at
- * small n; the values differ from those without U in rounding only).  U is
- * read only for gradients and may be NULL. */
+ * gradients, for which alpha = gp_alpha(gp) and U = L' from gp_upper()
+ * are read (a column-oriented back substitution, whose loops vectorize);
+ * U is read only for gradients and may be NULL without them. */
 void gp_predict_at(const cb_gp *gp, const double *x, int ldx,
                    const double *alpha, const double *U, double *mean,
                    double *var, double *dmean, double *dvar, double *work);
