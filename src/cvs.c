@@ -14,11 +14,14 @@ void cvs_setup(cb_cvs *c, const cb_gp *gp, const double *alpha, int nc,
   c->S = S;
   c->Z = Z;
   c->beta = beta;
-  c->x = (double *)R_alloc((size_t)(3 * d), sizeof(double));
-  c->dm = c->x + d;
-  c->dv = c->x + 2 * d;
+  const size_t B = CB_CVS_BLOCK;
+  c->x = (double *)R_alloc(B * (size_t)(3 * d + 2), sizeof(double));
+  c->m = c->x + B * d;
+  c->v = c->m + B;
+  c->dm = c->v + B;
+  c->dv = c->dm + B * d;
   const int cap = gp->cap > 0 ? gp->cap : 1;
-  c->work = (double *)R_alloc((size_t)(2 * cap), sizeof(double));
+  c->work = (double *)R_alloc(2 * B * (size_t)cap, sizeof(double));
   c->U = (double *)R_alloc((size_t)cap * cap, sizeof(double));
   gp_upper(gp, c->U);
 }
@@ -29,20 +32,29 @@ double cvs_eucb(int nc, const double *xc, double *grad, void *ctx) {
   double total = 0.0;
   if (grad)
     for (int k = 0; k < nc; k++) grad[k] = 0.0;
-  for (int s = 0; s < S; s++) {
+  /* the samples in blocks predicted together; sums in sample order */
+  for (int s0 = 0; s0 < S; s0 += CB_CVS_BLOCK) {
+    const int bs = S - s0 < CB_CVS_BLOCK ? S - s0 : CB_CVS_BLOCK;
     /* S (n_samples) may be large: one check per 256 predictions */
-    if ((s & 255) == 255) R_CheckUserInterrupt();
-    for (int j = 0; j < d; j++) c->x[j] = c->Z[s + (size_t)j * S];
-    for (int k = 0; k < nc; k++) c->x[c->ctrl[k]] = xc[k];
-    double m, v;
-    gp_predict_at(c->gp, c->x, 1, c->alpha, c->U, &m, &v,
-                  grad ? c->dm : NULL, grad ? c->dv : NULL, c->work);
-    const double sd = v > 0.0 ? sqrt(v) : 0.0;
-    total += m + c->beta * sd;
-    if (grad) {
-      for (int k = 0; k < nc; k++) {
-        const int j = c->ctrl[k];
-        grad[k] += c->dm[j] + (sd > 0.0 ? c->beta * c->dv[j] / (2.0 * sd) : 0.0);
+    if ((s0 & 255) + bs > 255) R_CheckUserInterrupt();
+    for (int b = 0; b < bs; b++) {
+      double *x = c->x + b;
+      for (int j = 0; j < d; j++)
+        x[(size_t)j * bs] = c->Z[s0 + b + (size_t)j * S];
+      for (int k = 0; k < nc; k++) x[(size_t)c->ctrl[k] * bs] = xc[k];
+    }
+    gp_predict_at_many(c->gp, c->x, bs, bs, c->alpha, c->U, c->m, c->v,
+                       grad ? c->dm : NULL, grad ? c->dv : NULL, c->work);
+    for (int b = 0; b < bs; b++) {
+      const double v = c->v[b];
+      const double sd = v > 0.0 ? sqrt(v) : 0.0;
+      total += c->m[b] + c->beta * sd;
+      if (grad) {
+        const double *dm = c->dm + (size_t)b * d, *dv = c->dv + (size_t)b * d;
+        for (int k = 0; k < nc; k++) {
+          const int j = c->ctrl[k];
+          grad[k] += dm[j] + (sd > 0.0 ? c->beta * dv[j] / (2.0 * sd) : 0.0);
+        }
       }
     }
   }

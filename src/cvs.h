@@ -15,6 +15,9 @@
 #include "gp.h"
 #include "maximize.h"
 
+/* Samples predicted together (gp_predict_at_many). */
+#define CB_CVS_BLOCK 16
+
 typedef struct {
   const cb_gp *gp;     /* GP posterior on the unit cube (continuous kernel) */
   const double *alpha; /* gp_alpha(gp) */
@@ -24,9 +27,10 @@ typedef struct {
   const double *Z;     /* S x d samples (column-major), unit scale; only the
                           columns of random coordinates are read */
   double beta;         /* UCB weight */
-  double *x;           /* scratch: d */
-  double *dm, *dv;     /* scratch: d each */
-  double *work;        /* scratch: 2 gp->cap */
+  double *x;           /* scratch: CB_CVS_BLOCK x d points */
+  double *m, *v;       /* scratch: CB_CVS_BLOCK moments each */
+  double *dm, *dv;     /* scratch: d x CB_CVS_BLOCK gradients each */
+  double *work;        /* scratch: 2 gp->cap CB_CVS_BLOCK */
   double *U;           /* gp_upper(gp), for the gradients */
 } cb_cvs;
 

@@ -632,6 +632,129 @@ void gp_predict_at(const cb_gp *gp, const double *x, int ldx,
   gp->ops->grad_moments(gp, x, ldx, alpha, v, dk, dmean, dvar);
 }
 
+/* x_b <- L^{-1} x_b for the bs columns x_b = V + b ldv (L lower, leading
+ * dimension ld).  Every x_b receives the reference BLAS dtrsv's operations
+ * in its order -- for j = 0, 1, ...: when x_b[j] != 0, x_b[j] /= L[j, j],
+ * then x_b[i] -= x_b[j] L[i, j] for i > j -- so that the result is
+ * dtrsv's bit for bit; but the columns are taken four at a time, so that
+ * each x_b[i] below the four is loaded and stored once for their four
+ * updates (in the same order), and the four columns are read from cache
+ * for every x_b of the block. */
+#define CB_PANEL 4
+static void solve_lower_many(int n, const double *L, int ld, double *V,
+                             int ldv, int bs) {
+  for (int j0 = 0; j0 < n; j0 += CB_PANEL) {
+    const int p = n - j0 < CB_PANEL ? n - j0 : CB_PANEL, lo = j0 + p;
+    const double *l0 = L + (size_t)j0 * ld;
+    for (int b = 0; b < bs; b++) {
+      double *x = V + (size_t)b * ldv, t[CB_PANEL];
+      int active = 0;
+      /* the panel's own rows, column by column */
+      for (int q = 0; q < p; q++) {
+        const int j = j0 + q;
+        const double *lj = L + (size_t)j * ld;
+        t[q] = 0.0;
+        if (x[j] == 0.0) continue;
+        active |= 1 << q;
+        x[j] = x[j] / lj[j];
+        t[q] = x[j];
+        for (int i = j + 1; i < lo; i++) x[i] -= t[q] * lj[i];
+      }
+      if (p == CB_PANEL && active == (1 << CB_PANEL) - 1) {
+        const double *l1 = l0 + ld, *l2 = l1 + ld, *l3 = l2 + ld;
+        for (int i = lo; i < n; i++) {
+          double xi = x[i];
+          xi -= t[0] * l0[i];
+          xi -= t[1] * l1[i];
+          xi -= t[2] * l2[i];
+          xi -= t[3] * l3[i];
+          x[i] = xi;
+        }
+      } else {
+        for (int q = 0; q < p; q++) {
+          if (!(active & (1 << q))) continue;
+          const double *lj = L + (size_t)(j0 + q) * ld;
+          for (int i = lo; i < n; i++) x[i] -= t[q] * lj[i];
+        }
+      }
+    }
+  }
+}
+
+/* The same with U upper (dtrsv "U", "N": for j = n - 1, n - 2, ...,
+ * x_b[j] /= U[j, j], then x_b[i] -= x_b[j] U[i, j] for i < j). */
+static void solve_upper_many(int n, const double *U, int ld, double *V,
+                             int ldv, int bs) {
+  for (int j1 = n - 1; j1 >= 0; j1 -= CB_PANEL) {
+    const int p = j1 + 1 < CB_PANEL ? j1 + 1 : CB_PANEL, hi = j1 - p + 1;
+    for (int b = 0; b < bs; b++) {
+      double *x = V + (size_t)b * ldv, t[CB_PANEL];
+      int active = 0;
+      for (int q = 0; q < p; q++) {
+        const int j = j1 - q;
+        const double *uj = U + (size_t)j * ld;
+        t[q] = 0.0;
+        if (x[j] == 0.0) continue;
+        active |= 1 << q;
+        x[j] = x[j] / uj[j];
+        t[q] = x[j];
+        for (int i = j - 1; i >= hi; i--) x[i] -= t[q] * uj[i];
+      }
+      if (p == CB_PANEL && active == (1 << CB_PANEL) - 1) {
+        const double *u0 = U + (size_t)j1 * ld, *u1 = u0 - ld, *u2 = u1 - ld,
+                     *u3 = u2 - ld;
+        for (int i = 0; i < hi; i++) {
+          double xi = x[i];
+          xi -= t[0] * u0[i];
+          xi -= t[1] * u1[i];
+          xi -= t[2] * u2[i];
+          xi -= t[3] * u3[i];
+          x[i] = xi;
+        }
+      } else {
+        for (int q = 0; q < p; q++) {
+          if (!(active & (1 << q))) continue;
+          const double *uj = U + (size_t)(j1 - q) * ld;
+          for (int i = 0; i < hi; i++) x[i] -= t[q] * uj[i];
+        }
+      }
+    }
+  }
+}
+
+void gp_predict_at_many(const cb_gp *gp, const double *X, int ldx, int bs,
+                        const double *alpha, const double *U, double *mean,
+                        double *var, double *dmean, double *dvar,
+                        double *work) {
+  const int n = gp->n, ld = gp->cap, d = gp->d, one = 1;
+  const int grad = dmean != NULL;
+  if (grad) need_xgrad(gp);
+  for (int b = 0; b < bs; b++) {
+    mean[b] = gp->ops->prior_mean(gp, X + b, ldx);
+    var[b] = gp->ops->kernel(gp, X + b, ldx, X + b, ldx);
+    if (grad)
+      for (int k = 0; k < d; k++)
+        dmean[k + (size_t)b * d] = dvar[k + (size_t)b * d] = 0.0;
+  }
+  if (n == 0) return;
+  double *V = work, *dk = work + (size_t)bs * n;
+  for (int b = 0; b < bs; b++)
+    gp->ops->col(gp, X + b, ldx, V + (size_t)b * n,
+                 grad ? dk + (size_t)b * n : NULL);
+  solve_lower_many(n, gp->L, ld, V, n, bs);
+  for (int b = 0; b < bs; b++) {
+    const double *v = V + (size_t)b * n;
+    mean[b] += F77_CALL(ddot)(&n, v, &one, gp->beta, &one);
+    var[b] -= F77_CALL(ddot)(&n, v, &one, v, &one);
+  }
+  if (!grad) return;
+  solve_upper_many(n, U, ld, V, n, bs);
+  for (int b = 0; b < bs; b++)
+    gp->ops->grad_moments(gp, X + b, ldx, alpha, V + (size_t)b * n,
+                          dk + (size_t)b * n, dmean + (size_t)b * d,
+                          dvar + (size_t)b * d);
+}
+
 void gp_upper(const cb_gp *gp, double *U) {
   const int n = gp->n, ld = gp->cap;
   for (int j = 0; j < n; j++)

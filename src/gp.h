@@ -182,6 +182,16 @@ void gp_predict_at(const cb_gp *gp, const double *x, int ldx,
                    const double *alpha, const double *U, double *mean,
                    double *var, double *dmean, double *dvar, double *work);
 
+/* gp_predict_at at the bs points X + b (b = 0, ..., bs - 1; elements
+ * strided by ldx), bit for bit as bs calls of it with R's reference BLAS,
+ * with each column of the Cholesky factor read once per block instead of
+ * once per point: mean[b], var[b] and, with gradients, dmean and dvar
+ * (d x bs); work has length 2 n bs. */
+void gp_predict_at_many(const cb_gp *gp, const double *X, int ldx, int bs,
+                        const double *alpha, const double *U, double *mean,
+                        double *var, double *dmean, double *dvar,
+                        double *work);
+
 /* Kernel column kx[i] = k(X_i, x) for the first n observations and, when
  * dk != NULL (variants with x-gradients only), what gp_kernel_col_grad
  * reads at the same x. */

@@ -50,6 +50,29 @@ test_that("the expected UCB is a Monte Carlo average of mu + beta sd", {
   }
 })
 
+test_that("the expected UCB of a block of samples equals each sample's prediction", {
+  # n = 61 (not a multiple of the solves' four columns), a lengthscale so
+  # short that most kernel entries underflow to 0 (the solves skip their
+  # columns, as the reference BLAS does), 37 samples (two blocks and a part)
+  set.seed(3)
+  X <- matrix(runif(183), ncol = 3)
+  fit <- gp_fit(X, sin(5 * X[, 1]) + X[, 2] * X[, 3], kernel = "se",
+                estimate = "fixed", lengthscale = 0.02, outputscale = 1,
+                noise = 1e-4, lower = 0, upper = 1)
+  Z <- rbind(X[1:5, ], matrix(runif(3 * 32), ncol = 3))
+  xq <- rbind(X[1, 2:3], c(0.5, 0.5), c(0.01, 0.99))
+  got <- acq_expected_ucb(fit, xq, controlled = 2:3, samples = Z, beta = 2,
+                          grad = TRUE)
+  for (r in 1:3) {
+    F <- Z
+    F[, 2:3] <- rep(xq[r, ], each = nrow(Z))
+    p <- predict(fit, F, grad = TRUE)
+    expect_equal(got$value[r], mean(p$mean + 2 * p$sd), tolerance = 1e-12)
+    g <- colMeans(p$mean_grad + 2 * p$sd_grad)[2:3]
+    expect_equal(got$grad[r, ], g, tolerance = 1e-10)
+  }
+})
+
 test_that("acq_expected_ucb() validates its arguments", {
   set.seed(2)
   X <- matrix(runif(20), ncol = 2)
