@@ -4,6 +4,10 @@
  * joint posterior samples and random-Fourier-feature prior samples. */
 #include "gp.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "entry.h"
 
 #define CB_SQRT3 1.7320508075688772935
@@ -641,6 +645,36 @@ void gp_predict_at(const cb_gp *gp, const double *x, int ldx,
  * updates (in the same order), and the four columns are read from cache
  * for every x_b of the block. */
 #define CB_PANEL 4
+
+/* x[i] -= t[0] a0[i], then t[1] a1[i], t[2] a2[i], t[3] a3[i], for i in
+ * [i0, i1): two entries at a time with SSE2 (the same operations on each,
+ * so the same results). */
+static void sub_panel(double *x, const double *a0, const double *a1,
+                      const double *a2, const double *a3, const double *t,
+                      int i0, int i1) {
+  int i = i0;
+#ifdef __SSE2__
+  const __m128d t0 = _mm_set1_pd(t[0]), t1 = _mm_set1_pd(t[1]),
+                t2 = _mm_set1_pd(t[2]), t3 = _mm_set1_pd(t[3]);
+  for (; i + 1 < i1; i += 2) {
+    __m128d xi = _mm_loadu_pd(x + i);
+    xi = _mm_sub_pd(xi, _mm_mul_pd(t0, _mm_loadu_pd(a0 + i)));
+    xi = _mm_sub_pd(xi, _mm_mul_pd(t1, _mm_loadu_pd(a1 + i)));
+    xi = _mm_sub_pd(xi, _mm_mul_pd(t2, _mm_loadu_pd(a2 + i)));
+    xi = _mm_sub_pd(xi, _mm_mul_pd(t3, _mm_loadu_pd(a3 + i)));
+    _mm_storeu_pd(x + i, xi);
+  }
+#endif
+  for (; i < i1; i++) {
+    double xi = x[i];
+    xi -= t[0] * a0[i];
+    xi -= t[1] * a1[i];
+    xi -= t[2] * a2[i];
+    xi -= t[3] * a3[i];
+    x[i] = xi;
+  }
+}
+
 static void solve_lower_many(int n, const double *L, int ld, double *V,
                              int ldv, int bs) {
   for (int j0 = 0; j0 < n; j0 += CB_PANEL) {
@@ -661,15 +695,8 @@ static void solve_lower_many(int n, const double *L, int ld, double *V,
         for (int i = j + 1; i < lo; i++) x[i] -= t[q] * lj[i];
       }
       if (p == CB_PANEL && active == (1 << CB_PANEL) - 1) {
-        const double *l1 = l0 + ld, *l2 = l1 + ld, *l3 = l2 + ld;
-        for (int i = lo; i < n; i++) {
-          double xi = x[i];
-          xi -= t[0] * l0[i];
-          xi -= t[1] * l1[i];
-          xi -= t[2] * l2[i];
-          xi -= t[3] * l3[i];
-          x[i] = xi;
-        }
+        sub_panel(x, l0, l0 + ld, l0 + 2 * (size_t)ld, l0 + 3 * (size_t)ld, t,
+                  lo, n);
       } else {
         for (int q = 0; q < p; q++) {
           if (!(active & (1 << q))) continue;
@@ -701,16 +728,9 @@ static void solve_upper_many(int n, const double *U, int ld, double *V,
         for (int i = j - 1; i >= hi; i--) x[i] -= t[q] * uj[i];
       }
       if (p == CB_PANEL && active == (1 << CB_PANEL) - 1) {
-        const double *u0 = U + (size_t)j1 * ld, *u1 = u0 - ld, *u2 = u1 - ld,
-                     *u3 = u2 - ld;
-        for (int i = 0; i < hi; i++) {
-          double xi = x[i];
-          xi -= t[0] * u0[i];
-          xi -= t[1] * u1[i];
-          xi -= t[2] * u2[i];
-          xi -= t[3] * u3[i];
-          x[i] = xi;
-        }
+        const double *u0 = U + (size_t)j1 * ld;
+        sub_panel(x, u0, u0 - ld, u0 - 2 * (size_t)ld, u0 - 3 * (size_t)ld, t,
+                  0, hi);
       } else {
         for (int q = 0; q < p; q++) {
           if (!(active & (1 << q))) continue;
