@@ -615,6 +615,11 @@ void gp_predict(const cb_gp *gp, int m, const double *Xn, int ldn,
     for (size_t k = 0; k < (size_t)m * d; k++) dmean[k] = dvar[k] = 0.0;
 }
 
+static void solve_lower_many(int n, const double *L, int ld, double *V,
+                             int ldv, int bs);
+static void solve_upper_many(int n, const double *U, int ld, double *V,
+                             int ldv, int bs);
+
 void gp_predict_at(const cb_gp *gp, const double *x, int ldx,
                    const double *alpha, const double *U, double *mean,
                    double *var, double *dmean, double *dvar, double *work) {
@@ -628,7 +633,9 @@ void gp_predict_at(const cb_gp *gp, const double *x, int ldx,
   if (n == 0) return;
   double *v = work, *dk = work + n;
   gp->ops->col(gp, x, ldx, v, grad ? dk : NULL);
-  F77_CALL(dtrsv)("L", "N", "N", &n, gp->L, &ld, v, &one FCONE FCONE FCONE);
+  /* dtrsv's solves, bit for bit, four columns at a time (one column of
+   * solve_lower_many()) */
+  solve_lower_many(n, gp->L, ld, v, n, 1);
   *mean += F77_CALL(ddot)(&n, v, &one, gp->beta, &one);
   *var -= F77_CALL(ddot)(&n, v, &one, v, &one);
   if (!grad) return;
@@ -636,7 +643,7 @@ void gp_predict_at(const cb_gp *gp, const double *x, int ldx,
    * substitution in U = L', whose loops vectorize, instead of the
    * row-oriented (dot product) solve with L, whose serial sums bound the
    * speed at small n */
-  F77_CALL(dtrsv)("U", "N", "N", &n, U, &ld, v, &one FCONE FCONE FCONE);
+  solve_upper_many(n, U, ld, v, n, 1);
   gp->ops->grad_moments(gp, x, ldx, alpha, v, dk, dmean, dvar);
 }
 
