@@ -514,8 +514,7 @@ async_fill <- function(state, ctl, be) {
     if (busy && sum(state_ok(state)) < 2L && is.null(pr$prior)) break
     p <- tryCatch(async_propose(state), error = function(e) e)
     if (inherits(p, "error")) {
-      return(halt("policy_failed", paste("the policy failed:",
-                                         conditionMessage(p))))
+      return(halt(policy_failure_code(p), policy_failure_reason(p)))
     }
     state <- p$state
     if (ctl$pandora_stop && isTRUE(p$info$stop_rule)) {
@@ -573,6 +572,7 @@ async_fill <- function(state, ctl, be) {
 # The asynchronous loop; returns a bo_run.
 run_async <- function(state, ctl) {
   if (!is.null(state$stop_reason)) return(finish_run(state, ctl))
+  state$skip_cost_failures <- ctl$on_error == "skip"
   state <- async_init(state, ctl)
   if (!is.null(state$initial_plan) && is.null(state$initial_plan$launched)) {
     # a plan of the sequential loop: its evaluated points are launched

@@ -116,6 +116,17 @@
 #' the budget (bench/failures.R measures this on Branin failing on half its
 #' box), in ask/tell sessions too. A run without failures is unchanged.
 #'
+#' A known cost function written in R that fails (signals an error) at
+#' some points, say where a setting has no price, is handled the same way.
+#' Cost-aware policies call it at the points they consider: with `"stop"`
+#' a failure there ends the run (`stop_code = "cost_failed"`, nothing paid
+#' for that point); with `"skip"` such a point is unaffordable to the
+#' policy (its cost is taken as 1e100), so the policy looks elsewhere and
+#' the budget is spent where the cost is defined. A cost that fails at
+#' every point tried before the run, or that returns anything but one
+#' positive number, is refused before anything is paid: signal an error
+#' where a point has no cost, do not return `NA` or a negative number.
+#'
 #' An interrupt (Ctrl-C), also during long C computations, or an error
 #' inside the policy, ends the run cleanly with all evaluations kept.
 #'
@@ -167,7 +178,8 @@
 #' @param budget_prob The probability with which a measured cost must be
 #'   predicted to fit in the remaining budget for an evaluation to start
 #'   (default 0.9).
-#' @param on_error `"stop"` or `"skip"`: what to do when the objective fails.
+#' @param on_error `"stop"` or `"skip"`: what to do when the objective, or
+#'   a known cost function, fails (see the section on failures).
 #' @param pandora_stop Also stop when the Pandora stopping rule fires (the
 #'   incumbent, see the section on models, is at least the largest Gittins
 #'   index; PBGI policies only), as in the cost-per-sample setting of Xie et
@@ -269,6 +281,7 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
     stop_arg("n_init", paste("at least 1 with an explicit prior and no",
                              "`initial` points"), n_init)
   }
+  state$skip_cost_failures <- on_error == "skip"
   check_run_ready(state, call, pending = async)
   state$memory <- policy_init(policy, state)
   state$started <- Sys.time()
@@ -516,10 +529,31 @@ check_run_ready <- function(state, call, pending = FALSE) {
   closure <- problem_cost_closure(pr)
   if (!is.null(closure) && isTRUE(syn$policy$known_cost)) {
     # the policy calls it from C: its values and gradients (or forward
-    # differences) at every synthetic point, as C will ask for them
+    # differences) at every synthetic point, as C will ask for them. With
+    # on_error = "skip" a failure is a point the policy cannot afford, so a
+    # cost that fails at every synthetic point is refused, one that fails
+    # at some is not
     U <- sweep(sweep(syn$X, 2L, pr$lower), 2L, pr$upper - pr$lower, "/")
-    stage("cost", call_c(C_rcall_eval, closure, U, as.double(pr$lower),
-                         as.double(pr$upper - pr$lower), TRUE))
+    skip <- isTRUE(state$skip_cost_failures)
+    failed <- 0L
+    for (i in seq_len(nrow(U))) {
+      ok <- tryCatch({
+        stage("cost", call_c(C_rcall_eval, closure, U[i, , drop = FALSE],
+                             as.double(pr$lower),
+                             as.double(pr$upper - pr$lower), TRUE))
+        TRUE
+      }, costbo_error_arg = function(e) {
+        if (!skip || !inherits(e$parent, "costbo_error_cost") ||
+            is.null(e$parent$parent)) stop(e)
+        FALSE
+      })
+      failed <- failed + !ok
+    }
+    if (failed == nrow(U)) {
+      stop_arg("cost", sprintf(paste(
+        "a function that works at some points: it failed at every one of",
+        "the %d points it was tried at"), nrow(U)), show = FALSE, call = call)
+    }
   }
   invisible(TRUE)
 }
@@ -531,6 +565,7 @@ synthetic_state <- function(state) {
   design <- problem_synthetic(pr, 2L * (pr$d + 1L))
   syn <- new_state(pr, state$policy, state$charge_initial, state$model_args,
                    state_budget_rule(state), state$budget_prob)
+  syn$skip_cost_failures <- state$skip_cost_failures
   k <- 0L
   for (i in seq_len(nrow(design$x))) for (s in design$sources) {
     k <- k + 1L
@@ -555,9 +590,23 @@ first_primes <- function(n) {
   p
 }
 
+# How a run ends when its policy signals the error e: a known cost written
+# in R that failed where the policy asked for it ends it as "cost_failed"
+# (with on_error = "skip" the policy sees such points as unaffordable
+# instead, see cost_skipping_failures()), anything else as "policy_failed".
+policy_failure_code <- function(e) {
+  if (inherits(e, "costbo_error_cost")) "cost_failed" else "policy_failed"
+}
+policy_failure_reason <- function(e) {
+  if (inherits(e, "costbo_error_cost")) {
+    paste(conditionMessage(e), "(where the policy asked for it)")
+  } else paste("the policy failed:", conditionMessage(e))
+}
+
 # The main loop; returns a bo_run.
 run_loop <- function(state, ctl) {
   if (!is.null(state$stop_reason)) return(finish_run(state, ctl))
+  state$skip_cost_failures <- ctl$on_error == "skip"
   n_bo <- function() sum(state$phase == "bo")
   result <- tryCatch({
     repeat {
@@ -572,8 +621,8 @@ run_loop <- function(state, ctl) {
       }
       p <- tryCatch(state_propose(state), error = function(e) e)
       if (inherits(p, "error")) {
-        state <- stop_run(state, "policy_failed",
-                          paste("the policy failed:", conditionMessage(p)))
+        state <- stop_run(state, policy_failure_code(p),
+                          policy_failure_reason(p))
         break
       }
       state <- p$state

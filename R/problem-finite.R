@@ -56,7 +56,11 @@ problem_model_newdata.bo_problem_finite <- function(problem, X) {
 problem_cost_args.bo_problem_finite <- function(problem, state) {
   if (is.null(problem$prior)) return(NextMethod())
   if (problem$cost_type == "known") {
-    return(list(cost = apply(problem$candidates, 1L, problem$cost),
+    cost <- problem$cost
+    if (isTRUE(state$skip_cost_failures)) {
+      cost <- cost_skipping_failures(cost, problem$d)
+    }
+    return(list(cost = as.double(apply(problem$candidates, 1L, cost)),
                 cost_model = NULL))
   }
   if (!is.null(state$models$cost)) {

@@ -259,7 +259,11 @@ problem_cost_args <- function(problem, state) UseMethod("problem_cost_args")
 problem_cost_args.bo_problem <- function(problem, state) {
   if (problem$cost_type == "known") {
     cost <- problem_cost_closure(problem)
-    if (is.null(cost)) cost <- problem$cost
+    if (is.null(cost)) {
+      cost <- problem$cost
+    } else if (isTRUE(state$skip_cost_failures)) {
+      cost <- cost_skipping_failures(cost, problem$d)
+    }
     return(list(cost = cost, cost_model = NULL))
   }
   if (!is.null(state$models$cost)) {
@@ -284,6 +288,24 @@ problem_cost_closure.bo_problem <- function(problem) {
   # the user's function itself: C calls it at x = lower + u * range and
   # multiplies its gradient (d cost / d x) by range
   new_unit_cost(f, units = "x")
+}
+
+# A run with on_error = "skip" (state$skip_cost_failures) handles a known
+# cost written in R that fails at some points as it handles a failing
+# objective: the run goes on. To the policies such a point is unaffordable:
+# the closure `f` (of new_unit_cost(), the problem's d inputs) returns
+# `unaffordable_cost` there, with a zero gradient, instead of the error, so
+# that a cost-aware acquisition values it at (nearly) nothing and no budget
+# admits it; a point the policy still proposes is priced by problem_price(),
+# which records the failure. (1e100: far above any budget, far below
+# overflow when summed or squared by the C core's cost arithmetic.)
+unaffordable_cost <- 1e100
+cost_skipping_failures <- function(f, d) {
+  skip <- function(x) {
+    v <- tryCatch(f(x), error = function(e) NULL)
+    if (is.null(v)) structure(unaffordable_cost, gradient = numeric(d)) else v
+  }
+  new_unit_cost(skip, units = attr(f, "costbo_units"))
 }
 
 # --- users' data ----------------------------------------------------------------
