@@ -282,6 +282,7 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
                              "`initial` points"), n_init)
   }
   state$skip_cost_failures <- on_error == "skip"
+  state$id <- new_run_id()
   check_run_ready(state, call, pending = async)
   state$memory <- policy_init(policy, state)
   state$started <- Sys.time()
@@ -340,10 +341,16 @@ warn_if_failed <- function(run) {
 #'   whose code refers to objects that are not saved with it (functions of
 #'   the global environment, connections to instruments). It must have the
 #'   same domain, direction (`maximize`), cost type and budget as the saved
-#'   one.
+#'   one. When its objective or cost function differs from the saved one by
+#'   its code (formals and body), as after fixing a bug in it or when the
+#'   file holds another run, the run goes on with a warning (class
+#'   `costbo_warning_checkpoint`); with `id` another run's file is refused.
 #' @param max_evaluations Optionally a new cap on the number of evaluations
 #'   after the initial design.
 #' @param progress Report every evaluation (see [bo_progress])?
+#' @param id Optionally the identity of the run to resume (`run$id` of the
+#'   run that wrote the file, shown by its `print()`): the file must hold
+#'   that run.
 #' @return A `bo_run`.
 #' @family runs
 #' @examples
@@ -356,13 +363,23 @@ warn_if_failed <- function(run) {
 #' unlink(f)
 #' @export
 bo_resume <- function(checkpoint, problem = NULL, max_evaluations = NULL,
-                      progress = interactive()) {
+                      progress = interactive(), id = NULL) {
   call <- sys.call()
   if (!(is.character(checkpoint) && length(checkpoint) == 1L &&
         !is.na(checkpoint) && file.exists(checkpoint))) {
     stop_arg("checkpoint", "an existing checkpoint file", checkpoint)
   }
+  if (!is.null(id) && !(is.character(id) && length(id) == 1L &&
+                        !is.na(id) && nzchar(id))) {
+    stop_arg("id", "one run identity (a string, `run$id`)", id)
+  }
   saved <- read_checkpoint(checkpoint, call)
+  if (!is.null(id) && !identical(saved$state$id, id)) {
+    stop_arg("checkpoint", sprintf(
+      "the checkpoint of run %s, not of %s", id,
+      if (is.null(saved$state$id)) "a run without an identity (written by an older costbo)"
+      else paste("run", saved$state$id)), show = FALSE)
+  }
   ctl <- saved$ctl
   if (!is.null(max_evaluations)) {
     ctl$max_evaluations <- check_count(max_evaluations)
@@ -381,6 +398,14 @@ bo_resume <- function(checkpoint, problem = NULL, max_evaluations = NULL,
     if (!same) {
       stop_arg("problem", paste("a bo_problem with the saved problem's domain,",
                                 "direction, cost type and budget"), problem)
+    }
+    if (!identical(problem_code_digest(problem), problem_code_digest(old))) {
+      warn_checkpoint(sprintf(paste(
+        "the objective or cost function of `problem` is not the one of the",
+        "run saved in \"%s\" (run %s): the run goes on with the new one",
+        "(if the file is another run's, bo_resume(id =) refuses it)"),
+        checkpoint, if (is.null(state$id)) "without an identity" else
+          state$id))
     }
     state$problem <- upgrade_problem(problem)
   }

@@ -9,6 +9,7 @@ print.bo_run <- function(x, ...) {
   print_state_summary(x)
   print_async(x)
   cat(sprintf("  stopped: %s\n", x$stop_reason))
+  if (!is.null(x$id)) cat(sprintf("  run id: %s\n", x$id))
   print_checkpoint_error(x$checkpoint_error)
   invisible(x)
 }
