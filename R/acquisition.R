@@ -25,6 +25,12 @@ acq_spec <- function(model, type, cost_model, cost, best, remaining, nu,
                               gp_label(model)),
                value = cost_model, show = TRUE, call = call)
   }
+  if (info$cost && is.null(cost) && is.null(cost_model)) {
+    stop_arg("cost", sprintf(paste(
+      "given (a known cost) when `cost_model` is NULL: type \"%s\" is",
+      "cost-aware (for unit costs give cost = 1, or use type \"ei\")"),
+      type), show = FALSE, call = call)
+  }
   if (miso && inherits(cost, "costbo_cost")) {
     stop_arg("cost", paste("a number or a function of the (x, source) rows",
                            "for a multi-source model"), cost, call = call)
@@ -255,7 +261,8 @@ acq_values <- function(spec, Xs, grad) {
 #' @param type The acquisition, as in [acq_closed_form()].
 #' @param cost_model A `costbo_gp` fitted to the log costs, or `NULL`.
 #' @param cost A known cost: a function of `x`, a positive number, or one
-#'   positive number per candidate of a [gp_finite()] model; or `NULL`.
+#'   positive number per candidate of a [gp_finite()] model; or `NULL` (a
+#'   cost-aware type then needs `cost_model`).
 #' @param best Best objective value observed; default the largest observation
 #'   of `model`.
 #' @param remaining Remaining budget, for `"q1"`.

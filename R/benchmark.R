@@ -599,6 +599,7 @@ summary.bo_benchmark <- function(object, level = 0.95, ...) {
 
 #' @export
 print.summary.bo_benchmark <- function(x, digits = 3L, ...) {
+  digits <- check_digits(digits)
   cat(sprintf("Final simple regret at the budget (mean, %g%% t-interval, median)\n",
               100 * attr(x, "level")))
   y <- as.data.frame(unclass(x), stringsAsFactors = FALSE)

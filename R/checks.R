@@ -19,10 +19,11 @@
 stop_arg <- function(arg, must, x = NULL, call = sys.call(-1L), show = TRUE) {
   arg <- paste(arg, collapse = " ")
   got <- if (show) sprintf(", not %s", describe_value(x)) else ""
-  msg <- sprintf("`%s` must be %s%s.", arg, must, got)
+  call <- user_call(call)
+  msg <- sprintf("%s must be %s%s.", arg_as_given(arg, call), must, got)
   cond <- structure(
     class = c("costbo_error_arg", "costbo_error", "error", "condition"),
-    list(message = msg, call = user_call(call), arg = arg, value = x)
+    list(message = msg, call = call, arg = arg, value = x)
   )
   stop(cond)
 }
@@ -135,17 +136,25 @@ cost_closure_point <- function() {
 # the point p (from cost_closure_point()), as a costbo error naming `cost`.
 stop_cost_failed <- function(e, p) {
   u <- p[[1L]]
-  pt <- if (is.numeric(u) && length(u)) {
+  pt <- if (inherits(e, "costbo_typed_failure")) {
+    # a typed problem's cost: the typed point it received
+    sprintf("list(%s)", e$point)
+  } else if (is.numeric(u) && length(u)) {
     sprintf("(%s%s)", paste(trimws(formatC(u[seq_len(min(8L, length(u)))],
                                            digits = 4, format = "g")),
                             collapse = ", "), if (length(u) > 8L) ", ..." else "")
   } else "(unknown)"
-  where <- if (identical(attr(p, "units"), "x")) "" else " of the unit cube"
+  where <- if (identical(attr(p, "units"), "x") ||
+                inherits(e, "costbo_typed_failure")) "" else
+    " of the unit cube"
   stop(structure(
     class = c("costbo_error_cost", "costbo_error_arg", "costbo_error",
               "error", "condition"),
-    list(message = sprintf("`cost` failed at the point %s%s: %s", pt, where,
-                           conditionMessage(e)),
+    list(message = if (inherits(e, "costbo_typed_failure")) {
+      sprintf(paste("`cost` failed at the point %s: %s (the cost receives a",
+                    "typed point as a named list)"), pt, e$original)
+    } else sprintf("`cost` failed at the point %s%s: %s", pt, where,
+                   conditionMessage(e)),
          call = user_call(), arg = "cost", value = NULL, parent = e)))
 }
 
@@ -338,6 +347,12 @@ check_count_max <- function(x, min = 0L, max, arg, call = sys.call(-1L)) {
              x, call)
   }
   as.integer(x)
+}
+
+# `digits` of a format() or print() method: significant digits, as
+# signif() and format() take them (1 to 22).
+check_digits <- function(digits, call = sys.call(-1L)) {
+  check_count_max(digits, min = 1L, max = 22L, arg = "digits", call = call)
 }
 
 check_index <- function(x, n, arg = deparse(substitute(x)),

@@ -155,7 +155,7 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
                    space = NULL) {
   kernel <- check_choice(kernel, gp_kernels)
   if (!is.null(space)) {
-    if (!inherits(space, "bo_space")) stop_arg("space", "a bo_space", space)
+    check_space(space)
     if (!is.null(lower) || !is.null(upper)) {
       stop_arg(if (is.null(lower)) "upper" else "lower",
                "NULL with `space` (its encoding is on the unit cube)",

@@ -15,6 +15,7 @@ rff_spectral <- function(z, kernel) {
 #' @export
 print.costbo_gp <- function(x, digits = max(3L, getOption("digits") - 3L),
                             ...) {
+  digits <- check_digits(digits)
   gp_print(check_gp_object(x, arg = "x"), digits)
   invisible(x)
 }

@@ -34,7 +34,7 @@
 #' }
 #' @export
 as_bo_space <- function(x) {
-  if (inherits(x, "bo_space")) return(x)
+  if (inherits(x, "bo_space")) return(check_space(x, "x"))
   if (inherits(x, "ParamSet")) return(paradox_spec(x, sys.call())$space)
   stop_arg("x", "a bo_space or a paradox ParamSet", x)
 }

@@ -92,6 +92,7 @@ print_checkpoint_error <- function(err) {
 #' @export
 print.summary.bo_run <- function(x, digits = max(3L, getOption("digits") - 3L),
                                  ...) {
+  digits <- check_digits(digits)
   cat(sprintf("%s on \"%s\"%s\n", x$policy, x$problem,
               if (isFALSE(x$maximize)) " (minimize)" else ""))
   cat(sprintf("  best value:  %s\n", format(x$best_value, digits = digits)))
