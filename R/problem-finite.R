@@ -18,6 +18,15 @@ problem_step.bo_problem_finite <- function(problem, p, state) {
                                        matrix(x, 1L)))
 }
 
+# A deterministic objective has nothing left to show once every candidate
+# has been evaluated: a run stops ("exhausted") rather than paying for a
+# candidate again.
+problem_exhausted.bo_problem_finite <- function(problem, state, step) {
+  !isTRUE(problem$noisy) && !is.na(step$index) &&
+    all(seq_len(nrow(problem$candidates)) %in%
+          state$index[state_ok(state)])
+}
+
 problem_design.bo_problem_finite <- function(problem, n) {
   i <- sample.int(nrow(problem$candidates), n)
   list(x = problem$candidates[i, , drop = FALSE],

@@ -170,8 +170,8 @@ problem_repeats_failure.bo_problem <- function(problem, state, step) {
 }
 
 # Whether a deterministic objective would be evaluated again at a point it
-# was evaluated at, with no other point left to move to (typed spaces; see
-# problem_step.bo_problem_typed()).
+# was evaluated at, with no other point left to move to (typed spaces, see
+# problem_step.bo_problem_typed(); finite sets of candidates).
 problem_exhausted <- function(problem, state, step) {
   UseMethod("problem_exhausted")
 }

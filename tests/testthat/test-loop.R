@@ -573,3 +573,27 @@ test_that("the size arguments of bo_optimize() are capped before anything is pai
                      n_init = 2, seed = 1, progress = FALSE)
   expect_s3_class(run, "bo_run")
 })
+
+test_that("the default initial design fits a small candidate set", {
+  cand <- matrix(c(0, 0.3, 0.6, 1), ncol = 1)
+  prob <- bo_problem(function(x) -(x - 0.5)^2, candidates = cand, cost = 1,
+                     budget = 4)
+  # 2 (d + 1) = 4 would be every candidate: one is left for the policy
+  expect_identical(costbo:::default_n_init(prob), 3L)
+  run <- bo_optimize(prob, policy_ei(), seed = 1, progress = FALSE,
+                     charge_initial = FALSE)
+  df <- as.data.frame(run)
+  expect_identical(sum(df$phase == "initial"), 3L)
+  # then the last candidate, and a deterministic objective is not paid for
+  # again at a candidate it has seen
+  expect_identical(sum(df$phase == "bo"), 1L)
+  expect_identical(sort(df$x1), sort(cand[, 1]))
+  expect_identical(run$stop_code, "exhausted")
+  # a noisy objective may be evaluated again
+  noisy <- bo_problem(function(x) -(x - 0.5)^2 + rnorm(1, sd = 0.01),
+                      candidates = cand, cost = 1, budget = 4, noise = TRUE)
+  run <- bo_optimize(noisy, policy_ei(), seed = 1, progress = FALSE,
+                     charge_initial = FALSE)
+  expect_identical(run$stop_code, "budget")
+  expect_identical(nrow(as.data.frame(run)), 7L)
+})
