@@ -242,8 +242,10 @@ plot_progress <- function(state, dots) {
   cum <- df$cumulative_cost
   best <- df$best_value
   key <- cost_key(df$cost)
-  yr <- range(c(df$value[ok], best), na.rm = TRUE, finite = TRUE)
-  if (!all(is.finite(yr))) yr <- c(0, 1)
+  # (a run whose evaluations all failed has no value to scale by)
+  shown <- c(df$value[ok], best)
+  shown <- shown[is.finite(shown)]
+  yr <- if (length(shown)) range(shown) else c(0, 1)
   frame <- plot_frame(list(
     xlim = range(c(0, cum, state$budget), na.rm = TRUE), ylim = yr,
     xlab = "cumulative cost",

@@ -376,7 +376,7 @@ test_that("bo_benchmark() checks its arguments", {
                "`virtual_workers`.*64", class = "costbo_error_arg")
   # the former name still works, with a warning, and not with the new one
   expect_warning(expect_error(bo_benchmark(probs, pols, workers = 0),
-                              "`processes` must be"),
+                              "`workers` \\(now `processes`\\) must be"),
                  class = "costbo_warning_deprecated")
   expect_error(bo_benchmark(probs, pols, workers = 2, processes = 2),
                "`workers`", class = "costbo_error_arg")
