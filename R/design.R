@@ -148,3 +148,19 @@ ball_centre <- function(P, c, polish = TRUE, iterations = 200L) {
   stats::optim(c, radius, control = list(reltol = 1e-12,
                                          maxit = 200L * length(c)))$par
 }
+
+# The checked `design` of bo_optimize() and bo_benchmark(): "sobol" or
+# "minimax", the latter for boxes (with or without information sources)
+# only, when `problem` is given.
+check_design <- function(design, problem = NULL, call = sys.call(-1L)) {
+  design <- check_choice(design, c("sobol", "minimax"), arg = "design",
+                         call = call)
+  if (design == "minimax" && inherits(problem, c("bo_problem_finite",
+                                                 "bo_problem_typed",
+                                                 "bo_problem_cvs"))) {
+    stop_arg("design", paste("\"sobol\" for problems with candidates,",
+                             "control sets or a typed space"), design,
+             call = call)
+  }
+  design
+}

@@ -153,8 +153,14 @@
 #'
 #' @param problem A [bo_problem()] (see also [test_problem()]).
 #' @param policy A policy, e.g. [policy_ei_pu()] (see [bo_policy]).
+#' @param design The initial design of a box (with or without information
+#'   sources): `"sobol"` (scrambled Sobol points) or `"minimax"` (a minimax
+#'   fill-distance design, [minimax_points()], the design of Yue and Kontar
+#'   2020); with information sources every design point is evaluated at
+#'   every source. Problems with candidates, control sets or a typed space
+#'   take `"sobol"`.
 #' @param n_init Size of the initial design: scrambled Sobol points (random
-#'   candidates for a finite domain). Default `2 * (k + 1)` for `k`
+#'   candidates for a finite domain; see `design`). Default `2 * (k + 1)` for `k`
 #'   settings, ending early within a quarter of the budget when charged
 #'   (see the section on budget accounting), or 0 with `initial`. At most
 #'   1000, and at most the number of candidates of a finite domain: the
@@ -224,9 +230,10 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
                         checkpoint = NULL, gp_args = list(), workers = 1L,
                         clock = c("real", "simulated"),
                         budget_rule = c("feasible", "stop"), budget_prob = 0.9,
-                        model) {
+                        design = c("sobol", "minimax"), model) {
   call <- sys.call()
   problem <- check_problem_policy(problem, policy, call)
+  design <- check_design(design, problem, call)
   budget_rule <- check_budget_rule(budget_rule)
   budget_prob <- check_budget_prob(budget_prob)
   workers <- check_count_max(workers, 1L, max_workers, arg = "workers")
@@ -269,7 +276,8 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
   if (!is.null(initial)) state <- state_initial(state, initial, call)
   ctl <- list(max_evaluations = max_evaluations, on_error = on_error,
               pandora_stop = pandora_stop, progress = progress,
-              checkpoint = checkpoint, workers = workers, clock = clock)
+              checkpoint = checkpoint, workers = workers, clock = clock,
+              design = design)
   async <- workers > 1L || clock == "simulated"
   if (n_init + sum(state_ok(state)) < 2L && is.null(problem$prior)) {
     stop_arg("n_init", "such that the initial design has at least 2 points",
@@ -290,7 +298,7 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
                                         environment())
   if (async) {
     if (n_init > 0L) {
-      state$initial_plan <- c(problem_design(problem, n_init),
+      state$initial_plan <- c(problem_design(problem, n_init, design),
                               list(done = 0L, launched = 0L,
                                    cap = design_cap))
     }
@@ -430,7 +438,9 @@ bo_resume <- function(checkpoint, problem = NULL, max_evaluations = NULL,
 # resumes it from its checkpoint where it stopped (continue_initial()).
 run_initial <- function(state, n_init, ctl, cap = FALSE) {
   if (n_init == 0L) return(state)
-  state$initial_plan <- c(problem_design(state$problem, n_init),
+  state$initial_plan <- c(problem_design(state$problem, n_init,
+                                         if (is.null(ctl$design)) "sobol"
+                                         else ctl$design),
                           list(done = 0L, cap = cap))
   continue_initial(state, ctl)
 }

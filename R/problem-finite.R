@@ -27,7 +27,7 @@ problem_exhausted.bo_problem_finite <- function(problem, state, step) {
           state$index[state_ok(state)])
 }
 
-problem_design.bo_problem_finite <- function(problem, n) {
+problem_design.bo_problem_finite <- function(problem, n, design = "sobol") {
   i <- sample.int(nrow(problem$candidates), n)
   list(x = problem$candidates[i, , drop = FALSE],
        control_set = rep(NA_integer_, n), source = rep(NA_integer_, n),

@@ -10,7 +10,7 @@ problem_step.bo_problem_miso <- function(problem, p, state) {
   new_step(p$x, source = p$source)
 }
 
-problem_design.bo_problem_miso <- function(problem, n) {
+problem_design.bo_problem_miso <- function(problem, n, design = "sobol") {
   box <- NextMethod()
   S <- problem$n_sources
   list(x = box$x[rep(seq_len(n), each = S), , drop = FALSE],

@@ -97,10 +97,15 @@ check_proposal <- function(problem, p, policy) {
 
 # The initial design of n points: list(x, control_set, source, index), one
 # entry (row of x) per evaluation.
-problem_design <- function(problem, n) UseMethod("problem_design")
-problem_design.bo_problem <- function(problem, n) {
-  x <- sweep(sweep(sobol_points(n, problem$d), 2L,
-                   problem$upper - problem$lower, "*"), 2L, problem$lower, "+")
+problem_design <- function(problem, n, design = "sobol") {
+  UseMethod("problem_design")
+}
+problem_design.bo_problem <- function(problem, n, design = "sobol") {
+  U <- if (identical(design, "minimax")) {
+    unname(minimax_points(n, problem$d))[, , drop = FALSE]
+  } else sobol_points(n, problem$d)
+  x <- sweep(sweep(U, 2L, problem$upper - problem$lower, "*"), 2L,
+             problem$lower, "+")
   list(x = x, control_set = rep(NA_integer_, n),
        source = rep(NA_integer_, n), index = rep(NA_integer_, n))
 }

@@ -128,7 +128,7 @@ typed_neighbours <- function(space, U) {
 # The initial design: scrambled Sobol points of the cube, transformed, the
 # first n distinct typed points among the first 64 n (fewer when the space
 # has fewer).
-problem_design.bo_problem_typed <- function(problem, n) {
+problem_design.bo_problem_typed <- function(problem, n, design = "sobol") {
   sp <- problem$space
   U <- space_transform(sp, sobol_points(if (space_discrete(sp)) 64L * n else n,
                                         sp$d))

@@ -65,11 +65,15 @@
 study_recipe <- function(problems, policies, reps, n_init = NULL,
                          model = list(), max_evaluations = NULL, seed = 1L,
                          virtual_workers = NULL, budget_rule = "stop",
-                         charge_initial = FALSE) {
-  list(problems = problems, policies = policies, reps = reps, n_init = n_init,
-       model = model, max_evaluations = max_evaluations, seed = seed,
-       virtual_workers = virtual_workers, budget_rule = budget_rule,
-       charge_initial = charge_initial)
+                         charge_initial = FALSE, design = NULL) {
+  out <- list(problems = problems, policies = policies, reps = reps,
+              n_init = n_init, model = model,
+              max_evaluations = max_evaluations, seed = seed,
+              virtual_workers = virtual_workers, budget_rule = budget_rule,
+              charge_initial = charge_initial)
+  # (recipes made before designs could be chosen have none: Sobol points)
+  if (!is.null(design)) out$design <- design
+  out
 }
 
 # The budget accounting of a recipe (see study_recipe()) as arguments of
@@ -77,6 +81,7 @@ study_recipe <- function(problems, policies, reps, n_init = NULL,
 study_budget_args <- function(recipe) {
   args <- list(charge_initial = if (is.null(recipe$charge_initial)) FALSE else
     recipe$charge_initial)
+  if (!is.null(recipe$design)) args$design <- recipe$design
   if ("budget_rule" %in% names(formals(bo_benchmark))) {
     args$budget_rule <- if (is.null(recipe$budget_rule)) "stop" else
       recipe$budget_rule
@@ -115,7 +120,8 @@ study_run <- function(recipe, reps = recipe$reps, backend = "sequential",
                  max_evaluations = recipe$max_evaluations,
                  gp_args = recipe$model, progress = progress,
                  charge_initial = budget$charge_initial,
-                 budget_rule = budget$budget_rule)
+                 budget_rule = budget$budget_rule,
+                 design = if (is.null(budget$design)) "sobol" else budget$design)
   } else {
     bo_benchmark(problems, policies, reps = reps, backend = backend,
                  processes = processes, seed = recipe$seed,
@@ -124,7 +130,8 @@ study_run <- function(recipe, reps = recipe$reps, backend = "sequential",
                  gp_args = recipe$model, progress = progress,
                  virtual_workers = recipe$virtual_workers,
                  charge_initial = budget$charge_initial,
-                 budget_rule = budget$budget_rule)
+                 budget_rule = budget$budget_rule,
+                 design = if (is.null(budget$design)) "sobol" else budget$design)
   }
   study_attach_costs(bm, log)
 }

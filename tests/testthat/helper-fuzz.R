@@ -110,6 +110,8 @@ fuzz_baselines <- function() {
     space_decode = list("space_decode", list(
       space = bo_space(a = param_int(1, 3), b = param_cat(c("x", "y"))),
       U = c(0.5, 0.2, 0.7))),
+    minimax_points = list("minimax_points", list(n = 3, d = 2, n_ref = 64,
+                                                 restarts = 1)),
     sobol_normal = list("sobol_normal", list(n = 4, d = 2)),
     sobol_points = list("sobol_points", list(n = 4, d = 2)),
     test_problem = list("test_problem", list(name = "branin")),

@@ -51,3 +51,57 @@ test_that("minimax_points() checks its arguments", {
   expect_error(minimax_points(9, 2, restarts = NA), "`restarts` must be",
                class = "costbo_error_arg")
 })
+
+test_that("bo_optimize(design = \"minimax\") starts from a minimax design, at every source with information sources", {
+  prob <- bo_problem(function(x) -sum((x - 0.3)^2), c(-1, 0), c(1, 2),
+                     cost = 1, budget = 3)
+  run <- bo_optimize(prob, policy_ei(), n_init = 9, seed = 2,
+                     design = "minimax", max_evaluations = 1,
+                     charge_initial = FALSE, progress = FALSE)
+  df <- as.data.frame(run)
+  U <- sweep(sweep(as.matrix(df[df$phase == "initial", c("x1", "x2")]), 2L,
+                   c(-1, 0)), 2L, c(2, 2), "/")
+  sob <- bo_optimize(prob, policy_ei(), n_init = 9, seed = 2,
+                     max_evaluations = 1, charge_initial = FALSE,
+                     progress = FALSE)
+  V <- sweep(sweep(as.matrix(as.data.frame(sob)[1:9, c("x1", "x2")]), 2L,
+                   c(-1, 0)), 2L, c(2, 2), "/")
+  expect_lt(grid_fill(U, 101L), sqrt(2) / 6 * 1.05)
+  expect_lt(grid_fill(U, 101L), 0.8 * grid_fill(V, 101L))
+  # set.seed() repeats it
+  again <- bo_optimize(prob, policy_ei(), n_init = 9, seed = 2,
+                       design = "minimax", max_evaluations = 1,
+                       charge_initial = FALSE, progress = FALSE)
+  expect_identical(again$X, run$X)
+  # with three sources: each design point at every source
+  mp <- test_problem_miso("goldstein_price", budget = 40)
+  r <- bo_optimize(mp, policy_kg(), n_init = 3, seed = 1, design = "minimax",
+                   max_evaluations = 1, charge_initial = FALSE,
+                   progress = FALSE)
+  init <- as.data.frame(r)
+  init <- init[init$phase == "initial", ]
+  expect_identical(nrow(init), 9L)
+  expect_identical(as.vector(table(init$source)), c(3L, 3L, 3L))
+  expect_identical(nrow(unique(init[, c("x1", "x2")])), 3L)
+  # bo_benchmark() passes it on
+  bm <- bo_benchmark(list(p = prob), list(ei = policy_ei()), reps = 1,
+                     n_init = 9, design = "minimax", max_evaluations = 1,
+                     charge_initial = FALSE, progress = FALSE)
+  W <- sweep(sweep(bm$records[[1]]$x[1:9, ], 2L, c(-1, 0)), 2L, c(2, 2), "/")
+  expect_lt(grid_fill(W, 101L), sqrt(2) / 6 * 1.05)
+})
+
+test_that("design = \"minimax\" is refused where it does not apply", {
+  fin <- bo_problem(function(x) -sum(x^2), candidates = matrix(runif(20), 10),
+                    cost = 1, budget = 3)
+  expect_error(bo_optimize(fin, policy_ei(), design = "minimax",
+                           progress = FALSE),
+               "`design` must be \"sobol\" for problems with candidates",
+               class = "costbo_error_arg")
+  expect_error(bo_optimize(test_problem("branin"), policy_ei(),
+                           design = "lhs", progress = FALSE),
+               "`design` must be one of", class = "costbo_error_arg")
+  expect_error(bo_benchmark(list(p = test_problem("branin")),
+                            list(ei = policy_ei()), design = NA),
+               "`design` must be", class = "costbo_error_arg")
+})
