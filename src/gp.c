@@ -1198,8 +1198,8 @@ SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
    * a noise-free one are both explored; screening by value alone favours
    * low-noise starts, which overfit noisy data. */
   if (S > 2 && n_opt > 1 && R_FINITE(split)) {
-    const double *first = REAL(starts) + (size_t)order[0] * p;
-    const int low = first[d + 1] < split;
+    const double *best = REAL(starts) + (size_t)order[0] * p;
+    const int low = best[d + 1] < split;
     for (int s = 1; s < S; s++) {
       const double *st = REAL(starts) + (size_t)order[s] * p;
       if ((st[d + 1] < split) != low) {
