@@ -27,8 +27,9 @@ for (nm in names(problems)) {
     x <- lapply(2:5, function(h) {
       sess <- bo_session(pr, policy_rollout(h, base = "kg"), initial = init)
       set.seed(s)
-      unlist(bo_ask(sess)[paste0("x", seq_len(pr$d))])
+      as.numeric(bo_ask(sess))
     })
+    stopifnot(all(vapply(x, function(v) all(is.finite(v)), NA)))
     rows[[length(rows) + 1L]] <- data.frame(
       problem = nm, state = s, h = 3:5,
       same_as_h2 = vapply(2:4, function(k) isTRUE(all.equal(x[[k]], x[[1L]],
