@@ -45,7 +45,6 @@ const double *cb_elt_reals(SEXP list, const char *cls, const char *name,
 /* A costbo_max_control object (R: max_control()) into the struct. */
 struct cb_max_control_s;
 void unpack_max_control(SEXP ctl, struct cb_max_control_s *mc);
-SEXP C_max_select(SEXP vals, SEXP control, SEXP unif);
 
 /* rcall.c */
 SEXP C_rcall_eval(SEXP fn, SEXP U, SEXP offset, SEXP range, SEXP grad);

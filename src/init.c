@@ -15,7 +15,6 @@ static const R_CallMethodDef call_entries[] = {
     CALLDEF(C_gp_sample, 3),
     CALLDEF(C_gp_rff_eval, 5),
     CALLDEF(C_space_transform, 2),
-    CALLDEF(C_max_select, 3),
     CALLDEF(C_acq_closed_form, 13),
     CALLDEF(C_acq_evaluate, 3),
     CALLDEF(C_acq_maximize, 6),

@@ -327,17 +327,3 @@ void unpack_max_control(SEXP ctl, cb_max_control *mc) {
   mc->hook = NULL;
 }
 
-/* The starting points the maximizer would choose from raw values (1-based),
- * for objectives evaluated in R. */
-SEXP C_max_select(SEXP vals, SEXP control, SEXP unif) {
-  const int n = Rf_length(vals);
-  cb_max_control mc;
-  unpack_max_control(control, &mc);
-  const int k = mc.n_starts < n ? mc.n_starts : n;
-  SEXP out = PROTECT(Rf_allocVector(INTSXP, k > 0 ? k : 0));
-  int *ch = INTEGER(out);
-  select_starts(n, REAL(vals), k, mc.select, mc.eta, REAL(unif), ch);
-  for (int j = 0; j < k; j++) ch[j]++;
-  UNPROTECT(1);
-  return out;
-}
