@@ -7,6 +7,7 @@
 # sees the same state and random numbers.
 #   R_LIBS=<lib> Rscript bench/rollout-decisions.R [states per problem]
 suppressPackageStartupMessages(library(costbo))
+source("bench/common.R")  # rollout_fixed_state()
 args <- commandArgs(trailingOnly = TRUE)
 per <- if (length(args)) as.integer(args[1L]) else 10L
 problems <- list(Branin = test_problem("branin"),
@@ -19,11 +20,7 @@ rows <- list()
 for (nm in names(problems)) {
   pr <- problems[[nm]]
   for (s in seq_len(per)) {
-    set.seed(1000L + s)
-    U <- minimax_points(9L, pr$d, restarts = 2L)
-    X <- sweep(sweep(U, 2L, pr$upper - pr$lower, "*"), 2L, pr$lower, "+")
-    init <- data.frame(X, value = apply(X, 1L, pr$objective))
-    names(init)[seq_len(pr$d)] <- paste0("x", seq_len(pr$d))
+    init <- rollout_fixed_state(pr, s)
     x <- lapply(2:5, function(h) {
       sess <- bo_session(pr, policy_rollout(h, base = "kg"), initial = init)
       set.seed(s)

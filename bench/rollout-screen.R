@@ -9,6 +9,7 @@
 # at least 99% of that maximum on every state.
 #   R_LIBS=<lib> Rscript bench/rollout-screen.R [h] [states per problem] [k]
 suppressPackageStartupMessages(library(costbo))
+source("bench/common.R")  # rollout_fixed_state()
 args <- commandArgs(trailingOnly = TRUE)
 h <- if (length(args)) as.integer(args[1L]) else 3L
 per <- if (length(args) > 1L) as.integer(args[2L]) else 10L
@@ -28,11 +29,7 @@ for (nm in names(problems)) {
   })))
   colnames(G) <- paste0("x", seq_len(pr$d))
   for (s in seq_len(per)) {
-    set.seed(1000L + s)
-    U <- minimax_points(9L, pr$d, restarts = 2L)
-    X <- sweep(sweep(U, 2L, pr$upper - pr$lower, "*"), 2L, pr$lower, "+")
-    init <- data.frame(X, value = apply(X, 1L, pr$objective))
-    names(init)[seq_len(pr$d)] <- paste0("x", seq_len(pr$d))
+    init <- rollout_fixed_state(pr, s)
     sess <- bo_session(pr, policy_rollout(h, base = "kg"), initial = init)
     set.seed(s)
     x <- as.numeric(bo_ask(sess))
