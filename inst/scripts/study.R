@@ -481,11 +481,18 @@ study_run_parts <- function(parts, names, dir, backend = "sequential",
   for (nm in names) {
     f <- study_file(dir, nm)
     if (file.exists(f)) {
-      study_certify(readRDS(f), nm, f, build, memo)
-      message(sprintf("part %s: done already (%s)", nm, f))
-      next
+      old <- readRDS(f)
+      if (study_recipe_same(old$recipe, parts[[nm]])) {
+        study_certify(old, nm, f, build, memo)
+        message(sprintf("part %s: done already (%s)", nm, f))
+        next
+      }
+      # made from another recipe: run again, and its certificate goes
+      unlink(sub("[.]rds$", ".reproduced.rds", f))
+      message(sprintf("part %s: its recipe changed, running again", nm))
+    } else {
+      message(sprintf("part %s: running", nm))
     }
-    message(sprintf("part %s: running", nm))
     t0 <- proc.time()[["elapsed"]]
     bm <- study_run(parts[[nm]], backend = backend, processes = processes,
                     progress = progress)

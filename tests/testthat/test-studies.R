@@ -81,6 +81,13 @@ test_that("parts are written, joined and replayed bit for bit", {
                      "to run (recipe changed)")
     expect_error(s$study_join(other, dir), "another recipe.*myopic")
   }
+  # and `run` runs such a part again, from its new recipe
+  other <- parts
+  other$myopic$reps <- 1L
+  expect_message(s$study_run_parts(other, "myopic", dir, progress = FALSE),
+                 "recipe changed, running again")
+  expect_identical(readRDS(file.path(dir, "myopic.rds"))$recipe$reps, 1L)
+  expect_identical(s$study_list(other, dir)$status[1], "made")
 })
 
 # A policy whose proposals a test can change, as a change of its code
