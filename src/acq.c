@@ -457,13 +457,6 @@ double acq_pbgi_u(double m, double s, double lambda, double mc, double sc,
   return g;
 }
 
-int acq_pandora_stop(double best, const double *g, int n) {
-  for (int i = 0; i < n; i++) {
-    if (!(best >= g[i])) return 0;
-  }
-  return 1;
-}
-
 /* The one switch over the acquisition types (CB_ACQ_* of acq.h), mirrored
  * in R by the table acq_table (R/closed-forms.R): the closed form of type `type` at
  * posterior moments (m, s) of the objective and (mc, sc) of the log cost

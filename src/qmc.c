@@ -10,7 +10,6 @@
 #include "sobol_table.h"
 
 #define QMC_TWO_M32 2.3283064365386962890625e-10 /* 2^-32 */
-#define QMC_UMIN 1.16415321826934814453125e-10   /* 2^-33 */
 #define QMC_PIM4 0.7511255444649424828587        /* pi^(-1/4) */
 #define QMC_SQRTPI 1.7724538509055160272982
 #define QMC_BIG 1e150 /* rescaling threshold of the Hermite recurrence */
@@ -221,28 +220,11 @@ void qmc_sobol_draw(int d, uint32_t *scramble) {
   }
 }
 
-void qmc_sobol(int n, int d, int skip, const uint32_t *scramble, double *out) {
-  sobol_fill(n, d, skip, scramble, 0, out);
-}
-
-void qmc_sobol_normal(int n, int d, int skip, const uint32_t *scramble,
-                      double *out) {
-  sobol_fill(n, d, skip, scramble, 1, out);
-}
-
 void qmc_sobol_random(int n, int d, int normal, double *out) {
   uint32_t *scramble =
       (uint32_t *)R_alloc((size_t)d * QMC_SOBOL_WORDS, sizeof(uint32_t));
   qmc_sobol_draw(d, scramble);
   sobol_fill(n, d, 0, scramble, normal, out);
-}
-
-void qmc_normal(size_t len, const double *u, double *z) {
-  for (size_t i = 0; i < len; i++) {
-    double p = u[i] < QMC_UMIN ? QMC_UMIN : u[i];
-    if (p > 1.0 - QMC_UMIN) p = 1.0 - QMC_UMIN;
-    z[i] = Rf_qnorm5(p, 0.0, 1.0, 1, 0);
-  }
 }
 
 int qmc_gauss_hermite(int n, int physicists, double *nodes, double *weights) {
