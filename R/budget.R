@@ -210,7 +210,6 @@ stop_budget <- function(session, what, call = sys.call(-1L)) {
                  what, format(signif(session$spent, 6)),
                  format(signif(session$budget, 6)),
                  format(signif(session$budget - session$spent, 6)))
-  stop(structure(class = c("costbo_error_budget", "costbo_error", "error",
-                           "condition"),
-                 list(message = msg, call = user_call(call))))
+  stop(costbo_condition(c("costbo_error_budget", "costbo_error"), msg,
+                        user_call(call)))
 }

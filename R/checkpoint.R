@@ -175,10 +175,8 @@ read_checkpoint_v1 <- function(path, bad) {
 
 # A warning about a checkpoint (class costbo_warning_checkpoint).
 warn_checkpoint <- function(message) {
-  warning(structure(
-    class = c("costbo_warning_checkpoint", "costbo_warning", "warning",
-              "condition"),
-    list(message = message, call = NULL)))
+  warning(costbo_condition(c("costbo_warning_checkpoint", "costbo_warning"),
+                           message, type = "warning"))
 }
 
 # --- run identity ---------------------------------------------------------------

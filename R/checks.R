@@ -16,24 +16,29 @@
 # reassign anything (force(arg) first): a default `deparse(substitute(x))`
 # worked out after `x` was reassigned would deparse the value instead.
 
+# The one constructor of costbo's conditions: `class` its own classes,
+# most specific first ("costbo_error" or "costbo_warning" included where
+# the condition is one); `type` what it is signalled as ("error",
+# "warning" or "message"); `call` the call it names (user_call() of the
+# helper's call for what the user did, NULL for none); `...` its fields.
+costbo_condition <- function(class, message, call = NULL, ...,
+                             type = "error") {
+  structure(class = c(class, type, "condition"),
+            list(message = message, call = call, ...))
+}
+
 stop_arg <- function(arg, must, x = NULL, call = sys.call(-1L), show = TRUE) {
   arg <- paste(arg, collapse = " ")
   got <- if (show) sprintf(", not %s", describe_value(x)) else ""
   call <- user_call(call)
   msg <- sprintf("%s must be %s%s.", arg_as_given(arg, call), must, got)
-  cond <- structure(
-    class = c("costbo_error_arg", "costbo_error", "error", "condition"),
-    list(message = msg, call = call, arg = arg, value = x)
-  )
-  stop(cond)
+  stop(costbo_condition(c("costbo_error_arg", "costbo_error"), msg, call,
+                        arg = arg, value = x))
 }
 
 stop_costbo <- function(msg, call = sys.call(-1L)) {
-  cond <- structure(
-    class = c("costbo_error", "error", "condition"),
-    list(message = paste(msg, collapse = " "), call = user_call(call))
-  )
-  stop(cond)
+  stop(costbo_condition("costbo_error", paste(msg, collapse = " "),
+                        user_call(call)))
 }
 
 # The functions whose calls are the user's: the exports and the registered
@@ -106,11 +111,10 @@ call_c <- function(...) {
       sym <- ..1
       routine <- if (is.list(sym) && is.character(sym$name)) sym$name else
         "(unnamed)"
-      stop(structure(
-        class = c("costbo_error_c", "costbo_error", "error", "condition"),
-        list(message = sprintf("%s (in the C routine %s)",
-                               conditionMessage(e), routine),
-             call = user_call(), routine = routine, parent = e)))
+      stop(costbo_condition(c("costbo_error_c", "costbo_error"),
+                            sprintf("%s (in the C routine %s)",
+                                    conditionMessage(e), routine),
+                            user_call(), routine = routine, parent = e))
     }
   })
 }
@@ -147,15 +151,14 @@ stop_cost_failed <- function(e, p) {
   where <- if (identical(attr(p, "units"), "x") ||
                 inherits(e, "costbo_typed_failure")) "" else
     " of the unit cube"
-  stop(structure(
-    class = c("costbo_error_cost", "costbo_error_arg", "costbo_error",
-              "error", "condition"),
-    list(message = if (inherits(e, "costbo_typed_failure")) {
-      sprintf(paste("`cost` failed at the point %s: %s (the cost receives a",
-                    "typed point as a named list)"), pt, e$original)
-    } else sprintf("`cost` failed at the point %s%s: %s", pt, where,
-                   conditionMessage(e)),
-         call = user_call(), arg = "cost", value = NULL, parent = e)))
+  msg <- if (inherits(e, "costbo_typed_failure")) {
+    sprintf(paste("`cost` failed at the point %s: %s (the cost receives a",
+                  "typed point as a named list)"), pt, e$original)
+  } else sprintf("`cost` failed at the point %s%s: %s", pt, where,
+                 conditionMessage(e))
+  stop(costbo_condition(c("costbo_error_cost", "costbo_error_arg",
+                          "costbo_error"), msg, user_call(), arg = "cost",
+                        value = NULL, parent = e))
 }
 
 # `row.names` of the as.data.frame() methods: NULL or n distinct names.
@@ -317,10 +320,9 @@ check_vector <- function(x, n = NULL, arg = deparse(substitute(x)),
 stop_arg_cause <- function(arg, cond, call = sys.call(-1L)) {
   msg <- sprintf("`%s` cannot be used for this run: %s", arg,
                  conditionMessage(cond))
-  stop(structure(
-    class = c("costbo_error_arg", "costbo_error", "error", "condition"),
-    list(message = msg, call = user_call(call), arg = arg, value = NULL,
-         parent = cond)))
+  stop(costbo_condition(c("costbo_error_arg", "costbo_error"), msg,
+                        user_call(call), arg = arg, value = NULL,
+                        parent = cond))
 }
 
 # Caps on the size arguments of the loop (issue 39), measured with R's

@@ -30,10 +30,8 @@ renamed_arg <- function(value, old, new, both, call = sys.call(-1L)) {
     stop_arg(old, sprintf("left out when its new name `%s` is given", new),
              value, call = call)
   }
-  warning(structure(
-    class = c("costbo_warning_deprecated", "costbo_warning", "warning",
-              "condition"),
-    list(message = sprintf("`%s` is deprecated: use `%s`", old, new),
-         call = call)))
+  warning(costbo_condition(c("costbo_warning_deprecated", "costbo_warning"),
+                           sprintf("`%s` is deprecated: use `%s`", old, new),
+                           user_call(call), type = "warning"))
   value
 }

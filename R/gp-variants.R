@@ -114,14 +114,12 @@ gp_require <- function(model, what, arg, must = NULL, value = NULL,
                     gp_capabilities[[what]])
   }
   got <- if (show) sprintf(", not %s", describe_value(value)) else ""
-  stop(structure(
-    class = c("costbo_error_capability", "costbo_error_arg", "costbo_error",
-              "error", "condition"),
-    list(message = sprintf("`%s` must be %s%s.", paste(arg, collapse = " "),
-                           must, got),
-         call = user_call(call), arg = arg, value = value, capability = what,
-         variant = gp_variant(model))
-  ))
+  stop(costbo_condition(c("costbo_error_capability", "costbo_error_arg",
+                          "costbo_error"),
+                        sprintf("`%s` must be %s%s.",
+                                paste(arg, collapse = " "), must, got),
+                        user_call(call), arg = arg, value = value,
+                        capability = what, variant = gp_variant(model)))
 }
 
 # Kernel names with the smoothness nu of their spectral density (Inf: the

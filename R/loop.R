@@ -316,14 +316,13 @@ warn_if_failed <- function(run) {
     return(run)
   }
   n <- length(run$value)
-  cond <- structure(class = c("costbo_warning_failed", "costbo_warning",
-                              "warning", "condition"),
-    list(message = sprintf(paste(
+  warning(costbo_condition(
+    c("costbo_warning_failed", "costbo_warning"),
+    sprintf(paste(
       "the run stopped after %d evaluations: %s. Every evaluation is kept",
       "in the run (as.data.frame()); bo_optimize(on_error = \"skip\") goes",
       "on past failed evaluations."), n, run$stop_reason),
-      call = NULL))
-  warning(cond)
+    type = "warning"))
   run
 }
 

@@ -46,10 +46,8 @@ check_proposal <- function(problem, p, policy) {
   bad <- function(what, x) {
     msg <- sprintf("policy \"%s\" proposed %s, not %s", policy, what,
                    describe_value(x))
-    stop(structure(
-      class = c("costbo_error_policy", "costbo_error", "error", "condition"),
-      list(message = msg, call = user_call(sys.call(-1L)), policy = policy)
-    ))
+    stop(costbo_condition(c("costbo_error_policy", "costbo_error"), msg,
+                          user_call(sys.call(-1L)), policy = policy))
   }
   whole_in <- function(v, lo, hi) {
     is.numeric(v) && length(v) == 1L && is.finite(v) && v == round(v) &&

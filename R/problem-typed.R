@@ -28,13 +28,12 @@ typed_call <- function(f, space, x, what) {
   pt <- space_point(space, x)
   withCallingHandlers(f(pt), error = function(e) {
     shown <- format_typed_point(pt)
-    stop(structure(
-      class = c("costbo_typed_failure", "error", "condition"),
-      list(message = sprintf(paste("%s (the %s receives a typed point as a",
-                                   "named list, here list(%s))"),
-                             conditionMessage(e), what, shown),
-           call = conditionCall(e), point = shown,
-           original = conditionMessage(e))))
+    stop(costbo_condition("costbo_typed_failure",
+                          sprintf(paste("%s (the %s receives a typed point",
+                                        "as a named list, here list(%s))"),
+                                  conditionMessage(e), what, shown),
+                          conditionCall(e), point = shown,
+                          original = conditionMessage(e)))
   })
 }
 

@@ -119,12 +119,10 @@ session_distinct <- function(fs, p, pend) {
 # A batch that ends before its n points: a warning of class
 # costbo_warning_batch saying why.
 warn_batch <- function(n, got, why) {
-  cond <- structure(
-    class = c("costbo_warning_batch", "costbo_warning", "warning",
-              "condition"),
-    list(message = sprintf("bo_ask() proposes %d of the %d points asked: %s",
-                           got, n, why), call = NULL))
-  warning(cond)
+  warning(costbo_condition(
+    c("costbo_warning_batch", "costbo_warning"),
+    sprintf("bo_ask() proposes %d of the %d points asked: %s", got, n, why),
+    type = "warning"))
 }
 
 # The predicted cost of a step in a state whose models are fitted (to the

@@ -323,3 +323,37 @@ test_that("bo_space() and as_bo_space() refuse changed parameter and space objec
                 "space", "space_encode")
   expect_identical(as_bo_space(sp), sp)
 })
+
+test_that("costbo's conditions are built by one constructor, naming the user's call", {
+  cnd <- costbo:::costbo_condition(c("costbo_error_arg", "costbo_error"),
+                                   "`a` must be 1.", quote(f(a = 2)),
+                                   arg = "a", value = 2)
+  expect_identical(class(cnd), c("costbo_error_arg", "costbo_error", "error",
+                                 "condition"))
+  expect_identical(conditionMessage(cnd), "`a` must be 1.")
+  expect_identical(conditionCall(cnd), quote(f(a = 2)))
+  expect_identical(cnd[c("arg", "value")], list(arg = "a", value = 2))
+  w <- costbo:::costbo_condition(c("costbo_warning_batch", "costbo_warning"),
+                                 "fewer points", type = "warning")
+  expect_identical(class(w), c("costbo_warning_batch", "costbo_warning",
+                               "warning", "condition"))
+  expect_null(conditionCall(w))
+  # a deprecated argument's warning names the exported function the user
+  # called, not the helper that noticed it
+  w <- NULL
+  f <- function() test_problem("ackley", d = 3, cost = "linear")
+  withCallingHandlers(f(), costbo_warning_deprecated = function(c) {
+    w <<- c
+    invokeRestart("muffleWarning")
+  })
+  expect_identical(conditionCall(w)[[1L]], as.name("test_problem"))
+  # a budget error: its classes and the user's call
+  s <- bo_session(bo_problem(function(x) sin(6 * x), lower = 0, upper = 1,
+                             cost = function(x) 1 + x, budget = 1),
+                  policy_random())
+  s <- bo_tell(s, 0.5, value = sin(3))
+  e <- tryCatch(bo_ask(s), costbo_error_budget = function(e) e)
+  expect_identical(class(e), c("costbo_error_budget", "costbo_error", "error",
+                               "condition"))
+  expect_identical(conditionCall(e)[[1L]], as.name("bo_ask"))
+})
