@@ -218,10 +218,10 @@ acq_pack <- function(spec) {
   }
   st <- spec$state
   structure(list(
-    type = acq_codes[[spec$type]], model = gp_pack(m, "model", NULL),
+    type = acq_codes[[spec$type]], model = gp_pack(m),
     f_shift = as.double(m$ymean), f_scale = as.double(m$ysd),
     cost_kind = cost_kinds[[kind]],
-    cost_model = if (is.null(cm)) NULL else gp_pack(cm, "cost_model", NULL),
+    cost_model = if (is.null(cm)) NULL else gp_pack(cm),
     c_shift = if (is.null(cm)) 0 else as.double(cm$ymean),
     c_scale = if (is.null(cm)) 1 else as.double(cm$ysd),
     cost_par = par, xrange = as.double(xrange),
@@ -303,7 +303,7 @@ acq_evaluate <- function(model, x, type = "ei", cost_model = NULL, cost = NULL,
                               gp_label(model)),
                value = grad, show = TRUE, call = call)
   }
-  Xs <- gp_newdata(model, x, arg = "x", call = call, object_arg = "model")
+  Xs <- gp_newdata(model, x, arg = "x", call = call)
   if (!spec$finite) check_in_box(Xs[, seq_len(model$d), drop = FALSE], "x", call)
   r <- acq_values(spec, Xs, grad)
   if (grad) r else r$value
@@ -358,8 +358,7 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
   }
   if (spec$finite || !is.null(candidates)) {
     if (spec$finite && is.null(candidates)) candidates <- seq_along(model$fmean)
-    Xs <- gp_newdata(model, candidates, arg = "candidates", call = call,
-                     object_arg = "model")
+    Xs <- gp_newdata(model, candidates, arg = "candidates", call = call)
     if (!spec$finite) {
       check_in_box(Xs[, seq_len(model$d), drop = FALSE], "candidates", call)
     }

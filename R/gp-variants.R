@@ -143,12 +143,12 @@ new_gp_object <- function(x, variant) {
 # gp_unpack() in src/gp.c): list(X, y, L, beta, kernel, hyp, fmean, fcov),
 # all on the internal scale and of the storage types C expects.
 #
-# Every element C indexes by is checked first (check_gp_object()), so that a
+# The fit must have been checked (check_gp_object()) where it entered: by
+# the exported function it was given to, or made by costbo itself (a
+# state's models). Every element C indexes by is checked there, so that a
 # fit restored from an edited file or altered by hand gives an error naming
-# the argument and the field instead of a crash; `arg` and `call` name the
-# argument of the user's function the fit came in.
-gp_pack <- function(object, arg = "object", call = sys.call(-1L)) {
-  object <- check_gp_object(object, arg = arg, call = call)
+# the argument and the field instead of a crash; the pack trusts it.
+gp_pack <- function(object) {
   structure(list(X = object$Xs, y = object$ys, L = object$L,
                  beta = object$beta, kcode = as.integer(object$kcode),
                  hyp = as.double(object$hyp),

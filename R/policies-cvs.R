@@ -70,7 +70,7 @@ acq_expected_ucb <- function(model, x, controlled, samples, beta = 2,
   Zs <- sweep(sweep(samples, 2L, model$lower), 2L, range, "/")
   check_in_box(Zs, "samples", sys.call())
   if (length(ctrl) == d) Zs <- Zs[1L, , drop = FALSE]
-  r <- call_c(C_cvs_eucb, gp_pack(model, "model"), xs, ctrl - 1L, Zs, beta, grad)
+  r <- call_c(C_cvs_eucb, gp_pack(model), xs, ctrl - 1L, Zs, beta, grad)
   value <- model$ymean + model$ysd * r$value
   if (!grad) return(value)
   g <- sweep(t(r$grad), 2L, model$ysd / range[ctrl], "*")

@@ -357,3 +357,26 @@ test_that("costbo's conditions are built by one constructor, naming the user's c
                                "condition"))
   expect_identical(conditionCall(e)[[1L]], as.name("bo_ask"))
 })
+
+test_that("an exported function validates its fit once; what it calls trusts it", {
+  set.seed(1)
+  X <- matrix(runif(20), 10)
+  fit <- gp_fit(X, sin(5 * X[, 1]), lower = 0, upper = 1)
+  count <- new.env()
+  count$n <- 0L
+  suppressMessages(trace(costbo:::check_gp_object,
+                         bquote(assign("n", get("n", .(count)) + 1L, .(count))),
+                         print = FALSE, where = asNamespace("costbo")))
+  on.exit(suppressMessages(untrace(costbo:::check_gp_object,
+                                   where = asNamespace("costbo"))))
+  p <- predict(fit, matrix(c(0.3, 0.4), 1))
+  expect_identical(count$n, 1L)
+  count$n <- 0L
+  gp_condition(fit, matrix(c(0.3, 0.4), 1), 0.5)
+  expect_identical(count$n, 1L)
+  # a fit altered by hand is still refused, naming the field
+  bad <- fit
+  bad$L <- bad$L[-1L, ]
+  expect_error(predict(bad, matrix(c(0.3, 0.4), 1)), "object\\$L",
+               class = "costbo_error_arg")
+})
