@@ -481,19 +481,8 @@ continue_initial <- function(state, ctl) {
     }
     state
   }, interrupt = function(e) {
-    stop_run(state, "interrupted", "interrupted")
+    stop_run(state, "interrupted")
   })
-}
-
-# Stop the run: `code` says why for programs (one of the codes documented
-# in bo_optimize(): "budget", "max_evaluations", "pandora", "policy_failed",
-# "objective_failed", "cost_failed", "repeated_failure", "exhausted",
-# "interrupted"),
-# `reason` for people.
-stop_run <- function(state, code, reason) {
-  state$stop_code <- code
-  state$stop_reason <- reason
-  state
 }
 
 # The stop code of a run that stops on the failed evaluation `ev`.
@@ -645,12 +634,11 @@ run_loop <- function(state, ctl) {
   result <- tryCatch({
     repeat {
       if (state$spent >= state$budget) {
-        state <- stop_run(state, "budget", "budget spent")
+        state <- stop_run(state, "budget")
         break
       }
       if (!is.null(ctl$max_evaluations) && n_bo() >= ctl$max_evaluations) {
-        state <- stop_run(state, "max_evaluations",
-                          "maximum number of evaluations reached")
+        state <- stop_run(state, "max_evaluations")
         break
       }
       p <- tryCatch(state_propose(state), error = function(e) e)
@@ -661,7 +649,7 @@ run_loop <- function(state, ctl) {
       }
       state <- p$state
       if (ctl$pandora_stop && isTRUE(p$info$stop_rule)) {
-        state <- stop_run(state, "pandora", "Pandora stopping rule")
+        state <- stop_run(state, "pandora")
         break
       }
       state <- run_step(state, p, ctl)
@@ -669,58 +657,27 @@ run_loop <- function(state, ctl) {
     }
     state
   }, interrupt = function(e) {
-    stop_run(state, "interrupted", "interrupted")
+    stop_run(state, "interrupted")
   })
   finish_run(result, ctl)
 }
 
-# One step of the policy's proposal p: price the step (a step whose known
-# cost cannot be worked out is recorded as failed, unpaid), stop when it
-# does not fit the budget or repeats a failure, else realize it, evaluate
-# it and record it.
+# One step of the policy's proposal p, as step_decide() (step.R) says:
+# record a step whose known cost cannot be worked out as failed, unpaid;
+# stop; or evaluate the step, then record it.
 run_step <- function(state, p, ctl) {
-  pr <- state$problem
-  step <- p$step
-  pc <- problem_price(pr, step)
-  if (nzchar(pc$message)) {
-    return(record_step(state, step, cost_failure(pc$message), p, ctl))
-  }
-  # when the policy's point does not fit: the best point that does, by the
-  # policy's acquisition, or the end of the run when none does
-  remaining <- state$budget - state$spent
-  alt <- budget_apply_rule(state, p, remaining)
-  if (alt$none) {
-    no <- problem_decline(pr, step, pc$cost, p$info)
-    state <- stop_run(state, "budget", budget_none_reason(state, remaining))
-    state$declined <- no$declined
-    return(state)
-  }
-  if (!identical(alt$p, p)) {
-    p <- alt$p
-    step <- p$step
-    pc <- problem_price(pr, step)
-    if (nzchar(pc$message)) {
-      return(record_step(state, step, cost_failure(pc$message), p, ctl))
-    }
-  }
-  if (!is.na(pc$cost) &&
-      state$spent + pc$cost > state$budget * (1 + 1e-12)) {
-    no <- problem_decline(pr, step, pc$cost, p$info)
-    state <- stop_run(state, "budget", no$reason)
-    state$declined <- no$declined
-    return(state)
-  }
-  if (problem_repeats_failure(pr, state, step)) {
-    return(stop_run(state, "repeated_failure",
-                    "the policy proposed a point that failed before"))
-  }
-  if (problem_exhausted(pr, state, step)) {
-    return(stop_run(state, "exhausted", paste(
-      "every point of the space near the proposal has been evaluated",
-      "(a deterministic objective)")))
-  }
-  step <- problem_realize(pr, step)
-  record_step(state, step, evaluate_step(pr, step, pc$cost), p, ctl)
+  d <- step_decide(state, p)
+  switch(d$action,
+    fail = record_step(state, d$step, d$ev, d$p, ctl),
+    stop = {
+      state <- stop_run(state, d$code, d$reason)
+      if (d$code == "budget") state$declined <- d$declined
+      state
+    },
+    evaluate = {
+      ev <- evaluate_step(state$problem, d$step, d$cost)
+      record_step(state, d$step, ev, d$p, ctl)
+    })
 }
 
 # Record a step's evaluation with the policy's timings and diagnostics,

@@ -323,7 +323,7 @@ tuner_optimize <- function(self, private, inst) {
   # of the budget when charged (see bo_optimize())
   cap <- is.null(pv$n_init)
   n_init <- if (cap) default_n_init(prob) else as.integer(pv$n_init)
-  stop_with <- function(code, reason) {
+  stop_with <- function(code, reason = stop_reasons[[code]]) {
     state <- stop_run(state, code, reason)
     private$.run <- structure(state, class = "bo_run")
     invisible(NULL)
@@ -392,7 +392,7 @@ tuner_optimize <- function(self, private, inst) {
     batch <- rest[seq_len(m)]
     evs <- evaluate(lapply(steps[batch], function(st) space_point(spec$space, st$x)),
                     prices[batch])
-    if (is.null(evs)) return(stop_with("terminated", "terminator of the instance"))
+    if (is.null(evs)) return(stop_with("terminated"))
     for (i in seq_len(m)) {
       ok <- !is.na(evs[[i]]$value)
       state <- state_record(state, steps[[batch[i]]],
@@ -409,7 +409,7 @@ tuner_optimize <- function(self, private, inst) {
       "fewer than two configurations of the initial design have a value")))
   }
   repeat {
-    if (state$spent >= budget) return(stop_with("budget", "budget spent"))
+    if (state$spent >= budget) return(stop_with("budget"))
     # bo_ask() keeps to the budget (the rule of bo_optimize()): it proposes
     # only what fits, a measured cost with probability budget_prob
     x <- tryCatch(bo_ask(state), error = function(e) e)
@@ -426,16 +426,14 @@ tuner_optimize <- function(self, private, inst) {
     u <- problem_told_point(prob, x, call)
     step <- new_step(u[1L, ])
     if (problem_exhausted(prob, state, step)) {
-      return(stop_with("exhausted", paste(
-        "every configuration near the proposal has been evaluated",
-        "(a deterministic objective)")))
+      return(stop_with("exhausted"))
     }
     p <- unclass_point(x)
     guess <- if (known) price(step) else {
       tuner_cost_bound(attr(x, "models")$cost, u, state)
     }
     ev <- evaluate(list(p), guess)[[1L]]
-    if (is.null(ev)) return(stop_with("terminated", "terminator of the instance"))
+    if (is.null(ev)) return(stop_with("terminated"))
     # the cost the budget check counted on, kept with the evaluation
     attr(x, "info") <- c(attr(x, "info"), list(cost_bound = guess))
     state <- bo_tell(state, x, ev$value, cost = if (known) NULL else ev$cost)
