@@ -27,13 +27,14 @@ myopic_policy <- function(name, label, type, extra = function(state) list(),
     a <- myopic_args(state, type, extra(state))
     spec <- do.call(new_acq_spec, a)
     model <- spec$model
-    cand <- state$problem$candidates
-    if (spec$finite) {
-      r <- acq_argmax_rows(spec, matrix(seq_along(model$fmean) - 1, ncol = 1L))
+    where <- problem_search(state$problem)
+    if (where$kind == "indices") {
+      r <- acq_argmax_rows(spec, matrix(seq_len(where$n) - 1, ncol = 1L))
       x <- r$index
-    } else if (!is.null(cand)) {
-      r <- acq_argmax_rows(spec, gp_newdata(model, cand, arg = "candidates"))
-      x <- cand[r$index, ]
+    } else if (where$kind == "rows") {
+      r <- acq_argmax_rows(spec, gp_newdata(model, where$rows,
+                                            arg = "candidates"))
+      x <- where$rows[r$index, ]
     } else {
       d <- model$d
       r <- acq_maximize_box(spec, rep(0, d), rep(1, d), 200L * d,
@@ -47,9 +48,7 @@ myopic_policy <- function(name, label, type, extra = function(state) list(),
   }
   acquisition <- function(state, X) {
     spec <- do.call(new_acq_spec, myopic_args(state, type, extra(state)))
-    if (!is.null(state$problem$prior)) {
-      X <- match_candidates(state$problem$candidates, X)
-    }
+    X <- problem_model_newdata(state$problem, X)
     acq_values(spec, gp_newdata(spec$model, X, arg = "X"), FALSE)$value
   }
   pol <- new_bo_policy(name, label, propose, acquisition, init = init,
@@ -232,13 +231,12 @@ pbgi_d_lambda <- function(state, decay) {
 #' @export
 policy_random <- function() {
   propose <- function(state) {
-    pr <- state$problem
-    x <- if (!is.null(pr$candidates)) {
-      i <- sample.int(nrow(pr$candidates), 1L)
-      if (!is.null(pr$prior)) i else pr$candidates[i, ]
-    } else {
-      pr$lower + stats::runif(pr$d) * (pr$upper - pr$lower)
-    }
+    where <- problem_search(state$problem)
+    x <- switch(where$kind,
+      indices = sample.int(where$n, 1L),
+      rows = where$rows[sample.int(nrow(where$rows), 1L), ],
+      box = where$lower + stats::runif(length(where$lower)) *
+        (where$upper - where$lower))
     list(x = x, info = list(), memory = state$memory)
   }
   # every point is as good: a uniform draw, so that the best of several

@@ -56,6 +56,12 @@ problem_model_x.bo_problem_finite <- function(problem, state, rows) {
   state$index[rows]
 }
 
+problem_search.bo_problem_finite <- function(problem) {
+  if (is.null(problem$prior)) {
+    list(kind = "rows", rows = problem$candidates)
+  } else list(kind = "indices", n = nrow(problem$candidates))
+}
+
 problem_model_newdata.bo_problem_finite <- function(problem, X) {
   if (is.null(problem$prior)) X else match_candidates(problem$candidates, X)
 }

@@ -240,6 +240,17 @@ problem_fit_cost.bo_problem <- function(problem, state) {
            state$models$cost)
 }
 
+# Where a policy searches: list(kind = "box", lower, upper) for a box;
+# list(kind = "rows", rows) for a finite set of candidate rows, whose
+# proposal is a row; list(kind = "indices", n) for candidates under an
+# explicit prior, whose proposal is a candidate's index in 1..n (the model's
+# inputs are the indices minus one). Policies ask; they do not read the
+# problem's candidates or prior.
+problem_search <- function(problem) UseMethod("problem_search")
+problem_search.bo_problem <- function(problem) {
+  list(kind = "box", lower = problem$lower, upper = problem$upper)
+}
+
 # The inputs of the objective's model at the rows `rows` of the state.
 problem_model_x <- function(problem, state, rows) {
   UseMethod("problem_model_x")

@@ -195,3 +195,32 @@ test_that("a policy that does not suit the variant is refused before paying", {
                "several information sources", class = "costbo_error_arg")
   expect_identical(paid, 0)
 })
+
+test_that("a problem tells a policy where to search", {
+  search <- costbo:::problem_search
+  box <- bo_problem(function(x) -sum(x^2), lower = c(-1, 0), upper = c(1, 2),
+                    budget = 5)
+  expect_identical(search(box), list(kind = "box", lower = c(-1, 0),
+                                     upper = c(1, 2)))
+  cand <- as.matrix(expand.grid(seq(0, 1, length.out = 4), c(0, 1)))
+  f <- function(x) sin(3 * x[1]) + x[2]
+  rows <- bo_problem(f, candidates = cand, cost = function(x) 1 + x[1],
+                     budget = 8)
+  expect_identical(search(rows), list(kind = "rows", rows = cand))
+  K <- exp(-as.matrix(stats::dist(cand))^2 / 0.5) + diag(1e-8, 8L)
+  prior <- bo_problem(f, candidates = cand, cost = function(x) 1 + x[1],
+                      budget = 8, prior = list(mean = rep(0, 8L), cov = K),
+                      noise = 1e-6)
+  expect_identical(search(prior), list(kind = "indices", n = 8L))
+  # the myopic policies and random search propose what the answer says:
+  # a row of the candidates, or an index under the prior
+  for (pol in list(policy_ei(), policy_random())) {
+    for (pr in list(rows, prior)) {
+      run <- bo_optimize(pr, pol, n_init = 2, seed = 1, progress = FALSE)
+      df <- as.data.frame(run)
+      expect_gt(sum(df$phase == "bo"), 0L)
+      X <- as.matrix(df[, c("x1", "x2")])
+      expect_true(all(costbo:::match_candidates(cand, X) %in% 1:8))
+    }
+  }
+})
