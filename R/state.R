@@ -117,40 +117,6 @@ state_fit <- function(state) {
   state
 }
 
-# The noise variance band of a GP of exact data (a deterministic objective,
-# and every measured cost), on the standardized scale: the band in which the
-# reference implementation of Astudillo et al. (2021) holds the noise of
-# both its GPs, so that the GP (nearly) interpolates. Free noise on such data
-# can explain a lone good observation as noise and flatten the posterior
-# (Dropwave, seed 2: noise twice the outputscale, every EI below 1e-8).
-exact_noise_band <- c(1e-4, 1e-3)
-
-# The gp_fit() arguments `args` of the user with the band above for exact
-# data, unless the user set the noise model (`noise`, `noise_floor`,
-# `noise_ceiling` or `estimate`): then gp_fit()'s own defaults fill in.
-model_noise_default <- function(args, exact) {
-  user <- c("noise", "noise_floor", "noise_ceiling", "estimate")
-  if (!exact || any(user %in% names(args))) return(args)
-  args$noise_floor <- exact_noise_band[1L]
-  args$noise_ceiling <- exact_noise_band[2L]
-  args
-}
-
-# gp_fit() of y on X over the problem's box with the user's settings
-# `model_args`, warm-started from the previous fit `prev` when its kernel is
-# the one asked for (and no start was given).
-refit_gp <- function(X, y, pr, model_args, prev) {
-  args <- c(list(X = X, y = y), if (is.null(pr$space)) {
-    list(lower = pr$lower, upper = pr$upper)
-  } else list(space = pr$space), model_args)
-  kernel <- if (is.null(args$kernel)) "matern52" else args$kernel
-  if (is.null(args$start) && !is.null(prev) &&
-      identical(prev$kernel, kernel)) {
-    args$start <- prev
-  }
-  do.call(gp_fit, args)
-}
-
 # What the acquisition functions need to know about the cost in this state
 # (see problem_cost_args()).
 state_cost_args <- function(state) problem_cost_args(state$problem, state)

@@ -1,0 +1,76 @@
+# The R calls of one proposal: every function of costbo's namespace is
+# traced (its entry counted, with the file that defines it), then one step
+# of a run is proposed: the models fitted and the policy asked
+# (state_propose(), the loop's step 1 and 2, as in bo_optimize()), for an
+# EI-PU-CC policy and for a CMDP rollout (h = 2, 8 samples) on Branin with
+# a linear cost after 6 initial points. Prints, for each: the calls, the
+# files, the changes of file along the call sequence, the calls of check_*
+# helpers, the .Call()s, and the calls per file.
+#
+#   Rscript bench/call-trace.R [lib]
+
+args <- commandArgs(TRUE)
+if (length(args) && nzchar(args[1])) .libPaths(c(args[1], .libPaths()))
+suppressMessages(library(costbo))
+ns <- asNamespace("costbo")
+
+# the file of each function, from its source references (installed with
+# R_KEEP_PKG_SOURCE=yes) or, without them, from the R/ sources next to this
+# script
+src_dir <- file.path(dirname(sub("^--file=", "", grep("^--file=",
+  commandArgs(FALSE), value = TRUE))), "..", "R")
+file_of <- local({
+  map <- character()
+  for (f in list.files(src_dir, "[.]R$", full.names = TRUE)) {
+    lines <- readLines(f, warn = FALSE)
+    m <- regmatches(lines, regexpr("^[A-Za-z_.][A-Za-z0-9_.]* *<- *function",
+                                   lines))
+    nm <- sub(" *<- *function$", "", m)
+    map[nm] <- basename(f)
+  }
+  map
+})
+
+trace_proposal <- function(state) {
+  log <- character()
+  funs <- Filter(function(nm) is.function(get(nm, envir = ns)),
+                 ls(ns, all.names = TRUE))
+  funs <- intersect(funs, names(file_of))
+  for (nm in funs) {
+    suppressMessages(trace(nm, bquote(assign("log", c(get("log", .(environment())),
+                                                  .(nm)), .(environment()))),
+                           print = FALSE, where = ns))
+  }
+  on.exit(for (nm in funs) suppressMessages(untrace(nm, where = ns)))
+  set.seed(1)
+  invisible(costbo:::state_propose(state))
+  log
+}
+
+report <- function(label, log) {
+  files <- file_of[log]
+  changes <- sum(files[-1] != files[-length(files)])
+  cat(sprintf("%s: %d calls across %d files, %d changes of file, %d check_* calls, %d .Call()s\n",
+              label, length(log), length(unique(files)), changes,
+              sum(grepl("^check_", log)), sum(log == "call_c")))
+  tab <- sort(table(files), decreasing = TRUE)
+  cat("  by file:", paste(sprintf("%s %d", names(tab), tab), collapse = ", "),
+      "\n")
+  top <- sort(table(log), decreasing = TRUE)
+  cat("  most called:", paste(sprintf("%s %d", names(top)[1:min(12, length(top))],
+                                      top[1:min(12, length(top))]),
+                              collapse = ", "), "\n")
+}
+
+prob <- test_problem("branin", cost_family = "linear", budget = 50)
+init <- function(pol) {
+  run <- bo_optimize(prob, pol, n_init = 6, seed = 1, max_evaluations = 0,
+                     progress = FALSE)
+  df <- as.data.frame(run)[, c("x1", "x2", "value")]
+  costbo:::state_fit(bo_session(prob, pol, initial = df))
+}
+for (case in list(list("EI-PU-CC", policy_ei_pu_cc()),
+                  list("CMDP rollout (h = 2)", policy_rollout(2, n_samples = 8)))) {
+  st <- init(case[[2]])
+  report(case[[1]], trace_proposal(st))
+}
