@@ -387,8 +387,7 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
   up <- (upper - model$lower) / range
   check_in_box(rbind(lo), "lower", call)
   check_in_box(rbind(up), "upper", call)
-  acq_maximize_box(spec, lo, up, n_raw,
-                   max_control(n_starts, select, call = call))
+  acq_maximize_box(spec, lo, up, n_raw, max_control(n_starts, select))
 }
 
 # The exact argmax of an acquisition over internal-scale candidate rows Xs
@@ -406,7 +405,7 @@ acq_maximize_box <- function(spec, lo, up, n_raw, control) {
   model <- spec$model
   d <- model$d
   range <- model$upper - model$lower
-  raw <- sobol_points(n_raw, d)
+  raw <- sobol_run(n_raw, d, scramble = TRUE, skip = 0, normal = FALSE)
   unif <- stats::runif(n_raw)
   r <- call_c(C_acq_maximize, acq_pack(spec), lo, up, raw, unif, control)
   list(x = model$lower + r$x * range, value = r$value,
@@ -419,20 +418,16 @@ acq_maximize_box <- function(spec, lo, up, n_raw, control) {
 # standardized values, or the "best" ones), and L-BFGS-B's iterations,
 # relative tolerance factr (in machine epsilons), projected-gradient
 # tolerance pgtol and memory lmm. The defaults are those of
-# max_control_default() in C.
+# max_control_default() in C. It trusts its arguments: those of a user are
+# checked where they enter (acq_maximize(), the policies' constructors).
 max_control <- function(n_starts, select = "boltzmann", eta = 1, maxit = 200L,
-                        factr = 1e7, pgtol = 0, lmm = 5L,
-                        call = sys.call(-1L)) {
-  select <- check_choice(select, c("boltzmann", "best"), call = call)
+                        factr = 1e7, pgtol = 0, lmm = 5L) {
   structure(list(
-    n_starts = check_count(n_starts, min = 0L, arg = "n_starts", call = call),
+    n_starts = as.integer(n_starts),
     select = match(select, c("boltzmann", "best")) - 1L,
-    eta = check_number(eta, min = 0, min_open = TRUE, arg = "eta",
-                       call = call),
-    maxit = check_count(maxit, min = 0L, arg = "maxit", call = call),
-    factr = check_number(factr, min = 0, arg = "factr", call = call),
-    pgtol = check_number(pgtol, min = 0, arg = "pgtol", call = call),
-    lmm = check_count(lmm, min = 1L, arg = "lmm", call = call)),
+    eta = as.double(eta), maxit = as.integer(maxit),
+    factr = as.double(factr), pgtol = as.double(pgtol),
+    lmm = as.integer(lmm)),
     class = "costbo_max_control")
 }
 

@@ -462,7 +462,7 @@ check_priors <- function(priors, call = sys.call(-1L)) {
 
 # the theta of a previous fit, re-expressed on the scaling of a new fit
 warm_theta <- function(start, theta0, fixed, range, ymean, ysd) {
-  cf <- coef(start)
+  cf <- gp_coef(start) # start is checked (gp_fit())
   d <- start$d
   th <- c(log(cf$lengthscale / range), log(cf$outputscale / ysd^2),
           log(max(cf$noise, 1e-300) / ysd^2), (cf$mean - ymean) / ysd)

@@ -7,7 +7,9 @@
 # files, the changes of file along the call sequence, the calls of check_*
 # helpers, the .Call()s, and the calls per file.
 #
-#   Rscript bench/call-trace.R [lib]
+#   Rscript bench/call-trace.R [lib] [sequence]
+#
+# With `sequence`, each call sequence is printed too (function(file)).
 
 args <- commandArgs(TRUE)
 if (length(args) && nzchar(args[1])) .libPaths(c(args[1], .libPaths()))
@@ -72,5 +74,10 @@ init <- function(pol) {
 for (case in list(list("EI-PU-CC", policy_ei_pu_cc()),
                   list("CMDP rollout (h = 2)", policy_rollout(2, n_samples = 8)))) {
   st <- init(case[[2]])
-  report(case[[1]], trace_proposal(st))
+  log <- trace_proposal(st)
+  report(case[[1]], log)
+  if (length(args) > 1 && args[2] == "sequence") {
+    cat(strwrap(paste(sprintf("%s(%s)", log, sub("[.]R$", "", file_of[log])),
+                      collapse = " > "), 100), sep = "\n")
+  }
 }

@@ -325,5 +325,11 @@ void unpack_max_control(SEXP ctl, cb_max_control *mc) {
   mc->lmm = cb_elt_int(ctl, cls, "lmm");
   mc->grad_phase = NULL;
   mc->hook = NULL;
+  /* R built it from checked settings (max_control()); what the maximizer
+   * indexes and loops by is checked once more in O(1) */
+  if (mc->n_starts < 0 || mc->select < 0 || mc->select > 1 ||
+      !(mc->eta > 0.0) || mc->maxit < 0 || !(mc->factr >= 0.0) ||
+      !(mc->pgtol >= 0.0) || mc->lmm < 1)
+    Rf_error("internal error: an inconsistent costbo_max_control reached C");
 }
 
