@@ -277,7 +277,7 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
     call_c(C_rollout_cmdp_value, s$pack, to_unit(X, s), dr$z, dr$raw, dr$unif,
           cmdp_control(horizon, base_code, s$remaining, control))$value
   }
-  pol <- new_bo_policy(
+  pol <- new_bo_policy(domains = "box",
     paste0("rollout_", base),
     sprintf("%s rollout (h = %d, %d QMC samples)",
             if (base == "ei") "EI" else "CMDP", horizon, n_samples),
@@ -356,7 +356,8 @@ kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
     call_c(C_rollout_rh_value, s$pack, to_unit(X, s), cand, nodes,
           max(h, 1L))
   }
-  pol <- new_bo_policy(name, label, propose, acquisition, params = params)
+  pol <- new_bo_policy(name, label, propose, acquisition, params = params,
+                       domains = "box")
   pol$miso <- TRUE
   # calls a known cost written in R from C (see check_run_ready())
   pol$known_cost <- TRUE
@@ -540,10 +541,6 @@ check_rollout_control <- function(control, call = sys.call(-1L)) {
 # (objective GP, cost model, best value, remaining budget) and the box.
 rollout_state <- function(state, call = sys.call(-1L)) {
   pr <- state$problem
-  if (!is.null(pr$candidates)) {
-    stop_costbo("rollout policies need a box domain, not candidates",
-                call = call)
-  }
   spec <- do.call(new_acq_spec, myopic_args(state, "ei"))
   list(pack = acq_pack(spec), d = pr$d, lower = pr$lower, upper = pr$upper,
        remaining = state_remaining(state))

@@ -40,10 +40,16 @@
 #' @family policies
 NULL
 
+# A policy object. `domains`: where it can search, among the kinds of
+# problem_search() ("box", "rows": candidate rows, "indices": candidates
+# under an explicit prior); problem_accepts() reads it, so that a problem
+# it cannot search is refused before anything is paid.
 new_bo_policy <- function(name, label, propose, acquisition, init = NULL,
-                          params = list()) {
+                          params = list(),
+                          domains = c("box", "rows", "indices")) {
   structure(list(name = name, label = label, params = params,
-                 propose = propose, acquisition = acquisition, init = init),
+                 propose = propose, acquisition = acquisition, init = init,
+                 domains = domains),
             class = "bo_policy")
 }
 

@@ -333,6 +333,21 @@ problem_accepts.bo_problem <- function(problem, policy, call) {
     stop_arg("policy", "a policy for problems without control sets",
              policy$label, call = call)
   }
+  problem_searchable(problem, policy, call)
+}
+
+# Whether the policy can search where the problem says (its `domains`; a
+# policy saved before policies declared them can search anywhere).
+problem_searchable <- function(problem, policy, call) {
+  kind <- problem_search(problem)$kind
+  if (!is.null(policy$domains) && !(kind %in% policy$domains)) {
+    what <- c(box = "a box", rows = "candidate points without a prior",
+              indices = "candidate points with an explicit prior")
+    stop_arg("policy", sprintf("a policy that can search %s (%s searches %s)",
+                               what[[kind]], policy$label,
+                               paste(what[policy$domains], collapse = " or ")),
+             policy$label, call = call)
+  }
   invisible(TRUE)
 }
 

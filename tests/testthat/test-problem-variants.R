@@ -224,3 +224,34 @@ test_that("a problem tells a policy where to search", {
     }
   }
 })
+
+test_that("a policy declares where it can search and a problem it cannot search is refused before paying", {
+  cand <- as.matrix(expand.grid(seq(0, 1, length.out = 4), c(0, 1)))
+  calls <- 0L
+  f <- function(x) {
+    calls <<- calls + 1L
+    sin(3 * x[1]) + x[2]
+  }
+  rows <- bo_problem(f, candidates = cand, cost = 1, budget = 8)
+  K <- exp(-as.matrix(stats::dist(cand))^2 / 0.5) + diag(1e-8, 8L)
+  prior <- bo_problem(f, candidates = cand, cost = 1, budget = 8,
+                      prior = list(mean = rep(0, 8L), cov = K), noise = 1e-6)
+  expect_identical(policy_bmsei()$domains, c("box", "indices"))
+  expect_identical(policy_rollout(2)$domains, "box")
+  expect_identical(policy_kg()$domains, "box")
+  for (pol in list(policy_bmsei(), policy_rollout(2), policy_kg())) {
+    e <- tryCatch(bo_optimize(rows, pol, n_init = 2, progress = FALSE),
+                  costbo_error_arg = function(e) e)
+    expect_identical(e$arg, "policy")
+    expect_match(conditionMessage(e), "candidate points without a prior")
+  }
+  e <- tryCatch(bo_session(prior, policy_rollout(2)),
+                costbo_error_arg = function(e) e)
+  expect_match(conditionMessage(e), "with an explicit prior")
+  expect_identical(calls, 0L)
+  # B-MS-EI under an explicit prior: exact over the candidates
+  run <- bo_optimize(prior, policy_bmsei(steps = 2, fantasies = 2),
+                     n_init = 2, seed = 1, max_evaluations = 1,
+                     progress = FALSE)
+  expect_identical(sum(as.data.frame(run)$phase == "bo"), 1L)
+})
