@@ -511,7 +511,7 @@ async_fill <- function(state, ctl, be) {
       return(halt("max_evaluations", stop_reasons[["max_evaluations"]]))
     }
     # the models need finished evaluations: wait for them while some run
-    if (busy && sum(state_ok(state)) < 2L && is.null(pr$prior)) break
+    if (busy && sum(state_ok(state)) < problem_min_data(pr)) break
     p <- tryCatch(async_propose(state), error = function(e) e)
     if (inherits(p, "error")) {
       return(halt(policy_failure_code(p), policy_failure_reason(p)))

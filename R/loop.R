@@ -256,10 +256,9 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
                                 !is.na(checkpoint) && nzchar(checkpoint))) {
     stop_arg("checkpoint", "a file name", checkpoint)
   }
-  if (!is.null(problem$candidates) &&
-      n_init > nrow(problem$candidates)) {
+  if (n_init > problem_n_points(problem)) {
     stop_arg("n_init", sprintf("at most the number of candidates (%d)",
-                               nrow(problem$candidates)), n_init)
+                               problem_n_points(problem)), n_init)
   }
   if (!missing(model)) {
     gp_args <- renamed_arg(model, "model", "gp_args", !missing(gp_args))
@@ -279,7 +278,7 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
               checkpoint = checkpoint, workers = workers, clock = clock,
               design = design)
   async <- workers > 1L || clock == "simulated"
-  if (n_init + sum(state_ok(state)) < 2L && is.null(problem$prior)) {
+  if (n_init + sum(state_ok(state)) < problem_min_data(problem)) {
     stop_arg("n_init", "such that the initial design has at least 2 points",
              n_init)
   }

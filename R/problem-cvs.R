@@ -292,3 +292,7 @@ cvs_expected_value <- function(problem, partial, i) {
   Z[, ctrl] <- rep(partial, each = nrow(Z))
   mean(problem$noise_free(Z))
 }
+
+# the policies price their own choices: no budget-feasible replacement
+# (the rule "stop")
+problem_candidates.bo_problem_cvs <- function(problem, n) NULL

@@ -56,6 +56,33 @@ problem_model_x.bo_problem_finite <- function(problem, state, rows) {
   state$index[rows]
 }
 
+problem_min_data.bo_problem_finite <- function(problem) {
+  if (is.null(problem$prior)) 2L else 0L
+}
+
+problem_n_points.bo_problem_finite <- function(problem) {
+  nrow(problem$candidates)
+}
+
+problem_points.bo_problem_finite <- function(problem, n) problem$candidates
+
+problem_proposal_x.bo_problem_finite <- function(problem, X) {
+  if (is.null(problem$prior)) X[1L, ] else
+    match_candidates(problem$candidates, X)
+}
+
+# a state saved before states kept candidate indices
+problem_upgrade_state.bo_problem_finite <- function(problem, state) {
+  if (length(state$index) != length(state$value)) {
+    state$index <- match_candidates(problem$candidates, state$X)
+  }
+  state
+}
+
+problem_candidates.bo_problem_finite <- function(problem, n) {
+  problem$candidates
+}
+
 problem_search.bo_problem_finite <- function(problem) {
   if (is.null(problem$prior)) {
     list(kind = "rows", rows = problem$candidates)

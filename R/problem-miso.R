@@ -210,3 +210,7 @@ miso_cost_matrix <- function(problem, X) {
     apply(X, 1L, function(x) miso_cost(problem, x, s))
   }, numeric(nrow(X)))
 }
+
+# the policies price their own choices: no budget-feasible replacement
+# (the rule "stop")
+problem_candidates.bo_problem_miso <- function(problem, n) NULL

@@ -240,6 +240,31 @@ problem_fit_cost.bo_problem <- function(problem, state) {
            state$models$cost)
 }
 
+# How many successful evaluations the objective's model needs before a
+# policy can propose (none under an explicit prior).
+problem_min_data <- function(problem) UseMethod("problem_min_data")
+problem_min_data.bo_problem <- function(problem) 2L
+
+# The number of points of the domain (Inf for a continuous one).
+problem_n_points <- function(problem) UseMethod("problem_n_points")
+problem_n_points.bo_problem <- function(problem) Inf
+
+# Points of the domain to screen: n design points of a box (problem_design(),
+# scrambled from R's RNG), every candidate of a finite domain.
+problem_points <- function(problem, n) UseMethod("problem_points")
+problem_points.bo_problem <- function(problem, n) problem_design(problem, n)$x
+
+# What a policy proposes for the point X (a one-row matrix of the domain):
+# the point, or under an explicit prior its candidate index.
+problem_proposal_x <- function(problem, X) UseMethod("problem_proposal_x")
+problem_proposal_x.bo_problem <- function(problem, X) X[1L, ]
+
+# A state saved by an earlier costbo, brought up to date for the problem.
+problem_upgrade_state <- function(problem, state) {
+  UseMethod("problem_upgrade_state")
+}
+problem_upgrade_state.bo_problem <- function(problem, state) state
+
 # Where a policy searches: list(kind = "box", lower, upper) for a box;
 # list(kind = "rows", rows) for a finite set of candidate rows, whose
 # proposal is a row; list(kind = "indices", n) for candidates under an

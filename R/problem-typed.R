@@ -228,3 +228,8 @@ problem_cost_label.bo_problem_typed <- function(problem) {
     "known (function of the typed point)"
   } else NextMethod()
 }
+
+# the valid points of the space (no corners: they may not be valid points)
+problem_candidates.bo_problem_typed <- function(problem, n) {
+  problem_design(problem, n)$x
+}

@@ -98,8 +98,7 @@ session_repeats <- function(pend, step, problem) {
 # ones by problem_step().)
 session_distinct <- function(fs, p, pend) {
   pr <- fs$problem
-  X <- if (!is.null(pr$candidates)) pr$candidates else
-    problem_design(pr, min(1024L, 64L * pr$d))$x
+  X <- problem_points(pr, min(1024L, 64L * pr$d))
   keep <- !vapply(seq_len(nrow(X)), function(i) {
     session_repeats(pend, list(x = X[i, ]), pr)
   }, NA)
@@ -108,8 +107,7 @@ session_distinct <- function(fs, p, pend) {
   a <- fs$policy$acquisition(fs, X)
   k <- which.max(replace(a, !is.finite(a), -Inf))
   if (!length(k)) return(NULL)
-  x <- if (is.null(pr$prior)) X[k, ] else
-    match_candidates(pr$candidates, X[k, , drop = FALSE])
+  x <- problem_proposal_x(pr, X[k, , drop = FALSE])
   p$step <- problem_step(pr, list(x = x), fs)
   p$x <- p$step$x
   p$info$acquisition <- a[k]

@@ -142,11 +142,7 @@ upgrade_state <- function(state) {
   pr <- upgrade_problem(state$problem)
   state$problem <- pr
   state$models <- gp_upgrade_models(state$models)
-  if (inherits(pr, "bo_problem_finite") &&
-      length(state$index) != length(state$value)) {
-    state$index <- match_candidates(pr$candidates, state$X)
-  }
-  state
+  problem_upgrade_state(pr, state)
 }
 
 # The geometric mean of the costs the state has seen (NA before any): what
