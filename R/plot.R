@@ -639,7 +639,7 @@ plot_cost <- function(state, dots) {
 
 plot_posterior <- function(state, n_grid, dots, call) {
   pr <- state$problem
-  if (pr$d != 1L || problem_search(pr)$kind != "box") {
+  if (pr$d != 1L || is.finite(problem_n_points(pr))) {
     stop_arg("type", paste("\"progress\", \"model\" or \"cost\" unless the",
                            "problem has one continuous input"),
              "posterior", call = call)

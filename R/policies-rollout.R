@@ -333,7 +333,7 @@ kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
                       params) {
   nodes <- kg_control(n_nodes, control$n_deep, alpha, max(max_h, h, 1L))
   propose <- function(state) {
-    if (is_miso(state$problem)) {
+    if (problem_search(state$problem)$kind == "pairs") {
       return(miso_propose(state, h, nodes, n_cand, control))
     }
     s <- rollout_state(state)
@@ -348,7 +348,7 @@ kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
          memory = state$memory)
   }
   acquisition <- function(state, X) {
-    if (is_miso(state$problem)) {
+    if (problem_search(state$problem)$kind == "pairs") {
       return(miso_acquisition(state, X, max(h, 1L), nodes, n_cand))
     }
     s <- rollout_state(state)
@@ -357,7 +357,7 @@ kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
           max(h, 1L))
   }
   pol <- new_bo_policy(name, label, propose, acquisition, params = params,
-                       domains = "box")
+                       domains = c("box", "pairs"))
   pol$miso <- TRUE
   # calls a known cost written in R from C (see check_run_ready())
   pol$known_cost <- TRUE

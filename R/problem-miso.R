@@ -84,7 +84,7 @@ problem_accepts.bo_problem_miso <- function(problem, policy, call) {
                              "base = \"kg\") for a problem with sources"),
              policy$label, call = call)
   }
-  invisible(TRUE)
+  problem_searchable(problem, policy, call)
 }
 
 problem_initial_columns.bo_problem_miso <- function(problem) {
@@ -214,3 +214,10 @@ miso_cost_matrix <- function(problem, X) {
 # the policies price their own choices: no budget-feasible replacement
 # (the rule "stop")
 problem_candidates.bo_problem_miso <- function(problem, n) NULL
+
+# a policy for several sources chooses pairs (x, source) of the box and the
+# sources 0, ..., n_sources - 1, priced by problem_price()
+problem_search.bo_problem_miso <- function(problem) {
+  list(kind = "pairs", lower = problem$lower, upper = problem$upper,
+       sources = problem$n_sources)
+}

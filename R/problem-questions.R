@@ -269,8 +269,10 @@ problem_upgrade_state.bo_problem <- function(problem, state) state
 # list(kind = "rows", rows) for a finite set of candidate rows, whose
 # proposal is a row; list(kind = "indices", n) for candidates under an
 # explicit prior, whose proposal is a candidate's index in 1..n (the model's
-# inputs are the indices minus one). Policies ask; they do not read the
-# problem's candidates or prior.
+# inputs are the indices minus one); list(kind = "pairs", lower, upper,
+# sources) for a box with information sources, whose proposal is a pair
+# (x, source). Policies ask; they do not read the problem's
+# candidates, prior or sources.
 problem_search <- function(problem) UseMethod("problem_search")
 problem_search.bo_problem <- function(problem) {
   list(kind = "box", lower = problem$lower, upper = problem$upper)
@@ -367,7 +369,8 @@ problem_searchable <- function(problem, policy, call) {
   kind <- problem_search(problem)$kind
   if (!is.null(policy$domains) && !(kind %in% policy$domains)) {
     what <- c(box = "a box", rows = "candidate points without a prior",
-              indices = "candidate points with an explicit prior")
+              indices = "candidate points with an explicit prior",
+              pairs = "points and information sources")
     stop_arg("policy", sprintf("a policy that can search %s (%s searches %s)",
                                what[[kind]], policy$label,
                                paste(what[policy$domains], collapse = " or ")),

@@ -238,7 +238,7 @@ test_that("a policy declares where it can search and a problem it cannot search 
                       prior = list(mean = rep(0, 8L), cov = K), noise = 1e-6)
   expect_identical(policy_bmsei()$domains, c("box", "indices"))
   expect_identical(policy_rollout(2)$domains, "box")
-  expect_identical(policy_kg()$domains, "box")
+  expect_identical(policy_kg()$domains, c("box", "pairs"))
   for (pol in list(policy_bmsei(), policy_rollout(2), policy_kg())) {
     e <- tryCatch(bo_optimize(rows, pol, n_init = 2, progress = FALSE),
                   costbo_error_arg = function(e) e)
@@ -254,4 +254,17 @@ test_that("a policy declares where it can search and a problem it cannot search 
                      n_init = 2, seed = 1, max_evaluations = 1,
                      progress = FALSE)
   expect_identical(sum(as.data.frame(run)$phase == "bo"), 1L)
+})
+
+test_that("a problem with information sources answers pairs, and only the policies for pairs search it", {
+  pr <- test_problem_miso("rosenbrock", budget = 40, seed = 2)
+  w <- costbo:::problem_search(pr)
+  expect_identical(w$kind, "pairs")
+  expect_identical(w$sources, pr$n_sources)
+  expect_identical(w[c("lower", "upper")], list(lower = pr$lower,
+                                                upper = pr$upper))
+  e <- tryCatch(bo_session(pr, policy_ei()), costbo_error_arg = function(e) e)
+  expect_identical(e$arg, "policy")
+  expect_s3_class(bo_session(pr, policy_kg(n_nodes = 4, n_cand = 20)),
+                  "bo_session")
 })
