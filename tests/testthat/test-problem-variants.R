@@ -268,3 +268,18 @@ test_that("a problem with information sources answers pairs, and only the polici
   expect_s3_class(bo_session(pr, policy_kg(n_nodes = 4, n_cand = 20)),
                   "bo_session")
 })
+
+test_that("only the problem classes read a problem's candidates, prior or variant", {
+  ns <- asNamespace("costbo")
+  readers <- Filter(function(nm) {
+    f <- get(nm, envir = ns)
+    is.function(f) &&
+      grepl("\\$candidates|\\$prior\\b|is_miso\\(|is_cvs\\(",
+            paste(deparse(f), collapse = "\n"))
+  }, ls(ns, all.names = TRUE))
+  # the problems' questions and their methods, the constructor, print()
+  # and the check of a policy's proposal against the domain
+  others <- setdiff(readers[!startsWith(readers, "problem_")],
+                    c("new_bo_problem", "print.bo_problem", "check_proposal"))
+  expect_identical(others, character())
+})
