@@ -210,11 +210,9 @@ policy_bmsei <- function(steps = 4, fantasies = c(4, 4, 2), path = FALSE,
   label <- sprintf("%d-step B-MS-EI%s", steps, if (path) " (path)" else "")
   # a tree over candidates is maximized exactly under an explicit prior;
   # candidate rows without one have no tree
-  pol <- new_bo_policy("bmsei", label, propose, acquisition, params = params,
-                       domains = c("box", "indices"))
-  # calls a known cost written in R from C (see check_run_ready())
-  pol$known_cost <- TRUE
-  pol
+  # (calls a known cost written in R from C, see check_run_ready())
+  new_bo_policy("bmsei", label, propose, acquisition, params = params,
+                domains = c("box", "indices"), known_cost = TRUE)
 }
 
 check_bmsei_control <- function(ctl, call = sys.call(-1L)) {

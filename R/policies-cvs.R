@@ -137,10 +137,8 @@ cvs_ucb_acquisition <- function(beta) {
 }
 
 new_cvs_policy <- function(name, label, propose, acquisition, init, params) {
-  pol <- new_bo_policy(name, label, propose, acquisition, init = init,
-                       params = params)
-  pol$cvs <- TRUE
-  pol
+  new_bo_policy(name, label, propose, acquisition, init = init,
+                params = params, cvs = TRUE)
 }
 
 check_cvs_common <- function(beta, n_samples, n_raw, n_starts,

@@ -51,14 +51,12 @@ myopic_policy <- function(name, label, type, extra = function(state) list(),
     X <- problem_model_newdata(state$problem, X)
     acq_values(spec, gp_newdata(spec$model, X, arg = "X"), FALSE)$value
   }
-  pol <- new_bo_policy(name, label, propose, acquisition, init = init,
-                       params = params)
   # a known cost written in R is called back from C by the cost-aware types
-  # (check_run_ready() validates it before anything is paid)
-  pol$known_cost <- acq_type(type)$cost
-  # its acquisition is a closed form (budget_feasible_proposal())
-  pol$cheap_acquisition <- TRUE
-  pol
+  # (check_run_ready() validates it before anything is paid); the
+  # acquisition is a closed form (budget_feasible_proposal())
+  new_bo_policy(name, label, propose, acquisition, init = init,
+                params = params, known_cost = acq_type(type)$cost,
+                cheap_acquisition = TRUE)
 }
 
 #' Expected improvement and its cost-aware variants
@@ -242,7 +240,6 @@ policy_random <- function() {
   # every point is as good: a uniform draw, so that the best of several
   # points (e.g. those that fit in the budget) is one at random
   acquisition <- function(state, X) stats::runif(nrow(X))
-  pol <- new_bo_policy("random", "random search", propose, acquisition)
-  pol$cheap_acquisition <- TRUE
-  pol
+  new_bo_policy("random", "random search", propose, acquisition,
+                cheap_acquisition = TRUE)
 }

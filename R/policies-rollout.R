@@ -277,15 +277,14 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
     call_c(C_rollout_cmdp_value, s$pack, to_unit(X, s), dr$z, dr$raw, dr$unif,
           cmdp_control(horizon, base_code, s$remaining, control))$value
   }
-  pol <- new_bo_policy(domains = "box",
+  # (calls a known cost written in R from C, see check_run_ready())
+  new_bo_policy(
     paste0("rollout_", base),
     sprintf("%s rollout (h = %d, %d QMC samples)",
             if (base == "ei") "EI" else "CMDP", horizon, n_samples),
     propose, acquisition,
-    params = list(horizon = horizon, base = base, n_samples = n_samples))
-  # calls a known cost written in R from C (see check_run_ready())
-  pol$known_cost <- TRUE
-  pol
+    params = list(horizon = horizon, base = base, n_samples = n_samples),
+    domains = "box", known_cost = TRUE)
 }
 
 #' Knowledge gradient
@@ -356,12 +355,9 @@ kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
     call_c(C_rollout_rh_value, s$pack, to_unit(X, s), cand, nodes,
           max(h, 1L))
   }
-  pol <- new_bo_policy(name, label, propose, acquisition, params = params,
-                       domains = c("box", "pairs"))
-  pol$miso <- TRUE
-  # calls a known cost written in R from C (see check_run_ready())
-  pol$known_cost <- TRUE
-  pol
+  # (calls a known cost written in R from C, see check_run_ready())
+  new_bo_policy(name, label, propose, acquisition, params = params,
+                domains = c("box", "pairs"), known_cost = TRUE, miso = TRUE)
 }
 
 # The multi-source decision: candidates and design as for one source, in the
