@@ -400,9 +400,11 @@ run_tasks <- function(job, n, backend, workers, cluster, progress, seeds,
   }, interrupt = function(e) interrupted <<- TRUE)
   for (i in which(vapply(out, is.null, NA))) out[[i]] <- not_run(i)
   if (interrupted) {
-    warning(sprintf("the benchmark was interrupted: %d of %d replications finished",
-                    sum(vapply(out, function(r) r$status %in% c("ok", "failed"),
-                               NA)), n), call. = FALSE)
+    done <- sum(vapply(out, function(r) r$status %in% c("ok", "failed"), NA))
+    warning(costbo_condition(
+      c("costbo_warning_interrupted", "costbo_warning"),
+      sprintf("the benchmark was interrupted: %d of %d replications finished",
+              done, n), type = "warning"))
   }
   out
 }

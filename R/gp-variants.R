@@ -89,8 +89,8 @@ gp_upgrade_models <- function(models) {
 gp_can <- function(model, what) {
   if (!(is.character(what) && length(what) == 1L &&
         what %in% names(gp_capabilities))) {
-    stop(sprintf("internal error: unknown GP capability %s",
-                 describe_value(what)))
+    stop(costbo_condition("costbo_error", sprintf(
+      "internal error: unknown GP capability %s", describe_value(what))))
   }
   v <- gp_variant(model)
   !is.na(v) && what %in% gp_variant_table[[v]]$can

@@ -263,11 +263,15 @@ costbo_tuner_class <- function() {
     ),
     active = list(
       run = function(rhs) {
-        if (!missing(rhs)) stop("`run` is read-only.", call. = FALSE)
+        if (!missing(rhs)) {
+          stop(costbo_condition("costbo_error", "`run` is read-only."))
+        }
         private$.run
       },
       session = function(rhs) {
-        if (!missing(rhs)) stop("`session` is read-only.", call. = FALSE)
+        if (!missing(rhs)) {
+          stop(costbo_condition("costbo_error", "`session` is read-only."))
+        }
         if (is.null(private$.run)) return(NULL)
         structure(unclass(private$.run), class = "bo_session")
       }
@@ -418,8 +422,10 @@ tuner_optimize <- function(self, private, inst) {
                                                     budget - state$spent)))
     }
     if (inherits(x, "error")) {
-      warning(sprintf("costbo's policy failed, the tuner stops: %s",
-                      conditionMessage(x)), call. = FALSE)
+      warning(costbo_condition(
+        c("costbo_warning_policy", "costbo_warning"),
+        sprintf("costbo's policy failed, the tuner stops: %s",
+                conditionMessage(x)), type = "warning"))
       return(stop_with("policy_failed", paste("the policy failed:",
                                               conditionMessage(x))))
     }

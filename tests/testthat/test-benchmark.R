@@ -289,7 +289,7 @@ test_that("an interrupt keeps the finished replications", {
   expect_warning(
     bm <- bo_benchmark(list(p = stopper), list(EI = policy_ei()), reps = 3,
                        n_init = 4, charge_initial = FALSE, progress = FALSE),
-    "interrupted: 1 of 3")
+    "interrupted: 1 of 3", class = "costbo_warning_interrupted")
   expect_equal(bm$replications$status, c("ok", "interrupted", "not run"))
   expect_equal(unique(as.data.frame(bm)$rep), 1L)
 })
