@@ -193,8 +193,65 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
     stop_arg("start", sprintf("a costbo_gp fit with kernel \"%s\" on %d inputs",
                               kernel, d), start)
   }
+  if (!is.null(n_starts)) {
+    n_starts <- check_count_max(n_starts, 1L, 1000L, arg = "n_starts")
+  }
+  range <- bounds$upper - bounds$lower
+  if (!is.null(lengthscale)) {
+    lengthscale <- check_positive_vector(lengthscale, d)
+    if (!ard && length(unique(lengthscale / range)) > 1L) {
+      stop_arg("lengthscale", "proportional to the input ranges when ard = FALSE",
+               lengthscale)
+    }
+  }
+  if (!is.null(outputscale)) {
+    outputscale <- check_number(outputscale, min = 0, min_open = TRUE)
+  }
+  if (!is.null(noise)) noise <- check_number(noise, min = 0)
+  if (is.numeric(mean)) {
+    mean <- check_number(mean)
+  } else if (!identical(mean, "constant")) {
+    stop_arg("mean", "\"constant\" or a single finite number", mean)
+  }
+  # estimate = "fixed" needs both scales (the noise defaults to noise_floor)
+  if (estimate == "fixed" && is.null(lengthscale)) {
+    stop_arg("lengthscale", "given when estimate = \"fixed\"", show = FALSE)
+  }
+  if (estimate == "fixed" && is.null(outputscale)) {
+    stop_arg("outputscale", "given when estimate = \"fixed\"", show = FALSE)
+  }
+  settings <- list(kernel = kernel, mean = mean, estimate = estimate,
+                   noise = noise, lengthscale = lengthscale,
+                   outputscale = outputscale, bounds = bounds, ard = ard,
+                   n_starts = n_starts, noise_floor = noise_floor,
+                   noise_ceiling = noise_ceiling, priors = priors,
+                   space = space)
+  gp_fit_run(X, y, start, settings)
+}
+
+# The fit of gp_fit() from checked data and settings (the list gp_fit()
+# builds; `n_starts` NULL for its default): X a double matrix inside
+# settings$bounds (on the space's encoding with a space), y a non-constant
+# double vector, start NULL or a checked continuous fit of the same kernel,
+# inputs and transform. Runs with the settings of a fit made by gp_fit()
+# (fit$settings) refit it to new data without checking them again.
+gp_fit_run <- function(X, y, start, settings) {
+  kernel <- settings$kernel
+  mean <- settings$mean
+  estimate <- settings$estimate
+  noise <- settings$noise
+  lengthscale <- settings$lengthscale
+  outputscale <- settings$outputscale
+  bounds <- settings$bounds
+  ard <- settings$ard
+  noise_floor <- settings$noise_floor
+  noise_ceiling <- settings$noise_ceiling
+  priors <- settings$priors
+  space <- settings$space
+  n <- nrow(X)
+  d <- ncol(X)
+  n_starts <- settings$n_starts
   if (is.null(n_starts)) n_starts <- if (is.null(start)) 2L else 1L
-  n_starts <- check_count_max(n_starts, 1L, 1000L, arg = "n_starts")
 
   range <- bounds$upper - bounds$lower
   Xs <- sweep(sweep(X, 2L, bounds$lower), 2L, range, "/")
@@ -206,21 +263,14 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   fixed <- rep(FALSE, p)
   theta0 <- c(rep(log(0.5), d), 0, log(max(1e-3, noise_floor)), 0)
   if (!is.null(lengthscale)) {
-    lengthscale <- check_positive_vector(lengthscale, d)
-    if (!ard && length(unique(lengthscale / range)) > 1L) {
-      stop_arg("lengthscale", "proportional to the input ranges when ard = FALSE",
-               lengthscale)
-    }
     theta0[seq_len(d)] <- log(lengthscale / range)
     fixed[seq_len(d)] <- TRUE
   }
   if (!is.null(outputscale)) {
-    outputscale <- check_number(outputscale, min = 0, min_open = TRUE)
     theta0[d + 1L] <- log(outputscale / ysd^2)
     fixed[d + 1L] <- TRUE
   }
   if (!is.null(noise)) {
-    noise <- check_number(noise, min = 0)
     theta0[d + 2L] <- log(noise / ysd^2)
     fixed[d + 2L] <- TRUE
   } else if (estimate == "fixed") {
@@ -228,18 +278,8 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
     fixed[d + 2L] <- TRUE
   }
   if (is.numeric(mean)) {
-    mean <- check_number(mean)
     theta0[p] <- (mean - ymean) / ysd
     fixed[p] <- TRUE
-  } else if (!identical(mean, "constant")) {
-    stop_arg("mean", "\"constant\" or a single finite number", mean)
-  }
-  # estimate = "fixed" needs both scales (the noise defaults to noise_floor)
-  if (estimate == "fixed" && is.null(lengthscale)) {
-    stop_arg("lengthscale", "given when estimate = \"fixed\"", show = FALSE)
-  }
-  if (estimate == "fixed" && is.null(outputscale)) {
-    stop_arg("outputscale", "given when estimate = \"fixed\"", show = FALSE)
   }
 
   # The constant mean is profiled out (its optimum given the rest is closed
@@ -325,7 +365,7 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
     noise_floor = noise_floor, noise_ceiling = noise_ceiling, ard = ard,
     log_posterior = -opt$value, nfun = opt$nfun,
     convergence = opt$convergence, fmean = double(), fcov = double(),
-    space = space
+    space = space, settings = settings
   ))
 }
 

@@ -24,15 +24,23 @@ model_noise_default <- function(args, exact) {
 
 # gp_fit() of y on X over the problem's box with the user's settings
 # `model_args`, warm-started from the previous fit `prev` when its kernel is
-# the one asked for (and no start was given).
+# the one asked for (and no start was given). The settings are checked by
+# the run's first fit; a refit warm-started from a fit made with them runs
+# with that fit's checked settings (gp_fit_run()), on the state's own data.
 refit_gp <- function(X, y, pr, model_args, prev) {
+  kernel <- if (is.null(model_args$kernel)) "matern52" else model_args$kernel
+  warm <- is.null(model_args$start) && !is.null(prev) &&
+    identical(prev$kernel, kernel)
+  if (warm && !is.null(prev$settings)) {
+    storage.mode(X) <- "double"
+    if (!is.null(pr$space)) X <- space_inputs(pr$space, X, "X")
+    y <- as.double(y)
+    if (stats::sd(y) == 0) stop_arg("y", "non-constant", y, show = FALSE)
+    return(gp_fit_run(X, y, prev, prev$settings))
+  }
   args <- c(list(X = X, y = y), if (is.null(pr$space)) {
     list(lower = pr$lower, upper = pr$upper)
   } else list(space = pr$space), model_args)
-  kernel <- if (is.null(args$kernel)) "matern52" else args$kernel
-  if (is.null(args$start) && !is.null(prev) &&
-      identical(prev$kernel, kernel)) {
-    args$start <- prev
-  }
+  if (warm) args$start <- prev
   do.call(gp_fit, args)
 }
