@@ -450,13 +450,6 @@ iso_starts <- function(theta0, d, fixed, noise_floor, noise_ceiling) {
   out
 }
 
-# log N(y; m, K) from the Cholesky factor L of K and beta = L^{-1} (y - m)
-chol_loglik <- function(L, beta) {
-  n <- length(beta)
-  if (n == 0L) return(0)
-  -0.5 * sum(beta^2) - sum(log(diag(L))) - 0.5 * n * log(2 * pi)
-}
-
 check_bounds <- function(lower, upper, X, call = sys.call(-1L)) {
   d <- ncol(X)
   rx <- apply(X, 2L, range)

@@ -430,3 +430,10 @@ gp_append_inputs.costbo_gp_continuous <- function(object, x, Xa) {
   object$X <- rbind(object$X, check_matrix(x, d = object$d))
   object
 }
+
+# log N(y; m, K) from the Cholesky factor L of K and beta = L^{-1} (y - m)
+chol_loglik <- function(L, beta) {
+  n <- length(beta)
+  if (n == 0L) return(0)
+  -0.5 * sum(beta^2) - sum(log(diag(L))) - 0.5 * n * log(2 * pi)
+}

@@ -135,3 +135,25 @@ sobol_run <- function(n, d, scramble, skip, normal) {
   words <- if (scramble) call_c(C_qmc_sobol_scramble, d) else NULL
   call_c(C_qmc_sobol, n, d, skip, words, normal)
 }
+
+check_sobol_dim <- function(d, arg = deparse(substitute(d)),
+                            call = sys.call(-1L)) {
+  force(arg)
+  d <- check_count(d, min = 1L, arg = arg, call = call)
+  dmax <- sobol_max_dim()
+  if (d > dmax) {
+    stop_arg(arg, sprintf("a single whole number in [1, %d]", dmax), d, call)
+  }
+  d
+}
+
+check_sobol_skip <- function(skip, n, arg = deparse(substitute(skip)),
+                             call = sys.call(-1L)) {
+  force(arg)
+  skip <- check_count(skip, arg = arg, call = call)
+  if (as.double(skip) + n > .Machine$integer.max) {
+    stop_arg(arg, sprintf("a whole number with n + %s <= %d", arg,
+                          .Machine$integer.max), skip, call)
+  }
+  skip
+}

@@ -52,41 +52,6 @@ state_record <- function(state, step, value, cost, phase, status = "ok",
   state
 }
 
-# The evaluations that inform the models: successful ones.
-state_ok <- function(state) state$status == "ok"
-
-# The best value of the objective (source 0 of a multi-source problem).
-state_best <- function(state) {
-  ok <- state_objective(state)
-  if (!any(ok)) return(NA_real_)
-  max(state$value[ok])
-}
-
-# The incumbent of the expected-improvement family (EI and its cost-aware
-# variants, B-MS-EI's tree, the rollouts, PBGI's stopping rule), in a state
-# whose models are fitted: the best observed value of a deterministic
-# objective; for a noisy one, the largest posterior mean of the objective at
-# its evaluated points (the plug-in of Picheny et al. 2013), so that an
-# improvement is measured against what the model believes rather than a
-# lucky noisy observation (which the GP partly calls noise: against it,
-# every expected improvement can vanish). Reporting keeps state_best().
-state_incumbent <- function(state) {
-  pr <- state$problem
-  model <- state$models$f
-  if (!isTRUE(pr$noisy) || is.null(model)) return(state_best(state))
-  ok <- state_objective(state)
-  if (!any(ok)) return(NA_real_)
-  newdata <- unique(problem_model_x(pr, state, ok))
-  max(predict(model, newdata, sd = FALSE)$mean)
-}
-
-# Successful evaluations of the objective itself (source 0).
-state_objective <- function(state) {
-  problem_objective_rows(state$problem, state)
-}
-
-state_remaining <- function(state) state$budget - state$spent
-
 # The evaluations that inform the objective's model: the successful ones
 # and the failed ones, each failure with the worst successful value (of its
 # source, with information sources; of any source when its own has none),
@@ -117,10 +82,6 @@ state_fit <- function(state) {
   state
 }
 
-# What the acquisition functions need to know about the cost in this state
-# (see problem_cost_args()).
-state_cost_args <- function(state) problem_cost_args(state$problem, state)
-
 # Fit the models and ask the policy; returns list(x, info, memory,
 # fit_time, policy_time, state).
 state_propose <- function(state) {
@@ -145,9 +106,3 @@ upgrade_state <- function(state) {
   problem_upgrade_state(pr, state)
 }
 
-# The geometric mean of the costs the state has seen (NA before any): what
-# a measured cost is taken to be while it cannot be modelled.
-state_seen_cost <- function(state) {
-  seen <- state$cost[!is.na(state$cost)]
-  if (length(seen)) exp(mean(log(seen))) else NA_real_
-}

@@ -49,6 +49,32 @@ trace_proposal <- function(state) {
   log
 }
 
+# Files that call each other among the functions of a proposal: an edge
+# A -> B when a function of file A traced in the proposal names a function
+# of file B also traced (statically, from its body); a back-edge is a pair
+# of files with edges both ways.
+back_edges <- function(log) {
+  fns <- unique(log)
+  edges <- character()
+  for (f in fns) {
+    body_names <- all.names(body(get(f, envir = ns)))
+    for (g in intersect(body_names, fns)) {
+      a <- file_of[[f]]
+      b <- file_of[[g]]
+      if (!identical(a, b)) edges <- c(edges, paste(a, b, sep = " -> "))
+    }
+  }
+  edges <- unique(edges)
+  back <- character()
+  for (e in edges) {
+    ab <- strsplit(e, " -> ", fixed = TRUE)[[1]]
+    if (paste(ab[2], ab[1], sep = " -> ") %in% edges && ab[1] < ab[2]) {
+      back <- c(back, paste(ab[1], "<->", ab[2]))
+    }
+  }
+  back
+}
+
 report <- function(label, log) {
   files <- file_of[log]
   changes <- sum(files[-1] != files[-length(files)])
@@ -58,6 +84,9 @@ report <- function(label, log) {
   tab <- sort(table(files), decreasing = TRUE)
   cat("  by file:", paste(sprintf("%s %d", names(tab), tab), collapse = ", "),
       "\n")
+  be <- back_edges(log)
+  cat("  files calling each other:",
+      if (length(be)) paste(be, collapse = ", ") else "none", "\n")
   top <- sort(table(log), decreasing = TRUE)
   cat("  most called:", paste(sprintf("%s %d", names(top)[1:min(12, length(top))],
                                       top[1:min(12, length(top))]),

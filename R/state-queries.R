@@ -1,0 +1,39 @@
+# Queries of a state that ask its problem: its best value, incumbent,
+# objective rows, and what the acquisitions need to know about the cost. A
+# module below the state (state.R), the loops, the budget rule and the
+# policies, which read a state through it; it asks the problem's questions
+# and the GP (the plain records' queries are in state-records.R).
+
+# The best value of the objective (source 0 of a multi-source problem).
+state_best <- function(state) {
+  ok <- state_objective(state)
+  if (!any(ok)) return(NA_real_)
+  max(state$value[ok])
+}
+
+# The incumbent of the expected-improvement family (EI and its cost-aware
+# variants, B-MS-EI's tree, the rollouts, PBGI's stopping rule), in a state
+# whose models are fitted: the best observed value of a deterministic
+# objective; for a noisy one, the largest posterior mean of the objective at
+# its evaluated points (the plug-in of Picheny et al. 2013), so that an
+# improvement is measured against what the model believes rather than a
+# lucky noisy observation (which the GP partly calls noise: against it,
+# every expected improvement can vanish). Reporting keeps state_best().
+state_incumbent <- function(state) {
+  pr <- state$problem
+  model <- state$models$f
+  if (!isTRUE(pr$noisy) || is.null(model)) return(state_best(state))
+  ok <- state_objective(state)
+  if (!any(ok)) return(NA_real_)
+  newdata <- unique(problem_model_x(pr, state, ok))
+  max(predict(model, newdata, sd = FALSE)$mean)
+}
+
+# Successful evaluations of the objective itself (source 0).
+state_objective <- function(state) {
+  problem_objective_rows(state$problem, state)
+}
+
+# What the acquisition functions need to know about the cost in this state
+# (see problem_cost_args()).
+state_cost_args <- function(state) problem_cost_args(state$problem, state)
