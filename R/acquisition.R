@@ -405,7 +405,7 @@ acq_maximize_box <- function(spec, lo, up, n_raw, control) {
   model <- spec$model
   d <- model$d
   range <- model$upper - model$lower
-  raw <- sobol_run(n_raw, d, scramble = TRUE, skip = 0, normal = FALSE)
+  raw <- sobol_unit(n_raw, d)
   unif <- stats::runif(n_raw)
   r <- call_c(C_acq_maximize, acq_pack(spec), lo, up, raw, unif, control)
   list(x = model$lower + r$x * range, value = r$value,

@@ -429,7 +429,7 @@ rff_maximize <- function(g, ctrl, d, Zs, n_raw, n_starts) {
     dv <- -g$scale * (sin(P) %*% (g$theta * g$omega[, ctrl, drop = FALSE]))
     colMeans(dv)
   }
-  raw <- sobol_points(n_raw * nc, nc)
+  raw <- sobol_unit(n_raw * nc, nc)
   vals <- if (nc == d) rff_value(g, raw) else
     apply(raw, 1L, fn)
   best <- raw[which.max(vals), ]

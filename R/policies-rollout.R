@@ -263,7 +263,7 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
   propose <- function(state) {
     s <- rollout_state(state)
     dr <- cmdp_draws(s$d, horizon, n_samples, control)
-    ds <- sobol_points(10L * s$d, s$d)
+    ds <- sobol_unit(10L * s$d, s$d)
     r <- call_c(C_rollout_cmdp_propose, s$pack, ds, dr$z, dr$raw,
                dr$unif, cmdp_control(horizon, base_code, s$remaining,
                                      control))
@@ -336,8 +336,8 @@ kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
       return(miso_propose(state, h, nodes, n_cand, control))
     }
     s <- rollout_state(state)
-    cand <- sobol_points(n_cand, s$d)
-    ds <- sobol_points(10L * s$d, s$d)
+    cand <- sobol_unit(n_cand, s$d)
+    ds <- sobol_unit(10L * s$d, s$d)
     ctl <- rh_control(h, control, remaining_evaluations(state, s$remaining),
                       s$remaining)
     r <- call_c(C_rollout_rh_propose, s$pack, ds, cand, nodes, ctl)
@@ -351,7 +351,7 @@ kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
       return(miso_acquisition(state, X, max(h, 1L), nodes, n_cand))
     }
     s <- rollout_state(state)
-    cand <- sobol_points(n_cand, s$d)
+    cand <- sobol_unit(n_cand, s$d)
     call_c(C_rollout_rh_value, s$pack, to_unit(X, s), cand, nodes,
           max(h, 1L))
   }
@@ -368,8 +368,8 @@ miso_propose <- function(state, h, nodes, n_cand, control) {
   S <- pr$n_sources
   model <- state$models$f
   remaining <- state_remaining(state)
-  cand <- sobol_points(n_cand, d)
-  ds <- sobol_points(10L * d, d)
+  cand <- sobol_unit(n_cand, d)
+  ds <- sobol_unit(10L * d, d)
   user <- function(U) sweep(sweep(U, 2L, pr$upper - pr$lower, "*"), 2L,
                             pr$lower, "+")
   ccost <- miso_cost_matrix(pr, user(cand))
@@ -486,7 +486,7 @@ miso_refine <- function(state, r, nodes, cand, control, remaining) {
 
 # Values of pairs (x, source) (X with d + 1 columns; d columns: source 0).
 miso_acquisition <- function(state, X, h, nodes, n_cand) {
-  miso_values(state, X, h, nodes, sobol_points(n_cand, state$problem$d))
+  miso_values(state, X, h, nodes, sobol_unit(n_cand, state$problem$d))
 }
 
 # miso_acquisition() on given unit-cube candidates.
@@ -549,8 +549,8 @@ to_unit <- function(X, s) {
 
 # The draws of one CMDP rollout, in their documented order.
 cmdp_draws <- function(d, h, n_samples, control) {
-  z <- sobol_normal(n_samples, h)
-  raw <- sobol_points(control$n_raw, d)
+  z <- sobol_unit(n_samples, h, normal = TRUE)
+  raw <- sobol_unit(control$n_raw, d)
   list(z = z, raw = raw, unif = stats::runif(control$n_raw))
 }
 

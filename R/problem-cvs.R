@@ -275,7 +275,7 @@ cvs_realize <- function(problem, partial, i) {
 # n samples of all inputs from their distributions (problem scale): scrambled
 # Sobol points through the quantile functions.
 cvs_samples <- function(problem, n) {
-  U <- sobol_points(n, problem$d)
+  U <- sobol_unit(n, problem$d)
   # a matrix also for n = 1 (vapply() then returns a vector)
   matrix(vapply(seq_len(problem$d), function(j) problem$quantiles[[j]](U[, j]),
                 numeric(n)), n)

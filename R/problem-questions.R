@@ -101,7 +101,7 @@ problem_design <- function(problem, n, design = "sobol") {
 problem_design.bo_problem <- function(problem, n, design = "sobol") {
   U <- if (identical(design, "minimax")) {
     unname(minimax_points(n, problem$d))[, , drop = FALSE]
-  } else sobol_points(n, problem$d)
+  } else sobol_unit(n, problem$d)
   x <- sweep(sweep(U, 2L, problem$upper - problem$lower, "*"), 2L,
              problem$lower, "+")
   list(x = x, control_set = rep(NA_integer_, n),

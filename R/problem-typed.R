@@ -129,8 +129,8 @@ typed_neighbours <- function(space, U) {
 # has fewer).
 problem_design.bo_problem_typed <- function(problem, n, design = "sobol") {
   sp <- problem$space
-  U <- space_transform(sp, sobol_points(if (space_discrete(sp)) 64L * n else n,
-                                        sp$d))
+  U <- space_transform(sp, sobol_unit(if (space_discrete(sp)) 64L * n else n,
+                                      sp$d))
   U <- U[!duplicated(U), , drop = FALSE]
   U <- U[seq_len(min(n, nrow(U))), , drop = FALSE]
   m <- nrow(U)

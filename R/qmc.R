@@ -130,6 +130,14 @@ gauss_hermite <- function(n, convention = c("probabilists", "physicists")) {
 
 sobol_max_dim <- function() call_c(C_qmc_sobol_max_dim)
 
+# Scrambled Sobol points (with normal = TRUE their standard normal images)
+# for internal callers whose n and d were checked where they entered: the
+# draws of sobol_points(n, d) and sobol_normal(n, d), without checking again
+# (C refuses sizes outside its tables with an error).
+sobol_unit <- function(n, d, normal = FALSE) {
+  sobol_run(as.integer(n), as.integer(d), TRUE, 0L, normal)
+}
+
 # Trusts its arguments; draws the scramble from R's RNG when asked.
 sobol_run <- function(n, d, scramble, skip, normal) {
   words <- if (scramble) call_c(C_qmc_sobol_scramble, d) else NULL

@@ -5,6 +5,7 @@
 #include "qmc.h"
 
 #include <float.h>
+#include <limits.h>
 
 #include "entry.h"
 #include "sobol_table.h"
@@ -251,6 +252,11 @@ SEXP C_qmc_sobol_max_dim(void) { return Rf_ScalarInteger(qmc_sobol_max_dim()); }
 /* The scramble words of d dimensions drawn from R's RNG, as doubles. */
 SEXP C_qmc_sobol_scramble(SEXP d) {
   const int dd = Rf_asInteger(d);
+  /* R checks the dimension where a user gives it; what the tables are
+   * indexed by is checked once more in O(1) */
+  if (dd == NA_INTEGER || dd < 1 || dd > QMC_SOBOL_MAX_DIM)
+    Rf_error("internal error: a Sobol dimension outside [1, %d] reached C",
+             QMC_SOBOL_MAX_DIM);
   const size_t len = (size_t)dd * QMC_SOBOL_WORDS;
   uint32_t *words = (uint32_t *)R_alloc(len, sizeof(uint32_t));
   GetRNGstate();
@@ -268,6 +274,13 @@ SEXP C_qmc_sobol_scramble(SEXP d) {
 SEXP C_qmc_sobol(SEXP n, SEXP d, SEXP skip, SEXP scramble, SEXP normal) {
   const int nn = Rf_asInteger(n), dd = Rf_asInteger(d);
   const int sk = Rf_asInteger(skip), nrm = Rf_asLogical(normal);
+  if (nn == NA_INTEGER || nn < 0 || dd == NA_INTEGER || dd < 1 ||
+      dd > QMC_SOBOL_MAX_DIM || sk == NA_INTEGER || sk < 0 ||
+      (double)sk + nn > INT_MAX ||
+      (!Rf_isNull(scramble) &&
+       (TYPEOF(scramble) != REALSXP ||
+        Rf_xlength(scramble) != (R_xlen_t)dd * QMC_SOBOL_WORDS)))
+    Rf_error("internal error: inconsistent Sobol sizes reached C");
   uint32_t *words = NULL;
   if (!Rf_isNull(scramble)) {
     const double *s = REAL(scramble);

@@ -255,3 +255,21 @@ test_that("bad arguments are rejected with costbo_error_arg", {
   expect_match(conditionMessage(err), "`d`")
   expect_identical(err$call[[1]], quote(sobol_points))
 })
+
+test_that("internal Sobol draws equal sobol_points()'s and C refuses sizes outside its tables", {
+  set.seed(4)
+  a <- sobol_points(17, 3)
+  set.seed(4)
+  expect_identical(costbo:::sobol_unit(17, 3), a)
+  set.seed(4)
+  b <- sobol_normal(9, 2)
+  set.seed(4)
+  expect_identical(costbo:::sobol_unit(9, 2, normal = TRUE), b)
+  big <- costbo:::sobol_max_dim() + 1L
+  expect_error(costbo:::sobol_unit(5, big), "Sobol dimension outside",
+               class = "costbo_error_c")
+  expect_error(costbo:::sobol_run(-1L, 2L, FALSE, 0L, FALSE),
+               "inconsistent Sobol sizes", class = "costbo_error_c")
+  expect_error(costbo:::sobol_run(5L, 2L, FALSE, -3L, FALSE),
+               "inconsistent Sobol sizes", class = "costbo_error_c")
+})
