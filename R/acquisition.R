@@ -127,8 +127,9 @@ new_acq_spec <- function(model, type, cost_model = NULL, cost = NULL,
   info <- acq_type(type)
   if (!is.na(info$nu)) nu <- info$nu
   if (is.numeric(cost)) cost <- as.double(cost)
-  list(model = model, type = type, finite = gp_inputs(model) == "candidates",
-       miso = gp_inputs(model) == "sources", cost_aware = info$cost,
+  inputs <- gp_inputs(model)
+  list(model = model, type = type, finite = inputs == "candidates",
+       miso = inputs == "sources", cost_aware = info$cost,
        cost_model = cost_model, cost = cost,
        state = c(best = if (is.null(best)) 0 else best,
                  remaining = if (is.null(remaining)) 0 else remaining,
