@@ -118,8 +118,9 @@ default_gp_priors <- function() {
 #'   (see [bo_space()]); [predict()] then takes typed or encoded points.
 #' @return An object of class `c("costbo_gp_continuous", "costbo_gp")`: a
 #'   list holding the data, the scaling, the hyperparameters, the Cholesky
-#'   factor and the fit's log marginal likelihood; its element `kernel` names
-#'   the kernel (as printed). Use [coef()], [logLik()], [predict()],
+#'   factor, the fit's log marginal likelihood and the checked settings it
+#'   was fitted with (`settings`, with which costbo refits a run's model to
+#'   new data); its element `kernel` names the kernel (as printed). Use [coef()], [logLik()], [predict()],
 #'   [simulate()] and [gp_condition()] on it.
 #' @section GP variants:
 #' A fitted GP is one of three subclasses of `costbo_gp`:
