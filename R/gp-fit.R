@@ -176,7 +176,6 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   }
   d <- ncol(X)
   y <- check_vector(y, n)
-  if (stats::sd(y) == 0) stop_arg("y", "non-constant", y, show = FALSE)
   bounds <- check_bounds(lower, upper, X)
   noise_floor <- check_number(noise_floor, min = 0, min_open = TRUE)
   noise_ceiling <- check_number(noise_ceiling, min = 0, min_open = TRUE)
@@ -232,11 +231,12 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
 
 # The fit of gp_fit() from checked data and settings (the list gp_fit()
 # builds; `n_starts` NULL for its default): X a double matrix inside
-# settings$bounds (on the space's encoding with a space), y a non-constant
-# double vector, start NULL or a checked continuous fit of the same kernel,
+# settings$bounds (on the space's encoding with a space), y a double vector
+# (refused when constant), start NULL or a checked continuous fit of the same kernel,
 # inputs and transform. Runs with the settings of a fit made by gp_fit()
 # (fit$settings) refit it to new data without checking them again.
 gp_fit_run <- function(X, y, start, settings) {
+  if (stats::sd(y) == 0) stop_arg("y", "non-constant", y, show = FALSE)
   kernel <- settings$kernel
   mean <- settings$mean
   estimate <- settings$estimate

@@ -34,9 +34,7 @@ refit_gp <- function(X, y, pr, model_args, prev) {
   if (warm && !is.null(prev$settings)) {
     storage.mode(X) <- "double"
     if (!is.null(pr$space)) X <- space_inputs(pr$space, X, "X")
-    y <- as.double(y)
-    if (stats::sd(y) == 0) stop_arg("y", "non-constant", y, show = FALSE)
-    return(gp_fit_run(X, y, prev, prev$settings))
+    return(gp_fit_run(X, as.double(y), prev, prev$settings))
   }
   args <- c(list(X = X, y = y), if (is.null(pr$space)) {
     list(lower = pr$lower, upper = pr$upper)
