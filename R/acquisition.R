@@ -124,12 +124,12 @@ acq_spec <- function(model, type, cost_model, cost, best, remaining, nu,
 new_acq_spec <- function(model, type, cost_model = NULL, cost = NULL,
                          best = NULL, remaining = NULL, nu = NULL,
                          lambda = NULL, beta = NULL) {
-  info <- acq_type(type)
-  if (!is.na(info$nu)) nu <- info$nu
+  i <- match(type, acq_table$type)
+  if (!is.na(acq_table$nu[i])) nu <- acq_table$nu[i]
   if (is.numeric(cost)) cost <- as.double(cost)
   inputs <- gp_inputs(model)
   list(model = model, type = type, finite = inputs == "candidates",
-       miso = inputs == "sources", cost_aware = info$cost,
+       miso = inputs == "sources", cost_aware = acq_table$cost[i],
        cost_model = cost_model, cost = cost,
        state = c(best = if (is.null(best)) 0 else best,
                  remaining = if (is.null(remaining)) 0 else remaining,
@@ -399,17 +399,14 @@ acq_argmax_rows <- function(spec, Xs) {
 }
 
 # The maximizer of acq_maximize() over the box [lo, up] of the model's unit
-# cube (no checks): n_raw scrambled Sobol points and n_raw selection
-# uniforms are drawn, in that order; control is a max_control(). Returns
+# cube (no checks): C draws n_raw scrambled Sobol points and n_raw selection
+# uniforms from R's RNG, in that order; control is a max_control(). Returns
 # list(x (user units), value, raw_best).
 acq_maximize_box <- function(spec, lo, up, n_raw, control) {
   model <- spec$model
-  d <- model$d
-  range <- model$upper - model$lower
-  raw <- sobol_unit(n_raw, d)
-  unif <- stats::runif(n_raw)
-  r <- call_c(C_acq_maximize, acq_pack(spec), lo, up, raw, unif, control)
-  list(x = model$lower + r$x * range, value = r$value,
+  r <- call_c(C_acq_maximize, acq_pack(spec), lo, up, as.integer(n_raw),
+              control)
+  list(x = model$lower + r$x * (model$upper - model$lower), value = r$value,
        raw_best = r$raw_best)
 }
 

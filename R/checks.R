@@ -4,7 +4,7 @@
 #   costbo_error_c    an error raised in the C code (a numerical failure such
 #                     as a covariance that stays singular), re-signalled by
 #                     call_c(); field `routine` (the C entry point);
-#   costbo_error_policy a policy proposed no valid point (check_proposal()
+#   costbo_error_policy a policy proposed no valid point (proposal_step()
 #                     in problem-questions.R); field `policy` (its name);
 #   costbo_error      anything else (stop_costbo()).
 # Each carries the user's call, found by user_call(): that of the exported
@@ -86,16 +86,17 @@ user_call <- function(fallback = NULL) {
 }
 
 # .Call() for every call site: an error raised in C (by Rf_error) arrives in
-# R as a plain simpleError whose call is that of the innermost R function,
-# here c_run(); it is re-signalled as a costbo_error_c naming the C routine,
-# with the user's call. An error raised inside a known cost written in R
-# that C calls back (src/rcall.h) is re-signalled, before the unwinding, as
-# a costbo_error_cost naming `cost` (the original as `parent`); a bad value
-# that C detects arrives as a costbo_error_cost and gets the user's call. The routine
-# and its arguments are passed on as `...` (so that R CMD check's
-# registration check of .Call() accepts the wrapper).
+# R as a plain simpleError whose call is that of the innermost R closure,
+# here the withCallingHandlers() below; it is re-signalled as a
+# costbo_error_c naming the C routine, with the user's call. An error raised
+# inside a known cost written in R that C calls back (src/rcall.h) is
+# re-signalled, before the unwinding, as a costbo_error_cost naming `cost`
+# (the original as `parent`); a bad value that C detects arrives as a
+# costbo_error_cost and gets the user's call. The routine and its arguments
+# are passed on as `...` (so that R CMD check's registration check of
+# .Call() accepts the wrapper).
 call_c <- function(...) {
-  withCallingHandlers(c_run(...), error = function(e) {
+  withCallingHandlers(.Call(...), error = function(e) {
     if (inherits(e, "costbo_error_cost") && is.null(conditionCall(e))) {
       # a bad value, detected by src/rcall.c: the user's call
       e$call <- user_call()
@@ -107,7 +108,7 @@ call_c <- function(...) {
     }
     cl <- conditionCall(e)
     if (!inherits(e, "costbo_error") && is.call(cl) &&
-        identical(cl[[1L]], quote(c_run))) {
+        identical(cl[[1L]], quote(withCallingHandlers))) {
       sym <- ..1
       routine <- if (is.list(sym) && is.character(sym$name)) sym$name else
         "(unnamed)"
@@ -118,7 +119,6 @@ call_c <- function(...) {
     }
   })
 }
-c_run <- function(...) .Call(...)
 
 # The point of the innermost active call of a known cost written in R
 # (a costbo_unit_cost function called back from C, src/rcall.h), with

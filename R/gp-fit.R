@@ -354,36 +354,35 @@ gp_fit_run <- function(X, y, start, settings) {
   } else {
     opt <- fit_c(NULL, starts, ctl)
   }
-  theta <- opt$theta
-  hyp <- c(exp(theta[seq_len(d + 2L)]), theta[p], 0)
-  fac <- call_c(C_gp_factor, Xs, ys, kcode, hyp, double(), double())
-  hyp[p + 1L] <- fac$jitter
-  new_costbo_gp_continuous(list(
+  new_gp_object(list(
     kernel = kernel, kcode = kcode, d = d, n = n, X = X, y = y, Xs = Xs,
     ys = ys, lower = bounds$lower, upper = bounds$upper, ymean = ymean,
-    ysd = ysd, theta = theta, hyp = hyp, fixed = fixed, L = fac$L,
-    beta = fac$beta, estimate = estimate, priors = priors,
+    ysd = ysd, theta = opt$theta, hyp = opt$hyp, fixed = fixed, L = opt$L,
+    beta = opt$beta, estimate = estimate, priors = priors,
     noise_floor = noise_floor, noise_ceiling = noise_ceiling, ard = ard,
     log_posterior = -opt$value, nfun = opt$nfun,
     convergence = opt$convergence, fmean = double(), fcov = double(),
     space = space, settings = settings
-  ))
+  ), "continuous")
 }
 
 # The control of the multistart L-BFGS-B of C_gp_fit (class
-# costbo_fit_control, read by name by unpack_fit_control() in src/gp.c):
+# costbo_fit_control, read by name by C_gp_fit() in src/gp.c):
 # `n_starts` runs to convergence from the best screened starts, `maxit`,
 # `factr`, `pgtol` and `lmm` of L-BFGS-B, the log-noise level `split`
 # between the two noise regimes the multistart races (NA: none), the
-# racing iterations `race` of later runs (0: none), and `bar`: a run
-# happens only when the best screened value is below it.
+# racing iterations `race` of later runs (0: none), `bar`: a run happens
+# only when the best screened value is below it, and `factor`: whether the
+# result holds the GP at the optimum too (its hyp, and the L, beta and
+# jitter of its factor).
 gp_fit_control <- function(n_starts, maxit = 200L, factr = 1e8, pgtol = 0,
                            lmm = 5L, split = NA_real_, race = 10L,
-                           bar = Inf) {
+                           bar = Inf, factor = TRUE) {
   structure(list(n_starts = as.integer(n_starts), maxit = as.integer(maxit),
                  factr = as.double(factr), pgtol = as.double(pgtol),
                  lmm = as.integer(lmm), split = as.double(split),
-                 race = as.integer(race), bar = as.double(bar)),
+                 race = as.integer(race), bar = as.double(bar),
+                 factor = as.integer(factor)),
             class = "costbo_fit_control")
 }
 
@@ -410,7 +409,9 @@ gp_fit_subset <- function(fit_c, n, d, starts, ctl, fixed, lo, up,
                           noise_floor) {
   p <- d + 3L
   idx <- sort(sample.int(n, gp_subset_size))
-  sub <- fit_c(idx, starts, ctl)
+  ctl0 <- ctl
+  ctl0$factor <- 0L # the subset's factor is not needed
+  sub <- fit_c(idx, starts, ctl0)
   th <- sub$runs[, which.min(sub$run_values)]
   free_l <- !fixed[seq_len(d)]
   th[seq_len(d)][free_l] <- pmin(th[seq_len(d)][free_l], log(5))
@@ -494,12 +495,17 @@ check_priors <- function(priors, call = sys.call(-1L)) {
   def
 }
 
-# the theta of a previous fit, re-expressed on the scaling of a new fit
+# The theta of a previous continuous fit (checked where it entered: gp_fit()
+# or a state's models), re-expressed on the scaling of a new fit: its
+# coefficients in the user's units (as gp_coef() gives them), on the new
+# fit's range and standardization.
 warm_theta <- function(start, theta0, fixed, range, ymean, ysd) {
-  cf <- gp_coef(start) # start is checked (gp_fit())
   d <- start$d
-  th <- c(log(cf$lengthscale / range), log(cf$outputscale / ysd^2),
-          log(max(cf$noise, 1e-300) / ysd^2), (cf$mean - ymean) / ysd)
+  h <- start$hyp
+  s2 <- start$ysd^2
+  th <- c(log(h[seq_len(d)] * (start$upper - start$lower) / range),
+          log(h[d + 1L] * s2 / ysd^2), log(max(h[d + 2L] * s2, 1e-300) / ysd^2),
+          (start$ymean + start$ysd * h[d + 3L] - ymean) / ysd)
   ifelse(fixed, theta0, th)
 }
 
@@ -541,13 +547,13 @@ gp_finite <- function(mean, cov, x = NULL, y = NULL, noise = 0) {
                             min(ev)), cov, show = FALSE)
   }
   noise <- check_number(noise, min = 0)
-  obj <- new_costbo_gp_finite(list(
+  obj <- new_gp_object(list(
     kernel = "finite", kcode = 3L, d = 1L, n = 0L,
     X = matrix(0, 0, 1), y = double(), Xs = matrix(0, 0, 1), ys = double(),
     lower = 0, upper = 1, ymean = 0, ysd = 1, theta = double(),
     hyp = c(1, 1, noise, 0, 0), fixed = logical(), L = matrix(0, 0, 0),
     beta = double(), estimate = "fixed", fmean = mean, fcov = cov
-  ))
+  ), "finite")
   if (!is.null(x) || !is.null(y)) {
     if (is.null(x) || is.null(y)) {
       stop_arg(if (is.null(x)) "x" else "y",

@@ -126,16 +126,14 @@ gp_require <- function(model, what, arg, must = NULL, value = NULL,
 # squared exponential), for random Fourier features.
 gp_kernel_nu <- c(matern52 = 2.5, matern32 = 1.5, se = Inf)
 
-# The constructors of the three variants (see gp_variant_table); they trust
-# their input, which the fitting functions have built.
-new_costbo_gp_continuous <- function(x) new_gp_object(x, "continuous")
-
-new_costbo_gp_finite <- function(x) new_gp_object(x, "finite")
-
-new_costbo_gp_miso <- function(x) new_gp_object(x, "miso")
-
+# The constructor of the three variants (`variant`: a name of
+# gp_variant_table); it trusts its input, which the fitting functions have
+# built, and adds log N(y; m, K) of the standardized data from the Cholesky
+# factor L of K and beta = L^{-1} (y - m).
 new_gp_object <- function(x, variant) {
-  x$loglik_std <- chol_loglik(x$L, x$beta)
+  n <- length(x$beta)
+  x$loglik_std <- if (n == 0L) 0 else
+    -0.5 * sum(x$beta^2) - sum(log(diag(x$L))) - 0.5 * n * log(2 * pi)
   structure(x, class = c(gp_variant_table[[variant]]$class, "costbo_gp"))
 }
 
@@ -431,9 +429,3 @@ gp_append_inputs.costbo_gp_continuous <- function(object, x, Xa) {
   object
 }
 
-# log N(y; m, K) from the Cholesky factor L of K and beta = L^{-1} (y - m)
-chol_loglik <- function(L, beta) {
-  n <- length(beta)
-  if (n == 0L) return(0)
-  -0.5 * sum(beta^2) - sum(log(diag(L))) - 0.5 * n * log(2 * pi)
-}

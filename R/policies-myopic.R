@@ -5,7 +5,7 @@
 # The settings of a closed-form type in a state (the arguments of
 # new_acq_spec()); `extra` holds the type's own parameters.
 myopic_args <- function(state, type, extra = list()) {
-  cost <- state_cost_args(state)
+  cost <- problem_cost_args(state$problem, state)
   a <- list(model = state$models$f, type = type, cost_model = cost$cost_model,
             cost = cost$cost)
   if (!(type %in% c("ucb", "pbgi"))) a$best <- state_incumbent(state)

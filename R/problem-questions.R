@@ -38,11 +38,7 @@ problem_step.bo_problem <- function(problem, p, state) new_step(p$x)
 # costbo_error_policy (field `policy`, the policy's name) saying what was
 # wrong: the loops end the run "policy_failed" with it, bo_ask() signals it.
 proposal_step <- function(problem, p, state) {
-  check_proposal(problem, p, state$policy$name)
-  problem_step(problem, p, state)
-}
-
-check_proposal <- function(problem, p, policy) {
+  policy <- state$policy$name
   bad <- function(what, x) {
     msg <- sprintf("policy \"%s\" proposed %s, not %s", policy, what,
                    describe_value(x))
@@ -60,7 +56,7 @@ check_proposal <- function(problem, p, policy) {
     if (!whole_in(x, 1, n)) {
       bad(sprintf("`x` that is no candidate index in 1..%d", n), x)
     }
-    return(invisible(p))
+    return(problem_step(problem, p, state))
   }
   dims <- seq_len(problem$d)
   if (inherits(problem, "bo_problem_cvs")) {
@@ -90,7 +86,7 @@ check_proposal <- function(problem, p, policy) {
     bad(sprintf("`x` outside the domain (coordinate %d must be in [%g, %g])",
                 dims[j], lo[j], up[j]), x[j])
   }
-  invisible(p)
+  problem_step(problem, p, state)
 }
 
 # The initial design of n points: list(x, control_set, source, index), one
@@ -222,8 +218,8 @@ problem_fit.bo_problem <- function(problem, state, use, y) {
   }
   args <- state$model_args
   args$cost <- NULL # model$cost is for the log-cost GP
-  args <- model_noise_default(args, exact = !isTRUE(problem$noisy))
-  refit_gp(state$X[use, , drop = FALSE], y, problem, args, state$models$f)
+  refit_gp(state$X[use, , drop = FALSE], y, problem, args, state$models$f,
+           exact = !isTRUE(problem$noisy))
 }
 
 # The GP of the log cost, for a measured cost (NULL otherwise, and while the
@@ -236,8 +232,7 @@ problem_fit_cost.bo_problem <- function(problem, state) {
   if (length(lc) < 2L || !(stats::sd(lc) > 0)) return(NULL)
   # a measured cost is exact
   refit_gp(state$X[known, , drop = FALSE], lc, problem,
-           model_noise_default(state$model_args$cost, TRUE),
-           state$models$cost)
+           state$model_args$cost, state$models$cost, exact = TRUE)
 }
 
 # How many successful evaluations the objective's model needs before a
@@ -319,9 +314,8 @@ problem_cost_args.bo_problem <- function(problem, state) {
 # unit cube of the objective's GP (a typed problem's box is the unit cube
 # and its cost decodes the point). NULL when the cost is measured or one
 # the C core evaluates itself (a number or a cost constructor's). Every
-# known cost written in R reaches the policies through this generic.
-problem_cost_closure <- function(problem) UseMethod("problem_cost_closure")
-problem_cost_closure.bo_problem <- function(problem) {
+# known cost written in R reaches the policies through this function.
+problem_cost_closure <- function(problem) {
   f <- problem$cost
   if (problem$cost_type != "known" || !is.null(attr(f, "costbo_cost"))) {
     return(NULL)

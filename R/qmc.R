@@ -135,13 +135,12 @@ sobol_max_dim <- function() call_c(C_qmc_sobol_max_dim)
 # draws of sobol_points(n, d) and sobol_normal(n, d), without checking again
 # (C refuses sizes outside its tables with an error).
 sobol_unit <- function(n, d, normal = FALSE) {
-  sobol_run(as.integer(n), as.integer(d), TRUE, 0L, normal)
+  call_c(C_qmc_sobol, as.integer(n), as.integer(d), 0L, TRUE, normal)
 }
 
-# Trusts its arguments; draws the scramble from R's RNG when asked.
+# Trusts its arguments; C draws the scramble from R's RNG when asked.
 sobol_run <- function(n, d, scramble, skip, normal) {
-  words <- if (scramble) call_c(C_qmc_sobol_scramble, d) else NULL
-  call_c(C_qmc_sobol, n, d, skip, words, normal)
+  call_c(C_qmc_sobol, n, d, skip, if (scramble) TRUE, normal)
 }
 
 check_sobol_dim <- function(d, arg = deparse(substitute(d)),

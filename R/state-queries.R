@@ -1,5 +1,5 @@
-# Queries of a state that ask its problem: its best value, incumbent,
-# objective rows, and what the acquisitions need to know about the cost. A
+# Queries of a state that ask its problem: its best value, incumbent and
+# objective rows. A
 # module below the state (state.R), the loops, the budget rule and the
 # policies, which read a state through it; it asks the problem's questions
 # and the GP (the plain records' queries are in state-records.R).
@@ -21,10 +21,10 @@ state_best <- function(state) {
 # every expected improvement can vanish). Reporting keeps state_best().
 state_incumbent <- function(state) {
   pr <- state$problem
-  model <- state$models$f
-  if (!isTRUE(pr$noisy) || is.null(model)) return(state_best(state))
-  ok <- state_objective(state)
+  ok <- problem_objective_rows(pr, state)
   if (!any(ok)) return(NA_real_)
+  model <- state$models$f
+  if (!isTRUE(pr$noisy) || is.null(model)) return(max(state$value[ok]))
   newdata <- unique(problem_model_x(pr, state, ok))
   max(predict(model, newdata, sd = FALSE)$mean)
 }
@@ -33,7 +33,3 @@ state_incumbent <- function(state) {
 state_objective <- function(state) {
   problem_objective_rows(state$problem, state)
 }
-
-# What the acquisition functions need to know about the cost in this state
-# (see problem_cost_args()).
-state_cost_args <- function(state) problem_cost_args(state$problem, state)

@@ -203,12 +203,14 @@ double max_box(cb_objfn f, void *ctx, int d, const double *lower,
 
 double max_box_sobol(cb_objfn f, void *ctx, int d, const double *lower,
                      const double *upper, int n_raw,
-                     const cb_max_control *ctl, double *xbest) {
+                     const cb_max_control *ctl, double *xbest,
+                     double *raw_best) {
   double *raw = (double *)R_alloc((size_t)n_raw * d, sizeof(double));
   double *unif = (double *)R_alloc((size_t)n_raw, sizeof(double));
   qmc_sobol_random(n_raw, d, 0, raw);
   for (int i = 0; i < n_raw; i++) unif[i] = unif_rand();
-  return max_box(f, ctx, d, lower, upper, n_raw, raw, unif, ctl, xbest, NULL);
+  return max_box(f, ctx, d, lower, upper, n_raw, raw, unif, ctl, xbest,
+                 raw_best);
 }
 
 int max_finite(cb_objfn f, void *ctx, int d, int m, const double *cand,

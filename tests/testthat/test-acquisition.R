@@ -242,7 +242,7 @@ boundary_cases <- function() {
   kg <- costbo:::kg_control(5L, 5L, 0.9, 2L)
   list(
     max = list(obj = costbo:::max_control(4L), run = function(o) {
-      .Call(costbo:::C_acq_maximize, acq, c(0, 0), c(1, 1), raw, unif, o)
+      .Call(costbo:::C_acq_maximize, acq, c(0, 0), c(1, 1), 20L, o)
     }),
     acq = list(obj = acq, run = function(o) {
       .Call(costbo:::C_acq_evaluate, o, raw, FALSE)

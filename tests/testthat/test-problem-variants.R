@@ -278,8 +278,8 @@ test_that("only the problem classes read a problem's candidates, prior or varian
             paste(deparse(f), collapse = "\n"))
   }, ls(ns, all.names = TRUE))
   # the problems' questions and their methods, the constructor, print()
-  # and the check of a policy's proposal against the domain
+  # and the step of a policy's proposal, checked against the domain
   others <- setdiff(readers[!startsWith(readers, "problem_")],
-                    c("new_bo_problem", "print.bo_problem", "check_proposal"))
+                    c("new_bo_problem", "print.bo_problem", "proposal_step"))
   expect_identical(others, character())
 })

