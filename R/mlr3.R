@@ -298,8 +298,9 @@ check_tuner_cost <- function(x) {
   } else "must be the name of an archive column or a function"
 }
 
-# The tuning loop of TunerBatchCostbo: costbo's initial design, then
-# bo_ask()/bo_tell(), every configuration evaluated by inst$eval_batch().
+# The tuning loop of TunerBatchCostbo: costbo's initial design, then the
+# steps of bo_optimize() (state_propose(), step_decide()), every
+# configuration evaluated by inst$eval_batch(), then recorded.
 # The state is written to private$.run as it grows, so that it survives a
 # termination signalled from eval_batch().
 tuner_optimize <- function(self, private, inst) {
@@ -414,35 +415,42 @@ tuner_optimize <- function(self, private, inst) {
   }
   repeat {
     if (state$spent >= budget) return(stop_with("budget"))
-    # bo_ask() keeps to the budget (the rule of bo_optimize()): it proposes
-    # only what fits, a measured cost with probability budget_prob
-    x <- tryCatch(bo_ask(state), error = function(e) e)
-    if (inherits(x, "costbo_error_budget")) {
-      return(stop_with("budget", budget_none_reason(state,
-                                                    budget - state$spent)))
-    }
-    if (inherits(x, "error")) {
+    p <- tryCatch(state_propose(state), error = function(e) e)
+    if (inherits(p, "error")) {
       warning(costbo_condition(
         c("costbo_warning_policy", "costbo_warning"),
         sprintf("costbo's policy failed, the tuner stops: %s",
-                conditionMessage(x)), type = "warning"))
-      return(stop_with("policy_failed", paste("the policy failed:",
-                                              conditionMessage(x))))
+                conditionMessage(p)), type = "warning"))
+      return(stop_with(policy_failure_code(p), policy_failure_reason(p)))
     }
-    u <- problem_told_point(prob, x, call)
-    step <- new_step(u[1L, ])
-    if (problem_exhausted(prob, state, step)) {
-      return(stop_with("exhausted"))
+    state <- p$state
+    # the step engine of bo_optimize() decides: the budget rule (a measured
+    # cost fits with probability budget_prob), a repeated failure, an
+    # exhausted space
+    d <- step_decide(state, p)
+    if (d$action == "fail") {
+      stop_arg("cost", sprintf("a function giving a positive cost (%s)",
+                               d$ev$message), show = FALSE, call = call)
     }
-    p <- unclass_point(x)
-    guess <- if (known) price(step) else {
-      tuner_cost_bound(attr(x, "models")$cost, u, state)
+    if (d$action == "stop") {
+      state$declined <- d$declined
+      return(stop_with(d$code, d$reason))
     }
-    ev <- evaluate(list(p), guess)[[1L]]
+    step <- d$step
+    guess <- if (known) d$cost else {
+      tuner_cost_bound(state$models$cost, matrix(step$x, 1L), state)
+    }
+    ev <- evaluate(list(space_point(spec$space, step$x)), guess)[[1L]]
     if (is.null(ev)) return(stop_with("terminated"))
-    # the cost the budget check counted on, kept with the evaluation
-    attr(x, "info") <- c(attr(x, "info"), list(cost_bound = guess))
-    state <- bo_tell(state, x, ev$value, cost = if (known) NULL else ev$cost)
+    ok <- !is.na(ev$value)
+    # evaluated, then recorded, with the cost the budget check counted on
+    state <- state_record(state, step, user_value(prob, ev$value), ev$cost,
+                          "bo", status = if (ok) "ok" else "error",
+                          message = if (ok) "" else "no value reported",
+                          fit_time = p$fit_time, policy_time = p$policy_time,
+                          info = c(d$p$info, list(cost_bound = guess)))
+    state$memory <- d$p$memory
+    state$iteration <- state$iteration + 1L
     private$.run <- structure(state, class = "bo_run")
   }
 }

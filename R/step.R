@@ -1,9 +1,9 @@
 # The step engine: what a run does with its policy's proposal. One decision,
-# step_decide(), used by the sequential loop (run_step() in loop.R) and the
-# asynchronous loop (async_fill() in async.R), and one table of the reasons
-# a run stops, by code (as bbotk's terminators), which the mlr3 tuner
-# (mlr3.R, stepping through bo_ask()) uses too: the loops record, launch,
-# wait or stop; they never decide.
+# step_decide(), used by the sequential loop (run_step() in loop.R), the
+# asynchronous loop (async_fill() in async.R) and the mlr3 tuner
+# (tuner_optimize() in mlr3.R), and one table of the reasons a run stops,
+# by code (as bbotk's terminators): the loops record, launch, wait or stop;
+# they never decide.
 
 # Why a run stops, for people, by the code programs read (run$stop_code).
 # Codes whose reason depends on the run ("policy_failed", "objective_failed",
