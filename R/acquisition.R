@@ -25,6 +25,12 @@ acq_spec <- function(model, type, cost_model, cost, best, remaining, nu,
                               gp_label(model)),
                value = cost_model, show = TRUE, call = call)
   }
+  if (info$cost && is.null(cost) && is.null(cost_model)) {
+    stop_arg("cost", sprintf(paste(
+      "given (a known cost) when `cost_model` is NULL: type \"%s\" is",
+      "cost-aware (for unit costs give cost = 1, or use type \"ei\")"),
+      type), show = FALSE, call = call)
+  }
   if (miso && inherits(cost, "costbo_cost")) {
     stop_arg("cost", paste("a number or a function of the (x, source) rows",
                            "for a multi-source model"), cost, call = call)
@@ -118,11 +124,12 @@ acq_spec <- function(model, type, cost_model, cost, best, remaining, nu,
 new_acq_spec <- function(model, type, cost_model = NULL, cost = NULL,
                          best = NULL, remaining = NULL, nu = NULL,
                          lambda = NULL, beta = NULL) {
-  info <- acq_type(type)
-  if (!is.na(info$nu)) nu <- info$nu
+  i <- match(type, acq_table$type)
+  if (!is.na(acq_table$nu[i])) nu <- acq_table$nu[i]
   if (is.numeric(cost)) cost <- as.double(cost)
-  list(model = model, type = type, finite = gp_inputs(model) == "candidates",
-       miso = gp_inputs(model) == "sources", cost_aware = info$cost,
+  inputs <- gp_inputs(model)
+  list(model = model, type = type, finite = inputs == "candidates",
+       miso = inputs == "sources", cost_aware = acq_table$cost[i],
        cost_model = cost_model, cost = cost,
        state = c(best = if (is.null(best)) 0 else best,
                  remaining = if (is.null(remaining)) 0 else remaining,
@@ -212,10 +219,10 @@ acq_pack <- function(spec) {
   }
   st <- spec$state
   structure(list(
-    type = acq_codes[[spec$type]], model = gp_pack(m, "model", NULL),
+    type = acq_codes[[spec$type]], model = gp_pack(m),
     f_shift = as.double(m$ymean), f_scale = as.double(m$ysd),
     cost_kind = cost_kinds[[kind]],
-    cost_model = if (is.null(cm)) NULL else gp_pack(cm, "cost_model", NULL),
+    cost_model = if (is.null(cm)) NULL else gp_pack(cm),
     c_shift = if (is.null(cm)) 0 else as.double(cm$ymean),
     c_scale = if (is.null(cm)) 1 else as.double(cm$ysd),
     cost_par = par, xrange = as.double(xrange),
@@ -255,7 +262,8 @@ acq_values <- function(spec, Xs, grad) {
 #' @param type The acquisition, as in [acq_closed_form()].
 #' @param cost_model A `costbo_gp` fitted to the log costs, or `NULL`.
 #' @param cost A known cost: a function of `x`, a positive number, or one
-#'   positive number per candidate of a [gp_finite()] model; or `NULL`.
+#'   positive number per candidate of a [gp_finite()] model; or `NULL` (a
+#'   cost-aware type then needs `cost_model`).
 #' @param best Best objective value observed; default the largest observation
 #'   of `model`.
 #' @param remaining Remaining budget, for `"q1"`.
@@ -296,7 +304,7 @@ acq_evaluate <- function(model, x, type = "ei", cost_model = NULL, cost = NULL,
                               gp_label(model)),
                value = grad, show = TRUE, call = call)
   }
-  Xs <- gp_newdata(model, x, arg = "x", call = call, object_arg = "model")
+  Xs <- gp_newdata(model, x, arg = "x", call = call)
   if (!spec$finite) check_in_box(Xs[, seq_len(model$d), drop = FALSE], "x", call)
   r <- acq_values(spec, Xs, grad)
   if (grad) r else r$value
@@ -351,8 +359,7 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
   }
   if (spec$finite || !is.null(candidates)) {
     if (spec$finite && is.null(candidates)) candidates <- seq_along(model$fmean)
-    Xs <- gp_newdata(model, candidates, arg = "candidates", call = call,
-                     object_arg = "model")
+    Xs <- gp_newdata(model, candidates, arg = "candidates", call = call)
     if (!spec$finite) {
       check_in_box(Xs[, seq_len(model$d), drop = FALSE], "candidates", call)
     }
@@ -381,8 +388,7 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
   up <- (upper - model$lower) / range
   check_in_box(rbind(lo), "lower", call)
   check_in_box(rbind(up), "upper", call)
-  acq_maximize_box(spec, lo, up, n_raw,
-                   max_control(n_starts, select, call = call))
+  acq_maximize_box(spec, lo, up, n_raw, max_control(n_starts, select))
 }
 
 # The exact argmax of an acquisition over internal-scale candidate rows Xs
@@ -393,17 +399,14 @@ acq_argmax_rows <- function(spec, Xs) {
 }
 
 # The maximizer of acq_maximize() over the box [lo, up] of the model's unit
-# cube (no checks): n_raw scrambled Sobol points and n_raw selection
-# uniforms are drawn, in that order; control is a max_control(). Returns
+# cube (no checks): C draws n_raw scrambled Sobol points and n_raw selection
+# uniforms from R's RNG, in that order; control is a max_control(). Returns
 # list(x (user units), value, raw_best).
 acq_maximize_box <- function(spec, lo, up, n_raw, control) {
   model <- spec$model
-  d <- model$d
-  range <- model$upper - model$lower
-  raw <- sobol_points(n_raw, d)
-  unif <- stats::runif(n_raw)
-  r <- call_c(C_acq_maximize, acq_pack(spec), lo, up, raw, unif, control)
-  list(x = model$lower + r$x * range, value = r$value,
+  r <- call_c(C_acq_maximize, acq_pack(spec), lo, up, as.integer(n_raw),
+              control)
+  list(x = model$lower + r$x * (model$upper - model$lower), value = r$value,
        raw_best = r$raw_best)
 }
 
@@ -413,20 +416,16 @@ acq_maximize_box <- function(spec, lo, up, n_raw, control) {
 # standardized values, or the "best" ones), and L-BFGS-B's iterations,
 # relative tolerance factr (in machine epsilons), projected-gradient
 # tolerance pgtol and memory lmm. The defaults are those of
-# max_control_default() in C.
+# max_control_default() in C. It trusts its arguments: those of a user are
+# checked where they enter (acq_maximize(), the policies' constructors).
 max_control <- function(n_starts, select = "boltzmann", eta = 1, maxit = 200L,
-                        factr = 1e7, pgtol = 0, lmm = 5L,
-                        call = sys.call(-1L)) {
-  select <- check_choice(select, c("boltzmann", "best"), call = call)
+                        factr = 1e7, pgtol = 0, lmm = 5L) {
   structure(list(
-    n_starts = check_count(n_starts, min = 0L, arg = "n_starts", call = call),
+    n_starts = as.integer(n_starts),
     select = match(select, c("boltzmann", "best")) - 1L,
-    eta = check_number(eta, min = 0, min_open = TRUE, arg = "eta",
-                       call = call),
-    maxit = check_count(maxit, min = 0L, arg = "maxit", call = call),
-    factr = check_number(factr, min = 0, arg = "factr", call = call),
-    pgtol = check_number(pgtol, min = 0, arg = "pgtol", call = call),
-    lmm = check_count(lmm, min = 1L, arg = "lmm", call = call)),
+    eta = as.double(eta), maxit = as.integer(maxit),
+    factr = as.double(factr), pgtol = as.double(pgtol),
+    lmm = as.integer(lmm)),
     class = "costbo_max_control")
 }
 

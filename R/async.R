@@ -503,69 +503,39 @@ async_fill <- function(state, ctl, be) {
     busy <- length(state$pending) > 0L
     if (state$spent + async_pending_cost(state) >= state$budget) {
       if (busy) break
-      return(halt("budget", "budget spent"))
+      return(halt("budget", stop_reasons[["budget"]]))
     }
     launched_bo <- sum(state$phase == "bo") +
       sum(vapply(state$pending, function(e) e$phase == "bo", logical(1)))
     if (!is.null(ctl$max_evaluations) && launched_bo >= ctl$max_evaluations) {
-      return(halt("max_evaluations", "maximum number of evaluations reached"))
+      return(halt("max_evaluations", stop_reasons[["max_evaluations"]]))
     }
     # the models need finished evaluations: wait for them while some run
-    if (busy && sum(state_ok(state)) < 2L && is.null(pr$prior)) break
+    if (busy && sum(state_ok(state)) < problem_min_data(pr)) break
     p <- tryCatch(async_propose(state), error = function(e) e)
     if (inherits(p, "error")) {
-      return(halt("policy_failed", paste("the policy failed:",
-                                         conditionMessage(p))))
+      return(halt(policy_failure_code(p), policy_failure_reason(p)))
     }
     state <- p$state
     if (ctl$pandora_stop && isTRUE(p$info$stop_rule)) {
-      return(halt("pandora", "Pandora stopping rule"))
+      return(halt("pandora", stop_reasons[["pandora"]]))
     }
-    step <- p$step
-    pc <- problem_price(pr, step)
-    # the best point that fits, given the pending ones (see run_step())
-    remaining <- state$budget - state$spent - async_pending_cost(state)
-    alt <- budget_apply_rule(p$fantasy, p, remaining)
-    if (alt$none) {
-      # a pending evaluation may finish with a model that finds one
-      if (busy) break
-      no <- problem_decline(pr, step, pc$cost, p$info)
-      state$declined <- no$declined
-      return(halt("budget", budget_none_reason(state, remaining)))
+    # the step engine's decision, given the pending evaluations
+    d <- step_decide(state, p, async_pending_cost(state), busy, p$fantasy)
+    if (d$action == "wait") break
+    if (d$action == "stop") {
+      if (d$code == "budget") state$declined <- d$declined
+      return(halt(d$code, d$reason))
     }
-    if (!identical(alt$p, p)) {
-      p <- alt$p
-      step <- p$step
-      pc <- problem_price(pr, step)
-    }
-    if (nzchar(pc$message)) {
-      state$memory <- p$memory
-      ev <- cost_failure(pc$message)
-      state <- async_record_now(state, ctl, be, step, ev, "bo", p)
-      if (ctl$on_error == "stop") return(halt("cost_failed", ev$message))
+    state$memory <- d$p$memory
+    if (d$action == "fail") {
+      state <- async_record_now(state, ctl, be, d$step, d$ev, "bo", d$p)
+      if (ctl$on_error == "stop") {
+        return(halt(failure_code(d$ev), failure_reason(d$ev)))
+      }
       next
     }
-    if (!is.na(pc$cost) && state$spent + async_pending_cost(state) + pc$cost >
-        state$budget * (1 + 1e-12)) {
-      # a pending evaluation may finish with a model that proposes a point
-      # that fits
-      if (busy) break
-      no <- problem_decline(pr, step, pc$cost, p$info)
-      state$declined <- no$declined
-      return(halt("budget", no$reason))
-    }
-    if (problem_repeats_failure(pr, state, step)) {
-      return(halt("repeated_failure",
-                  "the policy proposed a point that failed before"))
-    }
-    if (problem_exhausted(pr, p$fantasy, step)) {
-      return(halt("exhausted", paste(
-        "every point of the space near the proposal has been evaluated",
-        "(a deterministic objective)")))
-    }
-    state$memory <- p$memory
-    state <- async_launch(state, ctl, be, problem_realize(pr, step), "bo",
-                          pc$cost, p)
+    state <- async_launch(state, ctl, be, d$step, "bo", d$cost, d$p)
   }, interrupt = function(e) interrupted <<- TRUE)
   list(state = state, stop = NULL, interrupted = interrupted)
 }
@@ -573,6 +543,7 @@ async_fill <- function(state, ctl, be) {
 # The asynchronous loop; returns a bo_run.
 run_async <- function(state, ctl) {
   if (!is.null(state$stop_reason)) return(finish_run(state, ctl))
+  state$skip_cost_failures <- ctl$on_error == "skip"
   state <- async_init(state, ctl)
   if (!is.null(state$initial_plan) && is.null(state$initial_plan$launched)) {
     # a plan of the sequential loop: its evaluated points are launched
@@ -589,7 +560,7 @@ run_async <- function(state, ctl) {
       state <- async_record(state, ctl, i, g$ev, g$t_done)
     }
     be$cancel(state)
-    stop_run(state, "interrupted", "interrupted")
+    stop_run(state, "interrupted")
   }
   result <- tryCatch({
     # a resumed run launches its pending evaluations again (on the
@@ -622,7 +593,9 @@ run_async <- function(state, ctl) {
     if (stopped) {
       interrupted(state)
     } else {
-      if (is.null(halt)) halt <- list(code = "budget", reason = "budget spent")
+      if (is.null(halt)) {
+        halt <- list(code = "budget", reason = stop_reasons[["budget"]])
+      }
       stop_run(state, halt$code, halt$reason)
     }
   }, interrupt = function(e) interrupted(state))

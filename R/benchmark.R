@@ -77,7 +77,7 @@
 #'   `backend = "parallel"`; it is left running.
 #' @param seed The seed from which the replications' streams are derived.
 #' @param n_grid Number of points of each problem's cost grid.
-#' @param n_init,max_evaluations,charge_initial,gp_args,budget_rule,budget_prob Passed to
+#' @param n_init,max_evaluations,charge_initial,gp_args,budget_rule,budget_prob,design Passed to
 #'   [bo_optimize()] (`gp_args`: further [gp_fit()] arguments for the
 #'   objective's GP, e.g. fixed hyperparameters for Bayesian regret on GP
 #'   prior samples).
@@ -143,7 +143,8 @@ bo_benchmark <- function(problems, policies, reps = 10L,
                          charge_initial = TRUE, gp_args = list(),
                          virtual_workers = NULL, progress = interactive(),
                          rep_ids = NULL, budget_rule = c("feasible", "stop"),
-                         budget_prob = 0.9, model, workers) {
+                         budget_prob = 0.9, design = c("sobol", "minimax"),
+                         model, workers) {
   if (!missing(model)) {
     gp_args <- renamed_arg(model, "model", "gp_args", !missing(gp_args))
   }
@@ -163,6 +164,7 @@ bo_benchmark <- function(problems, policies, reps = 10L,
   charge_initial <- check_flag(charge_initial)
   budget_rule <- check_budget_rule(budget_rule)
   budget_prob <- check_budget_prob(budget_prob)
+  design <- check_design(design)
   model <- check_model_args(gp_args)
   if (!is.null(virtual_workers)) {
     virtual_workers <- check_count_max(virtual_workers, 1L, max_workers,
@@ -187,7 +189,7 @@ bo_benchmark <- function(problems, policies, reps = 10L,
   args <- list(n_init = n_init, max_evaluations = max_evaluations,
                charge_initial = charge_initial, model = model,
                virtual_workers = virtual_workers, budget_rule = budget_rule,
-               budget_prob = budget_prob)
+               budget_prob = budget_prob, design = design)
   job <- function(i) {
     benchmark_task(tasks[i, ], problems, policies, task_streams[[i]], args)
   }
@@ -283,7 +285,8 @@ benchmark_task <- function(task, problems, policies, stream, args) {
                 budget_rule = if (is.null(args$budget_rule)) "stop" else
                   args$budget_rule,
                 budget_prob = if (is.null(args$budget_prob)) 0.9 else
-                  args$budget_prob)
+                  args$budget_prob,
+                design = if (is.null(args$design)) "sobol" else args$design)
   }, error = function(e) e)
   rec$seconds <- proc.time()[["elapsed"]] - t0
   if (inherits(run, "error")) {
@@ -397,9 +400,11 @@ run_tasks <- function(job, n, backend, workers, cluster, progress, seeds,
   }, interrupt = function(e) interrupted <<- TRUE)
   for (i in which(vapply(out, is.null, NA))) out[[i]] <- not_run(i)
   if (interrupted) {
-    warning(sprintf("the benchmark was interrupted: %d of %d replications finished",
-                    sum(vapply(out, function(r) r$status %in% c("ok", "failed"),
-                               NA)), n), call. = FALSE)
+    done <- sum(vapply(out, function(r) r$status %in% c("ok", "failed"), NA))
+    warning(costbo_condition(
+      c("costbo_warning_interrupted", "costbo_warning"),
+      sprintf("the benchmark was interrupted: %d of %d replications finished",
+              done, n), type = "warning"))
   }
   out
 }
@@ -599,6 +604,7 @@ summary.bo_benchmark <- function(object, level = 0.95, ...) {
 
 #' @export
 print.summary.bo_benchmark <- function(x, digits = 3L, ...) {
+  digits <- check_digits(digits)
   cat(sprintf("Final simple regret at the budget (mean, %g%% t-interval, median)\n",
               100 * attr(x, "level")))
   y <- as.data.frame(unclass(x), stringsAsFactors = FALSE)

@@ -62,12 +62,10 @@ budget_fits <- function(state, X, remaining, prob) {
 # (control sets, information sources), which keep the rule "stop".
 problem_candidates <- function(problem, n) UseMethod("problem_candidates")
 problem_candidates.bo_problem <- function(problem, n) {
-  if (inherits(problem, c("bo_problem_cvs", "bo_problem_miso"))) return(NULL)
-  if (!is.null(problem$candidates)) return(problem$candidates)
   x <- problem_design(problem, n)$x
   # the corners, where a known cost often has its extremes (a measured
   # cost's model would extrapolate there)
-  if (!inherits(problem, "bo_problem_typed") && problem$cost_type == "known") {
+  if (problem$cost_type == "known") {
     x <- rbind(x, problem$lower, problem$upper, deparse.level = 0L)
   }
   x
@@ -106,8 +104,7 @@ budget_feasible_proposal <- function(state, p, remaining) {
   a <- state$policy$acquisition(state, X)
   k <- which.max(replace(a, !is.finite(a), -Inf))
   if (!length(k)) k <- 1L
-  x <- X[k, ]
-  if (!is.null(pr$prior)) x <- match_candidates(pr$candidates, X[k, , drop = FALSE])
+  x <- problem_proposal_x(pr, X[k, , drop = FALSE])
   p$x <- x
   p$step <- problem_step(pr, list(x = x), state)
   p$info$acquisition <- a[k]
@@ -161,9 +158,8 @@ default_n_init <- function(problem) {
     length(problem$space$params)
   } else problem$d
   n <- 2L * (k + 1L)
-  if (!is.null(problem$candidates)) {
-    n <- max(1L, min(n, nrow(problem$candidates) - 1L))
-  }
+  np <- problem_n_points(problem)
+  if (is.finite(np)) n <- max(1L, min(n, np - 1L))
   as.integer(n)
 }
 
@@ -182,7 +178,8 @@ design_share <- 0.25
 design_ends <- function(state, step, cap) {
   if (!state$charge_initial) return(NULL)
   pr <- state$problem
-  enough <- sum(state_ok(state)) >= if (is.null(pr$prior)) 2L else 1L
+  # (a design has at least one point, also under a prior)
+  enough <- sum(state_ok(state)) >= max(1L, problem_min_data(pr))
   pc <- problem_price(pr, step)
   if (nzchar(pc$message)) return(NULL)
   fits <- function(limit) {
@@ -210,7 +207,6 @@ stop_budget <- function(session, what, call = sys.call(-1L)) {
                  what, format(signif(session$spent, 6)),
                  format(signif(session$budget, 6)),
                  format(signif(session$budget - session$spent, 6)))
-  stop(structure(class = c("costbo_error_budget", "costbo_error", "error",
-                           "condition"),
-                 list(message = msg, call = user_call(call))))
+  stop(costbo_condition(c("costbo_error_budget", "costbo_error"), msg,
+                        user_call(call)))
 }

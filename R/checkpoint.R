@@ -175,8 +175,40 @@ read_checkpoint_v1 <- function(path, bad) {
 
 # A warning about a checkpoint (class costbo_warning_checkpoint).
 warn_checkpoint <- function(message) {
-  warning(structure(
-    class = c("costbo_warning_checkpoint", "costbo_warning", "warning",
-              "condition"),
-    list(message = message, call = NULL)))
+  warning(costbo_condition(c("costbo_warning_checkpoint", "costbo_warning"),
+                           message, type = "warning"))
+}
+
+# --- run identity ---------------------------------------------------------------
+
+# A run's identity, kept in its state (so in its checkpoint and in the
+# bo_run as `id`): a 12-digit hexadecimal name unique to the run, made
+# without R's random-number generator (from the time, the process and a
+# temporary file name).
+new_run_id <- function() {
+  key <- serialize(list(Sys.time(), Sys.getpid(), tempfile(), proc.time()),
+                   NULL, version = 2L)
+  substr(md5_raw(key), 1L, 12L)
+}
+
+# The code of a problem's functions (objective and cost, as the user gave
+# them): their formals and bodies deparsed
+# (not their source references, which depend on how they were read) and
+# the other attributes (a cost constructor's parameters), as an MD5 sum.
+# bo_resume() compares it with the saved problem's and warns when a
+# problem given again brings other functions.
+problem_code_digest <- function(problem) {
+  code <- function(f) {
+    if (!is.function(f)) return(f)
+    a <- attributes(f)
+    a$srcref <- NULL
+    list(deparse(formals(f)), deparse(body(f)),
+         if (length(a)) a[order(names(a))])
+  }
+  user <- function(mine, theirs) {
+    if (is.null(problem[[mine]])) problem[[theirs]] else problem[[mine]]
+  }
+  fs <- lapply(list(user("user_objective", "objective"),
+                    user("user_cost", "cost")), code)
+  md5_raw(serialize(fs, NULL, version = 2L))
 }

@@ -4,7 +4,7 @@
 #   costbo_error_c    an error raised in the C code (a numerical failure such
 #                     as a covariance that stays singular), re-signalled by
 #                     call_c(); field `routine` (the C entry point);
-#   costbo_error_policy a policy proposed no valid point (check_proposal()
+#   costbo_error_policy a policy proposed no valid point (proposal_step()
 #                     in problem-questions.R); field `policy` (its name);
 #   costbo_error      anything else (stop_costbo()).
 # Each carries the user's call, found by user_call(): that of the exported
@@ -16,23 +16,29 @@
 # reassign anything (force(arg) first): a default `deparse(substitute(x))`
 # worked out after `x` was reassigned would deparse the value instead.
 
+# The one constructor of costbo's conditions: `class` its own classes,
+# most specific first ("costbo_error" or "costbo_warning" included where
+# the condition is one); `type` what it is signalled as ("error",
+# "warning" or "message"); `call` the call it names (user_call() of the
+# helper's call for what the user did, NULL for none); `...` its fields.
+costbo_condition <- function(class, message, call = NULL, ...,
+                             type = "error") {
+  structure(class = c(class, type, "condition"),
+            list(message = message, call = call, ...))
+}
+
 stop_arg <- function(arg, must, x = NULL, call = sys.call(-1L), show = TRUE) {
   arg <- paste(arg, collapse = " ")
   got <- if (show) sprintf(", not %s", describe_value(x)) else ""
-  msg <- sprintf("`%s` must be %s%s.", arg, must, got)
-  cond <- structure(
-    class = c("costbo_error_arg", "costbo_error", "error", "condition"),
-    list(message = msg, call = user_call(call), arg = arg, value = x)
-  )
-  stop(cond)
+  call <- user_call(call)
+  msg <- sprintf("%s must be %s%s.", arg_as_given(arg, call), must, got)
+  stop(costbo_condition(c("costbo_error_arg", "costbo_error"), msg, call,
+                        arg = arg, value = x))
 }
 
 stop_costbo <- function(msg, call = sys.call(-1L)) {
-  cond <- structure(
-    class = c("costbo_error", "error", "condition"),
-    list(message = paste(msg, collapse = " "), call = user_call(call))
-  )
-  stop(cond)
+  stop(costbo_condition("costbo_error", paste(msg, collapse = " "),
+                        user_call(call)))
 }
 
 # The functions whose calls are the user's: the exports and the registered
@@ -80,16 +86,17 @@ user_call <- function(fallback = NULL) {
 }
 
 # .Call() for every call site: an error raised in C (by Rf_error) arrives in
-# R as a plain simpleError whose call is that of the innermost R function,
-# here c_run(); it is re-signalled as a costbo_error_c naming the C routine,
-# with the user's call. An error raised inside a known cost written in R
-# that C calls back (src/rcall.h) is re-signalled, before the unwinding, as
-# a costbo_error_cost naming `cost` (the original as `parent`); a bad value
-# that C detects arrives as a costbo_error_cost and gets the user's call. The routine
-# and its arguments are passed on as `...` (so that R CMD check's
-# registration check of .Call() accepts the wrapper).
+# R as a plain simpleError whose call is that of the innermost R closure,
+# here the withCallingHandlers() below; it is re-signalled as a
+# costbo_error_c naming the C routine, with the user's call. An error raised
+# inside a known cost written in R that C calls back (src/rcall.h) is
+# re-signalled, before the unwinding, as a costbo_error_cost naming `cost`
+# (the original as `parent`); a bad value that C detects arrives as a
+# costbo_error_cost and gets the user's call. The routine and its arguments
+# are passed on as `...` (so that R CMD check's registration check of
+# .Call() accepts the wrapper).
 call_c <- function(...) {
-  withCallingHandlers(c_run(...), error = function(e) {
+  withCallingHandlers(.Call(...), error = function(e) {
     if (inherits(e, "costbo_error_cost") && is.null(conditionCall(e))) {
       # a bad value, detected by src/rcall.c: the user's call
       e$call <- user_call()
@@ -101,19 +108,17 @@ call_c <- function(...) {
     }
     cl <- conditionCall(e)
     if (!inherits(e, "costbo_error") && is.call(cl) &&
-        identical(cl[[1L]], quote(c_run))) {
+        identical(cl[[1L]], quote(withCallingHandlers))) {
       sym <- ..1
       routine <- if (is.list(sym) && is.character(sym$name)) sym$name else
         "(unnamed)"
-      stop(structure(
-        class = c("costbo_error_c", "costbo_error", "error", "condition"),
-        list(message = sprintf("%s (in the C routine %s)",
-                               conditionMessage(e), routine),
-             call = user_call(), routine = routine, parent = e)))
+      stop(costbo_condition(c("costbo_error_c", "costbo_error"),
+                            sprintf("%s (in the C routine %s)",
+                                    conditionMessage(e), routine),
+                            user_call(), routine = routine, parent = e))
     }
   })
 }
-c_run <- function(...) .Call(...)
 
 # The point of the innermost active call of a known cost written in R
 # (a costbo_unit_cost function called back from C, src/rcall.h), with
@@ -135,18 +140,25 @@ cost_closure_point <- function() {
 # the point p (from cost_closure_point()), as a costbo error naming `cost`.
 stop_cost_failed <- function(e, p) {
   u <- p[[1L]]
-  pt <- if (is.numeric(u) && length(u)) {
+  pt <- if (inherits(e, "costbo_typed_failure")) {
+    # a typed problem's cost: the typed point it received
+    sprintf("list(%s)", e$point)
+  } else if (is.numeric(u) && length(u)) {
     sprintf("(%s%s)", paste(trimws(formatC(u[seq_len(min(8L, length(u)))],
                                            digits = 4, format = "g")),
                             collapse = ", "), if (length(u) > 8L) ", ..." else "")
   } else "(unknown)"
-  where <- if (identical(attr(p, "units"), "x")) "" else " of the unit cube"
-  stop(structure(
-    class = c("costbo_error_cost", "costbo_error_arg", "costbo_error",
-              "error", "condition"),
-    list(message = sprintf("`cost` failed at the point %s%s: %s", pt, where,
-                           conditionMessage(e)),
-         call = user_call(), arg = "cost", value = NULL, parent = e)))
+  where <- if (identical(attr(p, "units"), "x") ||
+                inherits(e, "costbo_typed_failure")) "" else
+    " of the unit cube"
+  msg <- if (inherits(e, "costbo_typed_failure")) {
+    sprintf(paste("`cost` failed at the point %s: %s (the cost receives a",
+                  "typed point as a named list)"), pt, e$original)
+  } else sprintf("`cost` failed at the point %s%s: %s", pt, where,
+                 conditionMessage(e))
+  stop(costbo_condition(c("costbo_error_cost", "costbo_error_arg",
+                          "costbo_error"), msg, user_call(), arg = "cost",
+                        value = NULL, parent = e))
 }
 
 # `row.names` of the as.data.frame() methods: NULL or n distinct names.
@@ -308,10 +320,9 @@ check_vector <- function(x, n = NULL, arg = deparse(substitute(x)),
 stop_arg_cause <- function(arg, cond, call = sys.call(-1L)) {
   msg <- sprintf("`%s` cannot be used for this run: %s", arg,
                  conditionMessage(cond))
-  stop(structure(
-    class = c("costbo_error_arg", "costbo_error", "error", "condition"),
-    list(message = msg, call = user_call(call), arg = arg, value = NULL,
-         parent = cond)))
+  stop(costbo_condition(c("costbo_error_arg", "costbo_error"), msg,
+                        user_call(call), arg = arg, value = NULL,
+                        parent = cond))
 }
 
 # Caps on the size arguments of the loop (issue 39), measured with R's
@@ -338,6 +349,12 @@ check_count_max <- function(x, min = 0L, max, arg, call = sys.call(-1L)) {
              x, call)
   }
   as.integer(x)
+}
+
+# `digits` of a format() or print() method: significant digits, as
+# signif() and format() take them (1 to 22).
+check_digits <- function(digits, call = sys.call(-1L)) {
+  check_count_max(digits, min = 1L, max = 22L, arg = "digits", call = call)
 }
 
 check_index <- function(x, n, arg = deparse(substitute(x)),
@@ -448,28 +465,6 @@ check_reps <- function(reps, rep_ids = NULL, reps_given = FALSE,
   }
   reps <- as.integer(reps)
   if (length(reps) == 1L) seq_len(reps) else reps
-}
-
-check_sobol_dim <- function(d, arg = deparse(substitute(d)),
-                            call = sys.call(-1L)) {
-  force(arg)
-  d <- check_count(d, min = 1L, arg = arg, call = call)
-  dmax <- sobol_max_dim()
-  if (d > dmax) {
-    stop_arg(arg, sprintf("a single whole number in [1, %d]", dmax), d, call)
-  }
-  d
-}
-
-check_sobol_skip <- function(skip, n, arg = deparse(substitute(skip)),
-                             call = sys.call(-1L)) {
-  force(arg)
-  skip <- check_count(skip, arg = arg, call = call)
-  if (as.double(skip) + n > .Machine$integer.max) {
-    stop_arg(arg, sprintf("a whole number with n + %s <= %d", arg,
-                          .Machine$integer.max), skip, call)
-  }
-  skip
 }
 
 # Whether the policy suits the problem (see problem_accepts()).

@@ -101,6 +101,7 @@ bo_compare <- function(x, policy, baseline, measure = NULL,
 #' @return `format()`: one sentence per row (a character vector).
 #' @export
 format.bo_compare <- function(x, digits = 2L, ...) {
+  digits <- check_digits(digits)
   f <- function(v) vapply(v, function(e) format(signif(e, digits)), "")
   lvl <- 100 * attr(x, "level")
   higher <- attr(x, "higher_is_better")
@@ -122,6 +123,7 @@ format.bo_compare <- function(x, digits = 2L, ...) {
 
 #' @export
 print.bo_compare <- function(x, digits = 3L, ...) {
+  digits <- check_digits(digits)
   cat(sprintf("Paired comparison: is %s better than %s? (%g%% t-intervals; positive favours %s)\n",
               x$policy[1L], x$baseline[1L], 100 * attr(x, "level"),
               x$policy[1L]))
@@ -228,6 +230,7 @@ bo_claim <- function(x, claim, policy, baseline, problems = NULL,
 #' @param ... Unused.
 #' @export
 format.bo_claim <- function(x, digits = 2L, ...) {
+  digits <- check_digits(digits)
   f <- function(v) vapply(v, function(e) format(signif(e, digits)), "")
   lvl <- 100 * if (is.null(attr(x, "level"))) 0.95 else attr(x, "level")
   more <- ifelse(x$verdict != "inconclusive", "",
@@ -245,6 +248,7 @@ format.bo_claim <- function(x, digits = 2L, ...) {
 
 #' @export
 print.bo_claim <- function(x, digits = 3L, ...) {
+  digits <- check_digits(digits)
   y <- as.data.frame(unclass(x), stringsAsFactors = FALSE)
   num <- vapply(y, is.double, NA)
   y[num] <- lapply(y[num], signif, digits = digits)

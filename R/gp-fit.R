@@ -118,8 +118,9 @@ default_gp_priors <- function() {
 #'   (see [bo_space()]); [predict()] then takes typed or encoded points.
 #' @return An object of class `c("costbo_gp_continuous", "costbo_gp")`: a
 #'   list holding the data, the scaling, the hyperparameters, the Cholesky
-#'   factor and the fit's log marginal likelihood; its element `kernel` names
-#'   the kernel (as printed). Use [coef()], [logLik()], [predict()],
+#'   factor, the fit's log marginal likelihood and the checked settings it
+#'   was fitted with (`settings`, with which costbo refits a run's model to
+#'   new data); its element `kernel` names the kernel (as printed). Use [coef()], [logLik()], [predict()],
 #'   [simulate()] and [gp_condition()] on it.
 #' @section GP variants:
 #' A fitted GP is one of three subclasses of `costbo_gp`:
@@ -155,7 +156,7 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
                    space = NULL) {
   kernel <- check_choice(kernel, gp_kernels)
   if (!is.null(space)) {
-    if (!inherits(space, "bo_space")) stop_arg("space", "a bo_space", space)
+    check_space(space)
     if (!is.null(lower) || !is.null(upper)) {
       stop_arg(if (is.null(lower)) "upper" else "lower",
                "NULL with `space` (its encoding is on the unit cube)",
@@ -175,7 +176,6 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   }
   d <- ncol(X)
   y <- check_vector(y, n)
-  if (stats::sd(y) == 0) stop_arg("y", "non-constant", y, show = FALSE)
   bounds <- check_bounds(lower, upper, X)
   noise_floor <- check_number(noise_floor, min = 0, min_open = TRUE)
   noise_ceiling <- check_number(noise_ceiling, min = 0, min_open = TRUE)
@@ -193,8 +193,66 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
     stop_arg("start", sprintf("a costbo_gp fit with kernel \"%s\" on %d inputs",
                               kernel, d), start)
   }
+  if (!is.null(n_starts)) {
+    n_starts <- check_count_max(n_starts, 1L, 1000L, arg = "n_starts")
+  }
+  range <- bounds$upper - bounds$lower
+  if (!is.null(lengthscale)) {
+    lengthscale <- check_positive_vector(lengthscale, d)
+    if (!ard && length(unique(lengthscale / range)) > 1L) {
+      stop_arg("lengthscale", "proportional to the input ranges when ard = FALSE",
+               lengthscale)
+    }
+  }
+  if (!is.null(outputscale)) {
+    outputscale <- check_number(outputscale, min = 0, min_open = TRUE)
+  }
+  if (!is.null(noise)) noise <- check_number(noise, min = 0)
+  if (is.numeric(mean)) {
+    mean <- check_number(mean)
+  } else if (!identical(mean, "constant")) {
+    stop_arg("mean", "\"constant\" or a single finite number", mean)
+  }
+  # estimate = "fixed" needs both scales (the noise defaults to noise_floor)
+  if (estimate == "fixed" && is.null(lengthscale)) {
+    stop_arg("lengthscale", "given when estimate = \"fixed\"", show = FALSE)
+  }
+  if (estimate == "fixed" && is.null(outputscale)) {
+    stop_arg("outputscale", "given when estimate = \"fixed\"", show = FALSE)
+  }
+  settings <- list(kernel = kernel, mean = mean, estimate = estimate,
+                   noise = noise, lengthscale = lengthscale,
+                   outputscale = outputscale, bounds = bounds, ard = ard,
+                   n_starts = n_starts, noise_floor = noise_floor,
+                   noise_ceiling = noise_ceiling, priors = priors,
+                   space = space)
+  gp_fit_run(X, y, start, settings)
+}
+
+# The fit of gp_fit() from checked data and settings (the list gp_fit()
+# builds; `n_starts` NULL for its default): X a double matrix inside
+# settings$bounds (on the space's encoding with a space), y a double vector
+# (refused when constant), start NULL or a checked continuous fit of the same kernel,
+# inputs and transform. Runs with the settings of a fit made by gp_fit()
+# (fit$settings) refit it to new data without checking them again.
+gp_fit_run <- function(X, y, start, settings) {
+  if (stats::sd(y) == 0) stop_arg("y", "non-constant", y, show = FALSE)
+  kernel <- settings$kernel
+  mean <- settings$mean
+  estimate <- settings$estimate
+  noise <- settings$noise
+  lengthscale <- settings$lengthscale
+  outputscale <- settings$outputscale
+  bounds <- settings$bounds
+  ard <- settings$ard
+  noise_floor <- settings$noise_floor
+  noise_ceiling <- settings$noise_ceiling
+  priors <- settings$priors
+  space <- settings$space
+  n <- nrow(X)
+  d <- ncol(X)
+  n_starts <- settings$n_starts
   if (is.null(n_starts)) n_starts <- if (is.null(start)) 2L else 1L
-  n_starts <- check_count_max(n_starts, 1L, 1000L, arg = "n_starts")
 
   range <- bounds$upper - bounds$lower
   Xs <- sweep(sweep(X, 2L, bounds$lower), 2L, range, "/")
@@ -206,21 +264,14 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   fixed <- rep(FALSE, p)
   theta0 <- c(rep(log(0.5), d), 0, log(max(1e-3, noise_floor)), 0)
   if (!is.null(lengthscale)) {
-    lengthscale <- check_positive_vector(lengthscale, d)
-    if (!ard && length(unique(lengthscale / range)) > 1L) {
-      stop_arg("lengthscale", "proportional to the input ranges when ard = FALSE",
-               lengthscale)
-    }
     theta0[seq_len(d)] <- log(lengthscale / range)
     fixed[seq_len(d)] <- TRUE
   }
   if (!is.null(outputscale)) {
-    outputscale <- check_number(outputscale, min = 0, min_open = TRUE)
     theta0[d + 1L] <- log(outputscale / ysd^2)
     fixed[d + 1L] <- TRUE
   }
   if (!is.null(noise)) {
-    noise <- check_number(noise, min = 0)
     theta0[d + 2L] <- log(noise / ysd^2)
     fixed[d + 2L] <- TRUE
   } else if (estimate == "fixed") {
@@ -228,18 +279,8 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
     fixed[d + 2L] <- TRUE
   }
   if (is.numeric(mean)) {
-    mean <- check_number(mean)
     theta0[p] <- (mean - ymean) / ysd
     fixed[p] <- TRUE
-  } else if (!identical(mean, "constant")) {
-    stop_arg("mean", "\"constant\" or a single finite number", mean)
-  }
-  # estimate = "fixed" needs both scales (the noise defaults to noise_floor)
-  if (estimate == "fixed" && is.null(lengthscale)) {
-    stop_arg("lengthscale", "given when estimate = \"fixed\"", show = FALSE)
-  }
-  if (estimate == "fixed" && is.null(outputscale)) {
-    stop_arg("outputscale", "given when estimate = \"fixed\"", show = FALSE)
   }
 
   # The constant mean is profiled out (its optimum given the rest is closed
@@ -313,36 +354,35 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   } else {
     opt <- fit_c(NULL, starts, ctl)
   }
-  theta <- opt$theta
-  hyp <- c(exp(theta[seq_len(d + 2L)]), theta[p], 0)
-  fac <- call_c(C_gp_factor, Xs, ys, kcode, hyp, double(), double())
-  hyp[p + 1L] <- fac$jitter
-  new_costbo_gp_continuous(list(
+  new_gp_object(list(
     kernel = kernel, kcode = kcode, d = d, n = n, X = X, y = y, Xs = Xs,
     ys = ys, lower = bounds$lower, upper = bounds$upper, ymean = ymean,
-    ysd = ysd, theta = theta, hyp = hyp, fixed = fixed, L = fac$L,
-    beta = fac$beta, estimate = estimate, priors = priors,
+    ysd = ysd, theta = opt$theta, hyp = opt$hyp, fixed = fixed, L = opt$L,
+    beta = opt$beta, estimate = estimate, priors = priors,
     noise_floor = noise_floor, noise_ceiling = noise_ceiling, ard = ard,
     log_posterior = -opt$value, nfun = opt$nfun,
     convergence = opt$convergence, fmean = double(), fcov = double(),
-    space = space
-  ))
+    space = space, settings = settings
+  ), "continuous")
 }
 
 # The control of the multistart L-BFGS-B of C_gp_fit (class
-# costbo_fit_control, read by name by unpack_fit_control() in src/gp.c):
+# costbo_fit_control, read by name by C_gp_fit() in src/gp.c):
 # `n_starts` runs to convergence from the best screened starts, `maxit`,
 # `factr`, `pgtol` and `lmm` of L-BFGS-B, the log-noise level `split`
 # between the two noise regimes the multistart races (NA: none), the
-# racing iterations `race` of later runs (0: none), and `bar`: a run
-# happens only when the best screened value is below it.
+# racing iterations `race` of later runs (0: none), `bar`: a run happens
+# only when the best screened value is below it, and `factor`: whether the
+# result holds the GP at the optimum too (its hyp, and the L, beta and
+# jitter of its factor).
 gp_fit_control <- function(n_starts, maxit = 200L, factr = 1e8, pgtol = 0,
                            lmm = 5L, split = NA_real_, race = 10L,
-                           bar = Inf) {
+                           bar = Inf, factor = TRUE) {
   structure(list(n_starts = as.integer(n_starts), maxit = as.integer(maxit),
                  factr = as.double(factr), pgtol = as.double(pgtol),
                  lmm = as.integer(lmm), split = as.double(split),
-                 race = as.integer(race), bar = as.double(bar)),
+                 race = as.integer(race), bar = as.double(bar),
+                 factor = as.integer(factor)),
             class = "costbo_fit_control")
 }
 
@@ -369,7 +409,9 @@ gp_fit_subset <- function(fit_c, n, d, starts, ctl, fixed, lo, up,
                           noise_floor) {
   p <- d + 3L
   idx <- sort(sample.int(n, gp_subset_size))
-  sub <- fit_c(idx, starts, ctl)
+  ctl0 <- ctl
+  ctl0$factor <- 0L # the subset's factor is not needed
+  sub <- fit_c(idx, starts, ctl0)
   th <- sub$runs[, which.min(sub$run_values)]
   free_l <- !fixed[seq_len(d)]
   th[seq_len(d)][free_l] <- pmin(th[seq_len(d)][free_l], log(5))
@@ -408,13 +450,6 @@ iso_starts <- function(theta0, d, fixed, noise_floor, noise_ceiling) {
   out[seq_len(d), ] <- rep(g$l, each = d)
   out[d + 2L, ] <- g$noise
   out
-}
-
-# log N(y; m, K) from the Cholesky factor L of K and beta = L^{-1} (y - m)
-chol_loglik <- function(L, beta) {
-  n <- length(beta)
-  if (n == 0L) return(0)
-  -0.5 * sum(beta^2) - sum(log(diag(L))) - 0.5 * n * log(2 * pi)
 }
 
 check_bounds <- function(lower, upper, X, call = sys.call(-1L)) {
@@ -460,12 +495,17 @@ check_priors <- function(priors, call = sys.call(-1L)) {
   def
 }
 
-# the theta of a previous fit, re-expressed on the scaling of a new fit
+# The theta of a previous continuous fit (checked where it entered: gp_fit()
+# or a state's models), re-expressed on the scaling of a new fit: its
+# coefficients in the user's units (as gp_coef() gives them), on the new
+# fit's range and standardization.
 warm_theta <- function(start, theta0, fixed, range, ymean, ysd) {
-  cf <- coef(start)
   d <- start$d
-  th <- c(log(cf$lengthscale / range), log(cf$outputscale / ysd^2),
-          log(max(cf$noise, 1e-300) / ysd^2), (cf$mean - ymean) / ysd)
+  h <- start$hyp
+  s2 <- start$ysd^2
+  th <- c(log(h[seq_len(d)] * (start$upper - start$lower) / range),
+          log(h[d + 1L] * s2 / ysd^2), log(max(h[d + 2L] * s2, 1e-300) / ysd^2),
+          (start$ymean + start$ysd * h[d + 3L] - ymean) / ysd)
   ifelse(fixed, theta0, th)
 }
 
@@ -507,13 +547,13 @@ gp_finite <- function(mean, cov, x = NULL, y = NULL, noise = 0) {
                             min(ev)), cov, show = FALSE)
   }
   noise <- check_number(noise, min = 0)
-  obj <- new_costbo_gp_finite(list(
+  obj <- new_gp_object(list(
     kernel = "finite", kcode = 3L, d = 1L, n = 0L,
     X = matrix(0, 0, 1), y = double(), Xs = matrix(0, 0, 1), ys = double(),
     lower = 0, upper = 1, ymean = 0, ysd = 1, theta = double(),
     hyp = c(1, 1, noise, 0, 0), fixed = logical(), L = matrix(0, 0, 0),
     beta = double(), estimate = "fixed", fmean = mean, fcov = cov
-  ))
+  ), "finite")
   if (!is.null(x) || !is.null(y)) {
     if (is.null(x) || is.null(y)) {
       stop_arg(if (is.null(x)) "x" else "y",

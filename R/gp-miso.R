@@ -117,7 +117,7 @@ gp_fit_miso <- function(X, source, y, n_sources = NULL, lower = NULL,
   if (!is.finite(ev$value)) {
     stop_costbo("the multi-source covariance matrix could not be factored")
   }
-  new_costbo_gp_miso(list(
+  new_gp_object(list(
     kernel = "miso", kcode = 4L, d = d, n = n, n_sources = n_sources, X = X,
     source = source, y = y, Xs = Xs, ys = ys, lower = bounds$lower,
     upper = bounds$upper, ymean = ymean, ysd = ysd, theta = best$par,
@@ -126,7 +126,7 @@ gp_fit_miso <- function(X, source, y, n_sources = NULL, lower = NULL,
     noise_floor = noise_floor, log_posterior = -best$value,
     nfun = best$counts[["function"]], convergence = best$convergence,
     fmean = double(), fcov = double()
-  ))
+  ), "miso")
 }
 
 # Positions of the lengthscales in theta = (log ell_0, log sf2_0, (log ell_s,

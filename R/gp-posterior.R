@@ -15,6 +15,7 @@ rff_spectral <- function(z, kernel) {
 #' @export
 print.costbo_gp <- function(x, digits = max(3L, getOption("digits") - 3L),
                             ...) {
+  digits <- check_digits(digits)
   gp_print(check_gp_object(x, arg = "x"), digits)
   invisible(x)
 }
@@ -108,9 +109,9 @@ predict.costbo_gp <- function(object, newdata, sd = TRUE, grad = FALSE,
 }
 
 # newdata on the internal scale (unit cube, or 0-based candidate indices)
+# of a checked fit (check_gp_object())
 gp_newdata <- function(object, newdata, arg = "newdata",
-                       call = sys.call(-1L), object_arg = "object") {
-  object <- check_gp_object(object, arg = object_arg, call = call)
+                       call = sys.call(-1L)) {
   gp_scale_inputs(object, newdata, arg, call)
 }
 

@@ -89,8 +89,8 @@ gp_upgrade_models <- function(models) {
 gp_can <- function(model, what) {
   if (!(is.character(what) && length(what) == 1L &&
         what %in% names(gp_capabilities))) {
-    stop(sprintf("internal error: unknown GP capability %s",
-                 describe_value(what)))
+    stop(costbo_condition("costbo_error", sprintf(
+      "internal error: unknown GP capability %s", describe_value(what))))
   }
   v <- gp_variant(model)
   !is.na(v) && what %in% gp_variant_table[[v]]$can
@@ -114,30 +114,26 @@ gp_require <- function(model, what, arg, must = NULL, value = NULL,
                     gp_capabilities[[what]])
   }
   got <- if (show) sprintf(", not %s", describe_value(value)) else ""
-  stop(structure(
-    class = c("costbo_error_capability", "costbo_error_arg", "costbo_error",
-              "error", "condition"),
-    list(message = sprintf("`%s` must be %s%s.", paste(arg, collapse = " "),
-                           must, got),
-         call = user_call(call), arg = arg, value = value, capability = what,
-         variant = gp_variant(model))
-  ))
+  stop(costbo_condition(c("costbo_error_capability", "costbo_error_arg",
+                          "costbo_error"),
+                        sprintf("`%s` must be %s%s.",
+                                paste(arg, collapse = " "), must, got),
+                        user_call(call), arg = arg, value = value,
+                        capability = what, variant = gp_variant(model)))
 }
 
 # Kernel names with the smoothness nu of their spectral density (Inf: the
 # squared exponential), for random Fourier features.
 gp_kernel_nu <- c(matern52 = 2.5, matern32 = 1.5, se = Inf)
 
-# The constructors of the three variants (see gp_variant_table); they trust
-# their input, which the fitting functions have built.
-new_costbo_gp_continuous <- function(x) new_gp_object(x, "continuous")
-
-new_costbo_gp_finite <- function(x) new_gp_object(x, "finite")
-
-new_costbo_gp_miso <- function(x) new_gp_object(x, "miso")
-
+# The constructor of the three variants (`variant`: a name of
+# gp_variant_table); it trusts its input, which the fitting functions have
+# built, and adds log N(y; m, K) of the standardized data from the Cholesky
+# factor L of K and beta = L^{-1} (y - m).
 new_gp_object <- function(x, variant) {
-  x$loglik_std <- chol_loglik(x$L, x$beta)
+  n <- length(x$beta)
+  x$loglik_std <- if (n == 0L) 0 else
+    -0.5 * sum(x$beta^2) - sum(log(diag(x$L))) - 0.5 * n * log(2 * pi)
   structure(x, class = c(gp_variant_table[[variant]]$class, "costbo_gp"))
 }
 
@@ -145,12 +141,12 @@ new_gp_object <- function(x, variant) {
 # gp_unpack() in src/gp.c): list(X, y, L, beta, kernel, hyp, fmean, fcov),
 # all on the internal scale and of the storage types C expects.
 #
-# Every element C indexes by is checked first (check_gp_object()), so that a
+# The fit must have been checked (check_gp_object()) where it entered: by
+# the exported function it was given to, or made by costbo itself (a
+# state's models). Every element C indexes by is checked there, so that a
 # fit restored from an edited file or altered by hand gives an error naming
-# the argument and the field instead of a crash; `arg` and `call` name the
-# argument of the user's function the fit came in.
-gp_pack <- function(object, arg = "object", call = sys.call(-1L)) {
-  object <- check_gp_object(object, arg = arg, call = call)
+# the argument and the field instead of a crash; the pack trusts it.
+gp_pack <- function(object) {
   structure(list(X = object$Xs, y = object$ys, L = object$L,
                  beta = object$beta, kcode = as.integer(object$kcode),
                  hyp = as.double(object$hyp),
@@ -432,3 +428,4 @@ gp_append_inputs.costbo_gp_continuous <- function(object, x, Xa) {
   object$X <- rbind(object$X, check_matrix(x, d = object$d))
   object
 }
+

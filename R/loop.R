@@ -116,6 +116,17 @@
 #' the budget (bench/failures.R measures this on Branin failing on half its
 #' box), in ask/tell sessions too. A run without failures is unchanged.
 #'
+#' A known cost function written in R that fails (signals an error) at
+#' some points, say where a setting has no price, is handled the same way.
+#' Cost-aware policies call it at the points they consider: with `"stop"`
+#' a failure there ends the run (`stop_code = "cost_failed"`, nothing paid
+#' for that point); with `"skip"` such a point is unaffordable to the
+#' policy (its cost is taken as 1e100), so the policy looks elsewhere and
+#' the budget is spent where the cost is defined. A cost that fails at
+#' every point tried before the run, or that returns anything but one
+#' positive number, is refused before anything is paid: signal an error
+#' where a point has no cost, do not return `NA` or a negative number.
+#'
 #' An interrupt (Ctrl-C), also during long C computations, or an error
 #' inside the policy, ends the run cleanly with all evaluations kept.
 #'
@@ -142,8 +153,14 @@
 #'
 #' @param problem A [bo_problem()] (see also [test_problem()]).
 #' @param policy A policy, e.g. [policy_ei_pu()] (see [bo_policy]).
+#' @param design The initial design of a box (with or without information
+#'   sources): `"sobol"` (scrambled Sobol points) or `"minimax"` (a minimax
+#'   fill-distance design, [minimax_points()], the design of Yue and Kontar
+#'   2020); with information sources every design point is evaluated at
+#'   every source. Problems with candidates, control sets or a typed space
+#'   take `"sobol"`.
 #' @param n_init Size of the initial design: scrambled Sobol points (random
-#'   candidates for a finite domain). Default `2 * (k + 1)` for `k`
+#'   candidates for a finite domain; see `design`). Default `2 * (k + 1)` for `k`
 #'   settings, ending early within a quarter of the budget when charged
 #'   (see the section on budget accounting), or 0 with `initial`. At most
 #'   1000, and at most the number of candidates of a finite domain: the
@@ -167,7 +184,8 @@
 #' @param budget_prob The probability with which a measured cost must be
 #'   predicted to fit in the remaining budget for an evaluation to start
 #'   (default 0.9).
-#' @param on_error `"stop"` or `"skip"`: what to do when the objective fails.
+#' @param on_error `"stop"` or `"skip"`: what to do when the objective, or
+#'   a known cost function, fails (see the section on failures).
 #' @param pandora_stop Also stop when the Pandora stopping rule fires (the
 #'   incumbent, see the section on models, is at least the largest Gittins
 #'   index; PBGI policies only), as in the cost-per-sample setting of Xie et
@@ -212,9 +230,10 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
                         checkpoint = NULL, gp_args = list(), workers = 1L,
                         clock = c("real", "simulated"),
                         budget_rule = c("feasible", "stop"), budget_prob = 0.9,
-                        model) {
+                        design = c("sobol", "minimax"), model) {
   call <- sys.call()
   problem <- check_problem_policy(problem, policy, call)
+  design <- check_design(design, problem, call)
   budget_rule <- check_budget_rule(budget_rule)
   budget_prob <- check_budget_prob(budget_prob)
   workers <- check_count_max(workers, 1L, max_workers, arg = "workers")
@@ -237,10 +256,9 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
                                 !is.na(checkpoint) && nzchar(checkpoint))) {
     stop_arg("checkpoint", "a file name", checkpoint)
   }
-  if (!is.null(problem$candidates) &&
-      n_init > nrow(problem$candidates)) {
+  if (n_init > problem_n_points(problem)) {
     stop_arg("n_init", sprintf("at most the number of candidates (%d)",
-                               nrow(problem$candidates)), n_init)
+                               problem_n_points(problem)), n_init)
   }
   if (!missing(model)) {
     gp_args <- renamed_arg(model, "model", "gp_args", !missing(gp_args))
@@ -257,9 +275,10 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
   if (!is.null(initial)) state <- state_initial(state, initial, call)
   ctl <- list(max_evaluations = max_evaluations, on_error = on_error,
               pandora_stop = pandora_stop, progress = progress,
-              checkpoint = checkpoint, workers = workers, clock = clock)
+              checkpoint = checkpoint, workers = workers, clock = clock,
+              design = design)
   async <- workers > 1L || clock == "simulated"
-  if (n_init + sum(state_ok(state)) < 2L && is.null(problem$prior)) {
+  if (n_init + sum(state_ok(state)) < problem_min_data(problem)) {
     stop_arg("n_init", "such that the initial design has at least 2 points",
              n_init)
   }
@@ -269,6 +288,8 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
     stop_arg("n_init", paste("at least 1 with an explicit prior and no",
                              "`initial` points"), n_init)
   }
+  state$skip_cost_failures <- on_error == "skip"
+  state$id <- new_run_id()
   check_run_ready(state, call, pending = async)
   state$memory <- policy_init(policy, state)
   state$started <- Sys.time()
@@ -276,7 +297,7 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
                                         environment())
   if (async) {
     if (n_init > 0L) {
-      state$initial_plan <- c(problem_design(problem, n_init),
+      state$initial_plan <- c(problem_design(problem, n_init, design),
                               list(done = 0L, launched = 0L,
                                    cap = design_cap))
     }
@@ -294,14 +315,13 @@ warn_if_failed <- function(run) {
     return(run)
   }
   n <- length(run$value)
-  cond <- structure(class = c("costbo_warning_failed", "costbo_warning",
-                              "warning", "condition"),
-    list(message = sprintf(paste(
+  warning(costbo_condition(
+    c("costbo_warning_failed", "costbo_warning"),
+    sprintf(paste(
       "the run stopped after %d evaluations: %s. Every evaluation is kept",
       "in the run (as.data.frame()); bo_optimize(on_error = \"skip\") goes",
       "on past failed evaluations."), n, run$stop_reason),
-      call = NULL))
-  warning(cond)
+    type = "warning"))
   run
 }
 
@@ -327,10 +347,16 @@ warn_if_failed <- function(run) {
 #'   whose code refers to objects that are not saved with it (functions of
 #'   the global environment, connections to instruments). It must have the
 #'   same domain, direction (`maximize`), cost type and budget as the saved
-#'   one.
+#'   one. When its objective or cost function differs from the saved one by
+#'   its code (formals and body), as after fixing a bug in it or when the
+#'   file holds another run, the run goes on with a warning (class
+#'   `costbo_warning_checkpoint`); with `id` another run's file is refused.
 #' @param max_evaluations Optionally a new cap on the number of evaluations
 #'   after the initial design.
 #' @param progress Report every evaluation (see [bo_progress])?
+#' @param id Optionally the identity of the run to resume (`run$id` of the
+#'   run that wrote the file, shown by its `print()`): the file must hold
+#'   that run.
 #' @return A `bo_run`.
 #' @family runs
 #' @examples
@@ -343,13 +369,23 @@ warn_if_failed <- function(run) {
 #' unlink(f)
 #' @export
 bo_resume <- function(checkpoint, problem = NULL, max_evaluations = NULL,
-                      progress = interactive()) {
+                      progress = interactive(), id = NULL) {
   call <- sys.call()
   if (!(is.character(checkpoint) && length(checkpoint) == 1L &&
         !is.na(checkpoint) && file.exists(checkpoint))) {
     stop_arg("checkpoint", "an existing checkpoint file", checkpoint)
   }
+  if (!is.null(id) && !(is.character(id) && length(id) == 1L &&
+                        !is.na(id) && nzchar(id))) {
+    stop_arg("id", "one run identity (a string, `run$id`)", id)
+  }
   saved <- read_checkpoint(checkpoint, call)
+  if (!is.null(id) && !identical(saved$state$id, id)) {
+    stop_arg("checkpoint", sprintf(
+      "the checkpoint of run %s, not of %s", id,
+      if (is.null(saved$state$id)) "a run without an identity (written by an older costbo)"
+      else paste("run", saved$state$id)), show = FALSE)
+  }
   ctl <- saved$ctl
   if (!is.null(max_evaluations)) {
     ctl$max_evaluations <- check_count(max_evaluations)
@@ -368,6 +404,14 @@ bo_resume <- function(checkpoint, problem = NULL, max_evaluations = NULL,
     if (!same) {
       stop_arg("problem", paste("a bo_problem with the saved problem's domain,",
                                 "direction, cost type and budget"), problem)
+    }
+    if (!identical(problem_code_digest(problem), problem_code_digest(old))) {
+      warn_checkpoint(sprintf(paste(
+        "the objective or cost function of `problem` is not the one of the",
+        "run saved in \"%s\" (run %s): the run goes on with the new one",
+        "(if the file is another run's, bo_resume(id =) refuses it)"),
+        checkpoint, if (is.null(state$id)) "without an identity" else
+          state$id))
     }
     state$problem <- upgrade_problem(problem)
   }
@@ -392,7 +436,9 @@ bo_resume <- function(checkpoint, problem = NULL, max_evaluations = NULL,
 # resumes it from its checkpoint where it stopped (continue_initial()).
 run_initial <- function(state, n_init, ctl, cap = FALSE) {
   if (n_init == 0L) return(state)
-  state$initial_plan <- c(problem_design(state$problem, n_init),
+  state$initial_plan <- c(problem_design(state$problem, n_init,
+                                         if (is.null(ctl$design)) "sobol"
+                                         else ctl$design),
                           list(done = 0L, cap = cap))
   continue_initial(state, ctl)
 }
@@ -434,19 +480,8 @@ continue_initial <- function(state, ctl) {
     }
     state
   }, interrupt = function(e) {
-    stop_run(state, "interrupted", "interrupted")
+    stop_run(state, "interrupted")
   })
-}
-
-# Stop the run: `code` says why for programs (one of the codes documented
-# in bo_optimize(): "budget", "max_evaluations", "pandora", "policy_failed",
-# "objective_failed", "cost_failed", "repeated_failure", "exhausted",
-# "interrupted"),
-# `reason` for people.
-stop_run <- function(state, code, reason) {
-  state$stop_code <- code
-  state$stop_reason <- reason
-  state
 }
 
 # The stop code of a run that stops on the failed evaluation `ev`.
@@ -516,10 +551,31 @@ check_run_ready <- function(state, call, pending = FALSE) {
   closure <- problem_cost_closure(pr)
   if (!is.null(closure) && isTRUE(syn$policy$known_cost)) {
     # the policy calls it from C: its values and gradients (or forward
-    # differences) at every synthetic point, as C will ask for them
+    # differences) at every synthetic point, as C will ask for them. With
+    # on_error = "skip" a failure is a point the policy cannot afford, so a
+    # cost that fails at every synthetic point is refused, one that fails
+    # at some is not
     U <- sweep(sweep(syn$X, 2L, pr$lower), 2L, pr$upper - pr$lower, "/")
-    stage("cost", call_c(C_rcall_eval, closure, U, as.double(pr$lower),
-                         as.double(pr$upper - pr$lower), TRUE))
+    skip <- isTRUE(state$skip_cost_failures)
+    failed <- 0L
+    for (i in seq_len(nrow(U))) {
+      ok <- tryCatch({
+        stage("cost", call_c(C_rcall_eval, closure, U[i, , drop = FALSE],
+                             as.double(pr$lower),
+                             as.double(pr$upper - pr$lower), TRUE))
+        TRUE
+      }, costbo_error_arg = function(e) {
+        if (!skip || !inherits(e$parent, "costbo_error_cost") ||
+            is.null(e$parent$parent)) stop(e)
+        FALSE
+      })
+      failed <- failed + !ok
+    }
+    if (failed == nrow(U)) {
+      stop_arg("cost", sprintf(paste(
+        "a function that works at some points: it failed at every one of",
+        "the %d points it was tried at"), nrow(U)), show = FALSE, call = call)
+    }
   }
   invisible(TRUE)
 }
@@ -531,6 +587,7 @@ synthetic_state <- function(state) {
   design <- problem_synthetic(pr, 2L * (pr$d + 1L))
   syn <- new_state(pr, state$policy, state$charge_initial, state$model_args,
                    state_budget_rule(state), state$budget_prob)
+  syn$skip_cost_failures <- state$skip_cost_failures
   k <- 0L
   for (i in seq_len(nrow(design$x))) for (s in design$sources) {
     k <- k + 1L
@@ -555,30 +612,43 @@ first_primes <- function(n) {
   p
 }
 
+# How a run ends when its policy signals the error e: a known cost written
+# in R that failed where the policy asked for it ends it as "cost_failed"
+# (with on_error = "skip" the policy sees such points as unaffordable
+# instead, see cost_skipping_failures()), anything else as "policy_failed".
+policy_failure_code <- function(e) {
+  if (inherits(e, "costbo_error_cost")) "cost_failed" else "policy_failed"
+}
+policy_failure_reason <- function(e) {
+  if (inherits(e, "costbo_error_cost")) {
+    paste(conditionMessage(e), "(where the policy asked for it)")
+  } else paste("the policy failed:", conditionMessage(e))
+}
+
 # The main loop; returns a bo_run.
 run_loop <- function(state, ctl) {
   if (!is.null(state$stop_reason)) return(finish_run(state, ctl))
+  state$skip_cost_failures <- ctl$on_error == "skip"
   n_bo <- function() sum(state$phase == "bo")
   result <- tryCatch({
     repeat {
       if (state$spent >= state$budget) {
-        state <- stop_run(state, "budget", "budget spent")
+        state <- stop_run(state, "budget")
         break
       }
       if (!is.null(ctl$max_evaluations) && n_bo() >= ctl$max_evaluations) {
-        state <- stop_run(state, "max_evaluations",
-                          "maximum number of evaluations reached")
+        state <- stop_run(state, "max_evaluations")
         break
       }
       p <- tryCatch(state_propose(state), error = function(e) e)
       if (inherits(p, "error")) {
-        state <- stop_run(state, "policy_failed",
-                          paste("the policy failed:", conditionMessage(p)))
+        state <- stop_run(state, policy_failure_code(p),
+                          policy_failure_reason(p))
         break
       }
       state <- p$state
       if (ctl$pandora_stop && isTRUE(p$info$stop_rule)) {
-        state <- stop_run(state, "pandora", "Pandora stopping rule")
+        state <- stop_run(state, "pandora")
         break
       }
       state <- run_step(state, p, ctl)
@@ -586,58 +656,27 @@ run_loop <- function(state, ctl) {
     }
     state
   }, interrupt = function(e) {
-    stop_run(state, "interrupted", "interrupted")
+    stop_run(state, "interrupted")
   })
   finish_run(result, ctl)
 }
 
-# One step of the policy's proposal p: price the step (a step whose known
-# cost cannot be worked out is recorded as failed, unpaid), stop when it
-# does not fit the budget or repeats a failure, else realize it, evaluate
-# it and record it.
+# One step of the policy's proposal p, as step_decide() (step.R) says:
+# record a step whose known cost cannot be worked out as failed, unpaid;
+# stop; or evaluate the step, then record it.
 run_step <- function(state, p, ctl) {
-  pr <- state$problem
-  step <- p$step
-  pc <- problem_price(pr, step)
-  if (nzchar(pc$message)) {
-    return(record_step(state, step, cost_failure(pc$message), p, ctl))
-  }
-  # when the policy's point does not fit: the best point that does, by the
-  # policy's acquisition, or the end of the run when none does
-  remaining <- state$budget - state$spent
-  alt <- budget_apply_rule(state, p, remaining)
-  if (alt$none) {
-    no <- problem_decline(pr, step, pc$cost, p$info)
-    state <- stop_run(state, "budget", budget_none_reason(state, remaining))
-    state$declined <- no$declined
-    return(state)
-  }
-  if (!identical(alt$p, p)) {
-    p <- alt$p
-    step <- p$step
-    pc <- problem_price(pr, step)
-    if (nzchar(pc$message)) {
-      return(record_step(state, step, cost_failure(pc$message), p, ctl))
-    }
-  }
-  if (!is.na(pc$cost) &&
-      state$spent + pc$cost > state$budget * (1 + 1e-12)) {
-    no <- problem_decline(pr, step, pc$cost, p$info)
-    state <- stop_run(state, "budget", no$reason)
-    state$declined <- no$declined
-    return(state)
-  }
-  if (problem_repeats_failure(pr, state, step)) {
-    return(stop_run(state, "repeated_failure",
-                    "the policy proposed a point that failed before"))
-  }
-  if (problem_exhausted(pr, state, step)) {
-    return(stop_run(state, "exhausted", paste(
-      "every point of the space near the proposal has been evaluated",
-      "(a deterministic objective)")))
-  }
-  step <- problem_realize(pr, step)
-  record_step(state, step, evaluate_step(pr, step, pc$cost), p, ctl)
+  d <- step_decide(state, p)
+  switch(d$action,
+    fail = record_step(state, d$step, d$ev, d$p, ctl),
+    stop = {
+      state <- stop_run(state, d$code, d$reason)
+      if (d$code == "budget") state$declined <- d$declined
+      state
+    },
+    evaluate = {
+      ev <- evaluate_step(state$problem, d$step, d$cost)
+      record_step(state, d$step, ev, d$p, ctl)
+    })
 }
 
 # Record a step's evaluation with the policy's timings and diagnostics,

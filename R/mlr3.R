@@ -34,7 +34,7 @@
 #' }
 #' @export
 as_bo_space <- function(x) {
-  if (inherits(x, "bo_space")) return(x)
+  if (inherits(x, "bo_space")) return(check_space(x, "x"))
   if (inherits(x, "ParamSet")) return(paradox_spec(x, sys.call())$space)
   stop_arg("x", "a bo_space or a paradox ParamSet", x)
 }
@@ -263,11 +263,15 @@ costbo_tuner_class <- function() {
     ),
     active = list(
       run = function(rhs) {
-        if (!missing(rhs)) stop("`run` is read-only.", call. = FALSE)
+        if (!missing(rhs)) {
+          stop(costbo_condition("costbo_error", "`run` is read-only."))
+        }
         private$.run
       },
       session = function(rhs) {
-        if (!missing(rhs)) stop("`session` is read-only.", call. = FALSE)
+        if (!missing(rhs)) {
+          stop(costbo_condition("costbo_error", "`session` is read-only."))
+        }
         if (is.null(private$.run)) return(NULL)
         structure(unclass(private$.run), class = "bo_session")
       }
@@ -294,8 +298,9 @@ check_tuner_cost <- function(x) {
   } else "must be the name of an archive column or a function"
 }
 
-# The tuning loop of TunerBatchCostbo: costbo's initial design, then
-# bo_ask()/bo_tell(), every configuration evaluated by inst$eval_batch().
+# The tuning loop of TunerBatchCostbo: costbo's initial design, then the
+# steps of bo_optimize() (state_propose(), step_decide()), every
+# configuration evaluated by inst$eval_batch(), then recorded.
 # The state is written to private$.run as it grows, so that it survives a
 # termination signalled from eval_batch().
 tuner_optimize <- function(self, private, inst) {
@@ -323,7 +328,7 @@ tuner_optimize <- function(self, private, inst) {
   # of the budget when charged (see bo_optimize())
   cap <- is.null(pv$n_init)
   n_init <- if (cap) default_n_init(prob) else as.integer(pv$n_init)
-  stop_with <- function(code, reason) {
+  stop_with <- function(code, reason = stop_reasons[[code]]) {
     state <- stop_run(state, code, reason)
     private$.run <- structure(state, class = "bo_run")
     invisible(NULL)
@@ -392,7 +397,7 @@ tuner_optimize <- function(self, private, inst) {
     batch <- rest[seq_len(m)]
     evs <- evaluate(lapply(steps[batch], function(st) space_point(spec$space, st$x)),
                     prices[batch])
-    if (is.null(evs)) return(stop_with("terminated", "terminator of the instance"))
+    if (is.null(evs)) return(stop_with("terminated"))
     for (i in seq_len(m)) {
       ok <- !is.na(evs[[i]]$value)
       state <- state_record(state, steps[[batch[i]]],
@@ -409,36 +414,43 @@ tuner_optimize <- function(self, private, inst) {
       "fewer than two configurations of the initial design have a value")))
   }
   repeat {
-    if (state$spent >= budget) return(stop_with("budget", "budget spent"))
-    # bo_ask() keeps to the budget (the rule of bo_optimize()): it proposes
-    # only what fits, a measured cost with probability budget_prob
-    x <- tryCatch(bo_ask(state), error = function(e) e)
-    if (inherits(x, "costbo_error_budget")) {
-      return(stop_with("budget", budget_none_reason(state,
-                                                    budget - state$spent)))
+    if (state$spent >= budget) return(stop_with("budget"))
+    p <- tryCatch(state_propose(state), error = function(e) e)
+    if (inherits(p, "error")) {
+      warning(costbo_condition(
+        c("costbo_warning_policy", "costbo_warning"),
+        sprintf("costbo's policy failed, the tuner stops: %s",
+                conditionMessage(p)), type = "warning"))
+      return(stop_with(policy_failure_code(p), policy_failure_reason(p)))
     }
-    if (inherits(x, "error")) {
-      warning(sprintf("costbo's policy failed, the tuner stops: %s",
-                      conditionMessage(x)), call. = FALSE)
-      return(stop_with("policy_failed", paste("the policy failed:",
-                                              conditionMessage(x))))
+    state <- p$state
+    # the step engine of bo_optimize() decides: the budget rule (a measured
+    # cost fits with probability budget_prob), a repeated failure, an
+    # exhausted space
+    d <- step_decide(state, p)
+    if (d$action == "fail") {
+      stop_arg("cost", sprintf("a function giving a positive cost (%s)",
+                               d$ev$message), show = FALSE, call = call)
     }
-    u <- problem_told_point(prob, x, call)
-    step <- new_step(u[1L, ])
-    if (problem_exhausted(prob, state, step)) {
-      return(stop_with("exhausted", paste(
-        "every configuration near the proposal has been evaluated",
-        "(a deterministic objective)")))
+    if (d$action == "stop") {
+      state$declined <- d$declined
+      return(stop_with(d$code, d$reason))
     }
-    p <- unclass_point(x)
-    guess <- if (known) price(step) else {
-      tuner_cost_bound(attr(x, "models")$cost, u, state)
+    step <- d$step
+    guess <- if (known) d$cost else {
+      tuner_cost_bound(state$models$cost, matrix(step$x, 1L), state)
     }
-    ev <- evaluate(list(p), guess)[[1L]]
-    if (is.null(ev)) return(stop_with("terminated", "terminator of the instance"))
-    # the cost the budget check counted on, kept with the evaluation
-    attr(x, "info") <- c(attr(x, "info"), list(cost_bound = guess))
-    state <- bo_tell(state, x, ev$value, cost = if (known) NULL else ev$cost)
+    ev <- evaluate(list(space_point(spec$space, step$x)), guess)[[1L]]
+    if (is.null(ev)) return(stop_with("terminated"))
+    ok <- !is.na(ev$value)
+    # evaluated, then recorded, with the cost the budget check counted on
+    state <- state_record(state, step, user_value(prob, ev$value), ev$cost,
+                          "bo", status = if (ok) "ok" else "error",
+                          message = if (ok) "" else "no value reported",
+                          fit_time = p$fit_time, policy_time = p$policy_time,
+                          info = c(d$p$info, list(cost_bound = guess)))
+    state$memory <- d$p$memory
+    state$iteration <- state$iteration + 1L
     private$.run <- structure(state, class = "bo_run")
   }
 }

@@ -242,8 +242,10 @@ plot_progress <- function(state, dots) {
   cum <- df$cumulative_cost
   best <- df$best_value
   key <- cost_key(df$cost)
-  yr <- range(c(df$value[ok], best), na.rm = TRUE, finite = TRUE)
-  if (!all(is.finite(yr))) yr <- c(0, 1)
+  # (a run whose evaluations all failed has no value to scale by)
+  shown <- c(df$value[ok], best)
+  shown <- shown[is.finite(shown)]
+  yr <- if (length(shown)) range(shown) else c(0, 1)
   frame <- plot_frame(list(
     xlim = range(c(0, cum, state$budget), na.rm = TRUE), ylim = yr,
     xlab = "cumulative cost",
@@ -637,7 +639,7 @@ plot_cost <- function(state, dots) {
 
 plot_posterior <- function(state, n_grid, dots, call) {
   pr <- state$problem
-  if (pr$d != 1L || !is.null(pr$candidates)) {
+  if (pr$d != 1L || is.finite(problem_n_points(pr))) {
     stop_arg("type", paste("\"progress\", \"model\" or \"cost\" unless the",
                            "problem has one continuous input"),
              "posterior", call = call)

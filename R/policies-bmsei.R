@@ -208,10 +208,11 @@ policy_bmsei <- function(steps = 4, fantasies = c(4, 4, 2), path = FALSE,
     bmsei_values(state, X, fantasies, path, sched$budget, ctl)
   }
   label <- sprintf("%d-step B-MS-EI%s", steps, if (path) " (path)" else "")
-  pol <- new_bo_policy("bmsei", label, propose, acquisition, params = params)
-  # calls a known cost written in R from C (see check_run_ready())
-  pol$known_cost <- TRUE
-  pol
+  # a tree over candidates is maximized exactly under an explicit prior;
+  # candidate rows without one have no tree
+  # (calls a known cost written in R from C, see check_run_ready())
+  new_bo_policy("bmsei", label, propose, acquisition, params = params,
+                domains = c("box", "indices"), known_cost = TRUE)
 }
 
 check_bmsei_control <- function(ctl, call = sys.call(-1L)) {
@@ -238,10 +239,6 @@ bmsei_pack <- function(state, budget, type = "q1") {
   a <- myopic_args(state, type)
   if (type == "q1") a$remaining <- budget
   spec <- do.call(new_acq_spec, a)
-  if (!spec$finite && !is.null(state$problem$candidates)) {
-    stop_costbo(paste("B-MS-EI on a candidate set needs an explicit prior",
-                      "(see bo_problem(prior = ))"))
-  }
   spec$state[["remaining"]] <- state_remaining(state)
   if (type == "q1") spec$state[["remaining"]] <- budget
   list(pack = acq_pack(spec), spec = spec)
@@ -356,7 +353,7 @@ bmsei_values <- function(state, X, fantasies, path, budget, ctl) {
   m <- p$spec$model
   if (p$spec$finite) {
     r <- call_c(C_tree_argmax, p$pack, fantasies, z$zf, z$zc, budget)
-    return(r$values[match_candidates(state$problem$candidates, X)])
+    return(r$values[problem_model_newdata(state$problem, X)])
   }
   ctl <- bmsei_control(ctl, m$d)
   r <- call_c(C_tree_maximize, p$pack, fantasies, z$zf, z$zc, budget,

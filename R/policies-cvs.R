@@ -70,7 +70,7 @@ acq_expected_ucb <- function(model, x, controlled, samples, beta = 2,
   Zs <- sweep(sweep(samples, 2L, model$lower), 2L, range, "/")
   check_in_box(Zs, "samples", sys.call())
   if (length(ctrl) == d) Zs <- Zs[1L, , drop = FALSE]
-  r <- call_c(C_cvs_eucb, gp_pack(model, "model"), xs, ctrl - 1L, Zs, beta, grad)
+  r <- call_c(C_cvs_eucb, gp_pack(model), xs, ctrl - 1L, Zs, beta, grad)
   value <- model$ymean + model$ysd * r$value
   if (!grad) return(value)
   g <- sweep(t(r$grad), 2L, model$ysd / range[ctrl], "*")
@@ -137,10 +137,8 @@ cvs_ucb_acquisition <- function(beta) {
 }
 
 new_cvs_policy <- function(name, label, propose, acquisition, init, params) {
-  pol <- new_bo_policy(name, label, propose, acquisition, init = init,
-                       params = params)
-  pol$cvs <- TRUE
-  pol
+  new_bo_policy(name, label, propose, acquisition, init = init,
+                params = params, cvs = TRUE)
 }
 
 check_cvs_common <- function(beta, n_samples, n_raw, n_starts,
@@ -431,7 +429,7 @@ rff_maximize <- function(g, ctrl, d, Zs, n_raw, n_starts) {
     dv <- -g$scale * (sin(P) %*% (g$theta * g$omega[, ctrl, drop = FALSE]))
     colMeans(dv)
   }
-  raw <- sobol_points(n_raw * nc, nc)
+  raw <- sobol_unit(n_raw * nc, nc)
   vals <- if (nc == d) rff_value(g, raw) else
     apply(raw, 1L, fn)
   best <- raw[which.max(vals), ]

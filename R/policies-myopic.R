@@ -5,7 +5,7 @@
 # The settings of a closed-form type in a state (the arguments of
 # new_acq_spec()); `extra` holds the type's own parameters.
 myopic_args <- function(state, type, extra = list()) {
-  cost <- state_cost_args(state)
+  cost <- problem_cost_args(state$problem, state)
   a <- list(model = state$models$f, type = type, cost_model = cost$cost_model,
             cost = cost$cost)
   if (!(type %in% c("ucb", "pbgi"))) a$best <- state_incumbent(state)
@@ -27,13 +27,14 @@ myopic_policy <- function(name, label, type, extra = function(state) list(),
     a <- myopic_args(state, type, extra(state))
     spec <- do.call(new_acq_spec, a)
     model <- spec$model
-    cand <- state$problem$candidates
-    if (spec$finite) {
-      r <- acq_argmax_rows(spec, matrix(seq_along(model$fmean) - 1, ncol = 1L))
+    where <- problem_search(state$problem)
+    if (where$kind == "indices") {
+      r <- acq_argmax_rows(spec, matrix(seq_len(where$n) - 1, ncol = 1L))
       x <- r$index
-    } else if (!is.null(cand)) {
-      r <- acq_argmax_rows(spec, gp_newdata(model, cand, arg = "candidates"))
-      x <- cand[r$index, ]
+    } else if (where$kind == "rows") {
+      r <- acq_argmax_rows(spec, gp_newdata(model, where$rows,
+                                            arg = "candidates"))
+      x <- where$rows[r$index, ]
     } else {
       d <- model$d
       r <- acq_maximize_box(spec, rep(0, d), rep(1, d), 200L * d,
@@ -47,19 +48,15 @@ myopic_policy <- function(name, label, type, extra = function(state) list(),
   }
   acquisition <- function(state, X) {
     spec <- do.call(new_acq_spec, myopic_args(state, type, extra(state)))
-    if (!is.null(state$problem$prior)) {
-      X <- match_candidates(state$problem$candidates, X)
-    }
+    X <- problem_model_newdata(state$problem, X)
     acq_values(spec, gp_newdata(spec$model, X, arg = "X"), FALSE)$value
   }
-  pol <- new_bo_policy(name, label, propose, acquisition, init = init,
-                       params = params)
   # a known cost written in R is called back from C by the cost-aware types
-  # (check_run_ready() validates it before anything is paid)
-  pol$known_cost <- acq_type(type)$cost
-  # its acquisition is a closed form (budget_feasible_proposal())
-  pol$cheap_acquisition <- TRUE
-  pol
+  # (check_run_ready() validates it before anything is paid); the
+  # acquisition is a closed form (budget_feasible_proposal())
+  new_bo_policy(name, label, propose, acquisition, init = init,
+                params = params, known_cost = acq_type(type)$cost,
+                cheap_acquisition = TRUE)
 }
 
 #' Expected improvement and its cost-aware variants
@@ -232,19 +229,17 @@ pbgi_d_lambda <- function(state, decay) {
 #' @export
 policy_random <- function() {
   propose <- function(state) {
-    pr <- state$problem
-    x <- if (!is.null(pr$candidates)) {
-      i <- sample.int(nrow(pr$candidates), 1L)
-      if (!is.null(pr$prior)) i else pr$candidates[i, ]
-    } else {
-      pr$lower + stats::runif(pr$d) * (pr$upper - pr$lower)
-    }
+    where <- problem_search(state$problem)
+    x <- switch(where$kind,
+      indices = sample.int(where$n, 1L),
+      rows = where$rows[sample.int(nrow(where$rows), 1L), ],
+      box = where$lower + stats::runif(length(where$lower)) *
+        (where$upper - where$lower))
     list(x = x, info = list(), memory = state$memory)
   }
   # every point is as good: a uniform draw, so that the best of several
   # points (e.g. those that fit in the budget) is one at random
   acquisition <- function(state, X) stats::runif(nrow(X))
-  pol <- new_bo_policy("random", "random search", propose, acquisition)
-  pol$cheap_acquisition <- TRUE
-  pol
+  new_bo_policy("random", "random search", propose, acquisition,
+                cheap_acquisition = TRUE)
 }

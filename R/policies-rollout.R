@@ -263,7 +263,7 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
   propose <- function(state) {
     s <- rollout_state(state)
     dr <- cmdp_draws(s$d, horizon, n_samples, control)
-    ds <- sobol_points(10L * s$d, s$d)
+    ds <- sobol_unit(10L * s$d, s$d)
     r <- call_c(C_rollout_cmdp_propose, s$pack, ds, dr$z, dr$raw,
                dr$unif, cmdp_control(horizon, base_code, s$remaining,
                                      control))
@@ -277,15 +277,14 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
     call_c(C_rollout_cmdp_value, s$pack, to_unit(X, s), dr$z, dr$raw, dr$unif,
           cmdp_control(horizon, base_code, s$remaining, control))$value
   }
-  pol <- new_bo_policy(
+  # (calls a known cost written in R from C, see check_run_ready())
+  new_bo_policy(
     paste0("rollout_", base),
     sprintf("%s rollout (h = %d, %d QMC samples)",
             if (base == "ei") "EI" else "CMDP", horizon, n_samples),
     propose, acquisition,
-    params = list(horizon = horizon, base = base, n_samples = n_samples))
-  # calls a known cost written in R from C (see check_run_ready())
-  pol$known_cost <- TRUE
-  pol
+    params = list(horizon = horizon, base = base, n_samples = n_samples),
+    domains = "box", known_cost = TRUE)
 }
 
 #' Knowledge gradient
@@ -333,12 +332,12 @@ kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
                       params) {
   nodes <- kg_control(n_nodes, control$n_deep, alpha, max(max_h, h, 1L))
   propose <- function(state) {
-    if (is_miso(state$problem)) {
+    if (problem_search(state$problem)$kind == "pairs") {
       return(miso_propose(state, h, nodes, n_cand, control))
     }
     s <- rollout_state(state)
-    cand <- sobol_points(n_cand, s$d)
-    ds <- sobol_points(10L * s$d, s$d)
+    cand <- sobol_unit(n_cand, s$d)
+    ds <- sobol_unit(10L * s$d, s$d)
     ctl <- rh_control(h, control, remaining_evaluations(state, s$remaining),
                       s$remaining)
     r <- call_c(C_rollout_rh_propose, s$pack, ds, cand, nodes, ctl)
@@ -348,19 +347,17 @@ kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
          memory = state$memory)
   }
   acquisition <- function(state, X) {
-    if (is_miso(state$problem)) {
+    if (problem_search(state$problem)$kind == "pairs") {
       return(miso_acquisition(state, X, max(h, 1L), nodes, n_cand))
     }
     s <- rollout_state(state)
-    cand <- sobol_points(n_cand, s$d)
+    cand <- sobol_unit(n_cand, s$d)
     call_c(C_rollout_rh_value, s$pack, to_unit(X, s), cand, nodes,
           max(h, 1L))
   }
-  pol <- new_bo_policy(name, label, propose, acquisition, params = params)
-  pol$miso <- TRUE
-  # calls a known cost written in R from C (see check_run_ready())
-  pol$known_cost <- TRUE
-  pol
+  # (calls a known cost written in R from C, see check_run_ready())
+  new_bo_policy(name, label, propose, acquisition, params = params,
+                domains = c("box", "pairs"), known_cost = TRUE, miso = TRUE)
 }
 
 # The multi-source decision: candidates and design as for one source, in the
@@ -371,8 +368,8 @@ miso_propose <- function(state, h, nodes, n_cand, control) {
   S <- pr$n_sources
   model <- state$models$f
   remaining <- state_remaining(state)
-  cand <- sobol_points(n_cand, d)
-  ds <- sobol_points(10L * d, d)
+  cand <- sobol_unit(n_cand, d)
+  ds <- sobol_unit(10L * d, d)
   user <- function(U) sweep(sweep(U, 2L, pr$upper - pr$lower, "*"), 2L,
                             pr$lower, "+")
   ccost <- miso_cost_matrix(pr, user(cand))
@@ -489,7 +486,7 @@ miso_refine <- function(state, r, nodes, cand, control, remaining) {
 
 # Values of pairs (x, source) (X with d + 1 columns; d columns: source 0).
 miso_acquisition <- function(state, X, h, nodes, n_cand) {
-  miso_values(state, X, h, nodes, sobol_points(n_cand, state$problem$d))
+  miso_values(state, X, h, nodes, sobol_unit(n_cand, state$problem$d))
 }
 
 # miso_acquisition() on given unit-cube candidates.
@@ -540,10 +537,6 @@ check_rollout_control <- function(control, call = sys.call(-1L)) {
 # (objective GP, cost model, best value, remaining budget) and the box.
 rollout_state <- function(state, call = sys.call(-1L)) {
   pr <- state$problem
-  if (!is.null(pr$candidates)) {
-    stop_costbo("rollout policies need a box domain, not candidates",
-                call = call)
-  }
   spec <- do.call(new_acq_spec, myopic_args(state, "ei"))
   list(pack = acq_pack(spec), d = pr$d, lower = pr$lower, upper = pr$upper,
        remaining = state_remaining(state))
@@ -556,8 +549,8 @@ to_unit <- function(X, s) {
 
 # The draws of one CMDP rollout, in their documented order.
 cmdp_draws <- function(d, h, n_samples, control) {
-  z <- sobol_normal(n_samples, h)
-  raw <- sobol_points(control$n_raw, d)
+  z <- sobol_unit(n_samples, h, normal = TRUE)
+  raw <- sobol_unit(control$n_raw, d)
   list(z = z, raw = raw, unif = stats::runif(control$n_raw))
 }
 
@@ -572,8 +565,7 @@ cmdp_control <- function(h, base_code, remaining, control,
     h = check_count_max(h, 1L, 100L, arg = "h", call = call),
     base = check_count_max(base_code, 0L, 1L, arg = "base", call = call),
     remaining = rollout_remaining(remaining, call),
-    inner = max_control(control$inner_starts, maxit = control$inner_maxit,
-                        call = call),
+    inner = max_control(control$inner_starts, maxit = control$inner_maxit),
     starts = check_count_max(control$starts, 1L, 1000L, arg = "starts",
                              call = call),
     maxit = check_count_max(control$maxit, 0L, 10000L, arg = "maxit",

@@ -40,10 +40,26 @@
 #' @family policies
 NULL
 
+# A policy object, with what it needs declared at construction (read by
+# problem_accepts(), check_run_ready() and the budget rule, so that a
+# problem it cannot serve is refused before anything is paid):
+#   domains  where it can search, among the kinds of problem_search() ("box",
+#            "rows": candidate rows, "indices": candidates under an explicit
+#            prior, "pairs": points and information sources);
+#   known_cost  it calls a known cost written in R from C;
+#   cheap_acquisition  its acquisition is a closed form (the budget rule
+#            values many points with it);
+#   cvs, miso  it is a policy for control sets, for information sources.
 new_bo_policy <- function(name, label, propose, acquisition, init = NULL,
-                          params = list()) {
+                          params = list(),
+                          domains = c("box", "rows", "indices"),
+                          known_cost = FALSE, cheap_acquisition = FALSE,
+                          cvs = FALSE, miso = FALSE) {
   structure(list(name = name, label = label, params = params,
-                 propose = propose, acquisition = acquisition, init = init),
+                 propose = propose, acquisition = acquisition, init = init,
+                 domains = domains, known_cost = known_cost,
+                 cheap_acquisition = cheap_acquisition, cvs = cvs,
+                 miso = miso),
             class = "bo_policy")
 }
 

@@ -275,7 +275,7 @@ cvs_realize <- function(problem, partial, i) {
 # n samples of all inputs from their distributions (problem scale): scrambled
 # Sobol points through the quantile functions.
 cvs_samples <- function(problem, n) {
-  U <- sobol_points(n, problem$d)
+  U <- sobol_unit(n, problem$d)
   # a matrix also for n = 1 (vapply() then returns a vector)
   matrix(vapply(seq_len(problem$d), function(j) problem$quantiles[[j]](U[, j]),
                 numeric(n)), n)
@@ -292,3 +292,7 @@ cvs_expected_value <- function(problem, partial, i) {
   Z[, ctrl] <- rep(partial, each = nrow(Z))
   mean(problem$noise_free(Z))
 }
+
+# the policies price their own choices: no budget-feasible replacement
+# (the rule "stop")
+problem_candidates.bo_problem_cvs <- function(problem, n) NULL

@@ -18,7 +18,16 @@ problem_step.bo_problem_finite <- function(problem, p, state) {
                                        matrix(x, 1L)))
 }
 
-problem_design.bo_problem_finite <- function(problem, n) {
+# A deterministic objective has nothing left to show once every candidate
+# has been evaluated: a run stops ("exhausted") rather than paying for a
+# candidate again.
+problem_exhausted.bo_problem_finite <- function(problem, state, step) {
+  !isTRUE(problem$noisy) && !is.na(step$index) &&
+    all(seq_len(nrow(problem$candidates)) %in%
+          state$index[state_ok(state)])
+}
+
+problem_design.bo_problem_finite <- function(problem, n, design = "sobol") {
   i <- sample.int(nrow(problem$candidates), n)
   list(x = problem$candidates[i, , drop = FALSE],
        control_set = rep(NA_integer_, n), source = rep(NA_integer_, n),
@@ -47,6 +56,39 @@ problem_model_x.bo_problem_finite <- function(problem, state, rows) {
   state$index[rows]
 }
 
+problem_min_data.bo_problem_finite <- function(problem) {
+  if (is.null(problem$prior)) 2L else 0L
+}
+
+problem_n_points.bo_problem_finite <- function(problem) {
+  nrow(problem$candidates)
+}
+
+problem_points.bo_problem_finite <- function(problem, n) problem$candidates
+
+problem_proposal_x.bo_problem_finite <- function(problem, X) {
+  if (is.null(problem$prior)) X[1L, ] else
+    match_candidates(problem$candidates, X)
+}
+
+# a state saved before states kept candidate indices
+problem_upgrade_state.bo_problem_finite <- function(problem, state) {
+  if (length(state$index) != length(state$value)) {
+    state$index <- match_candidates(problem$candidates, state$X)
+  }
+  state
+}
+
+problem_candidates.bo_problem_finite <- function(problem, n) {
+  problem$candidates
+}
+
+problem_search.bo_problem_finite <- function(problem) {
+  if (is.null(problem$prior)) {
+    list(kind = "rows", rows = problem$candidates)
+  } else list(kind = "indices", n = nrow(problem$candidates))
+}
+
 problem_model_newdata.bo_problem_finite <- function(problem, X) {
   if (is.null(problem$prior)) X else match_candidates(problem$candidates, X)
 }
@@ -56,7 +98,11 @@ problem_model_newdata.bo_problem_finite <- function(problem, X) {
 problem_cost_args.bo_problem_finite <- function(problem, state) {
   if (is.null(problem$prior)) return(NextMethod())
   if (problem$cost_type == "known") {
-    return(list(cost = apply(problem$candidates, 1L, problem$cost),
+    cost <- problem$cost
+    if (isTRUE(state$skip_cost_failures)) {
+      cost <- cost_skipping_failures(cost, problem$d)
+    }
+    return(list(cost = as.double(apply(problem$candidates, 1L, cost)),
                 cost_model = NULL))
   }
   if (!is.null(state$models$cost)) {

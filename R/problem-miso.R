@@ -10,7 +10,7 @@ problem_step.bo_problem_miso <- function(problem, p, state) {
   new_step(p$x, source = p$source)
 }
 
-problem_design.bo_problem_miso <- function(problem, n) {
+problem_design.bo_problem_miso <- function(problem, n, design = "sobol") {
   box <- NextMethod()
   S <- problem$n_sources
   list(x = box$x[rep(seq_len(n), each = S), , drop = FALSE],
@@ -84,7 +84,7 @@ problem_accepts.bo_problem_miso <- function(problem, policy, call) {
                              "base = \"kg\") for a problem with sources"),
              policy$label, call = call)
   }
-  invisible(TRUE)
+  problem_searchable(problem, policy, call)
 }
 
 problem_initial_columns.bo_problem_miso <- function(problem) {
@@ -209,4 +209,15 @@ miso_cost_matrix <- function(problem, X) {
   vapply(seq_len(S) - 1L, function(s) {
     apply(X, 1L, function(x) miso_cost(problem, x, s))
   }, numeric(nrow(X)))
+}
+
+# the policies price their own choices: no budget-feasible replacement
+# (the rule "stop")
+problem_candidates.bo_problem_miso <- function(problem, n) NULL
+
+# a policy for several sources chooses pairs (x, source) of the box and the
+# sources 0, ..., n_sources - 1, priced by problem_price()
+problem_search.bo_problem_miso <- function(problem) {
+  list(kind = "pairs", lower = problem$lower, upper = problem$upper,
+       sources = problem$n_sources)
 }

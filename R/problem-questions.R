@@ -38,18 +38,12 @@ problem_step.bo_problem <- function(problem, p, state) new_step(p$x)
 # costbo_error_policy (field `policy`, the policy's name) saying what was
 # wrong: the loops end the run "policy_failed" with it, bo_ask() signals it.
 proposal_step <- function(problem, p, state) {
-  check_proposal(problem, p, state$policy$name)
-  problem_step(problem, p, state)
-}
-
-check_proposal <- function(problem, p, policy) {
+  policy <- state$policy$name
   bad <- function(what, x) {
     msg <- sprintf("policy \"%s\" proposed %s, not %s", policy, what,
                    describe_value(x))
-    stop(structure(
-      class = c("costbo_error_policy", "costbo_error", "error", "condition"),
-      list(message = msg, call = user_call(sys.call(-1L)), policy = policy)
-    ))
+    stop(costbo_condition(c("costbo_error_policy", "costbo_error"), msg,
+                          user_call(sys.call(-1L)), policy = policy))
   }
   whole_in <- function(v, lo, hi) {
     is.numeric(v) && length(v) == 1L && is.finite(v) && v == round(v) &&
@@ -62,7 +56,7 @@ check_proposal <- function(problem, p, policy) {
     if (!whole_in(x, 1, n)) {
       bad(sprintf("`x` that is no candidate index in 1..%d", n), x)
     }
-    return(invisible(p))
+    return(problem_step(problem, p, state))
   }
   dims <- seq_len(problem$d)
   if (inherits(problem, "bo_problem_cvs")) {
@@ -92,15 +86,20 @@ check_proposal <- function(problem, p, policy) {
     bad(sprintf("`x` outside the domain (coordinate %d must be in [%g, %g])",
                 dims[j], lo[j], up[j]), x[j])
   }
-  invisible(p)
+  problem_step(problem, p, state)
 }
 
 # The initial design of n points: list(x, control_set, source, index), one
 # entry (row of x) per evaluation.
-problem_design <- function(problem, n) UseMethod("problem_design")
-problem_design.bo_problem <- function(problem, n) {
-  x <- sweep(sweep(sobol_points(n, problem$d), 2L,
-                   problem$upper - problem$lower, "*"), 2L, problem$lower, "+")
+problem_design <- function(problem, n, design = "sobol") {
+  UseMethod("problem_design")
+}
+problem_design.bo_problem <- function(problem, n, design = "sobol") {
+  U <- if (identical(design, "minimax")) {
+    unname(minimax_points(n, problem$d))[, , drop = FALSE]
+  } else sobol_unit(n, problem$d)
+  x <- sweep(sweep(U, 2L, problem$upper - problem$lower, "*"), 2L,
+             problem$lower, "+")
   list(x = x, control_set = rep(NA_integer_, n),
        source = rep(NA_integer_, n), index = rep(NA_integer_, n))
 }
@@ -170,8 +169,8 @@ problem_repeats_failure.bo_problem <- function(problem, state, step) {
 }
 
 # Whether a deterministic objective would be evaluated again at a point it
-# was evaluated at, with no other point left to move to (typed spaces; see
-# problem_step.bo_problem_typed()).
+# was evaluated at, with no other point left to move to (typed spaces, see
+# problem_step.bo_problem_typed(); finite sets of candidates).
 problem_exhausted <- function(problem, state, step) {
   UseMethod("problem_exhausted")
 }
@@ -219,8 +218,8 @@ problem_fit.bo_problem <- function(problem, state, use, y) {
   }
   args <- state$model_args
   args$cost <- NULL # model$cost is for the log-cost GP
-  args <- model_noise_default(args, exact = !isTRUE(problem$noisy))
-  refit_gp(state$X[use, , drop = FALSE], y, problem, args, state$models$f)
+  refit_gp(state$X[use, , drop = FALSE], y, problem, args, state$models$f,
+           exact = !isTRUE(problem$noisy))
 }
 
 # The GP of the log cost, for a measured cost (NULL otherwise, and while the
@@ -233,8 +232,45 @@ problem_fit_cost.bo_problem <- function(problem, state) {
   if (length(lc) < 2L || !(stats::sd(lc) > 0)) return(NULL)
   # a measured cost is exact
   refit_gp(state$X[known, , drop = FALSE], lc, problem,
-           model_noise_default(state$model_args$cost, TRUE),
-           state$models$cost)
+           state$model_args$cost, state$models$cost, exact = TRUE)
+}
+
+# How many successful evaluations the objective's model needs before a
+# policy can propose (none under an explicit prior).
+problem_min_data <- function(problem) UseMethod("problem_min_data")
+problem_min_data.bo_problem <- function(problem) 2L
+
+# The number of points of the domain (Inf for a continuous one).
+problem_n_points <- function(problem) UseMethod("problem_n_points")
+problem_n_points.bo_problem <- function(problem) Inf
+
+# Points of the domain to screen: n design points of a box (problem_design(),
+# scrambled from R's RNG), every candidate of a finite domain.
+problem_points <- function(problem, n) UseMethod("problem_points")
+problem_points.bo_problem <- function(problem, n) problem_design(problem, n)$x
+
+# What a policy proposes for the point X (a one-row matrix of the domain):
+# the point, or under an explicit prior its candidate index.
+problem_proposal_x <- function(problem, X) UseMethod("problem_proposal_x")
+problem_proposal_x.bo_problem <- function(problem, X) X[1L, ]
+
+# A state saved by an earlier costbo, brought up to date for the problem.
+problem_upgrade_state <- function(problem, state) {
+  UseMethod("problem_upgrade_state")
+}
+problem_upgrade_state.bo_problem <- function(problem, state) state
+
+# Where a policy searches: list(kind = "box", lower, upper) for a box;
+# list(kind = "rows", rows) for a finite set of candidate rows, whose
+# proposal is a row; list(kind = "indices", n) for candidates under an
+# explicit prior, whose proposal is a candidate's index in 1..n (the model's
+# inputs are the indices minus one); list(kind = "pairs", lower, upper,
+# sources) for a box with information sources, whose proposal is a pair
+# (x, source). Policies ask; they do not read the problem's
+# candidates, prior or sources.
+problem_search <- function(problem) UseMethod("problem_search")
+problem_search.bo_problem <- function(problem) {
+  list(kind = "box", lower = problem$lower, upper = problem$upper)
 }
 
 # The inputs of the objective's model at the rows `rows` of the state.
@@ -259,7 +295,11 @@ problem_cost_args <- function(problem, state) UseMethod("problem_cost_args")
 problem_cost_args.bo_problem <- function(problem, state) {
   if (problem$cost_type == "known") {
     cost <- problem_cost_closure(problem)
-    if (is.null(cost)) cost <- problem$cost
+    if (is.null(cost)) {
+      cost <- problem$cost
+    } else if (isTRUE(state$skip_cost_failures)) {
+      cost <- cost_skipping_failures(cost, problem$d)
+    }
     return(list(cost = cost, cost_model = NULL))
   }
   if (!is.null(state$models$cost)) {
@@ -274,9 +314,8 @@ problem_cost_args.bo_problem <- function(problem, state) {
 # unit cube of the objective's GP (a typed problem's box is the unit cube
 # and its cost decodes the point). NULL when the cost is measured or one
 # the C core evaluates itself (a number or a cost constructor's). Every
-# known cost written in R reaches the policies through this generic.
-problem_cost_closure <- function(problem) UseMethod("problem_cost_closure")
-problem_cost_closure.bo_problem <- function(problem) {
+# known cost written in R reaches the policies through this function.
+problem_cost_closure <- function(problem) {
   f <- problem$cost
   if (problem$cost_type != "known" || !is.null(attr(f, "costbo_cost"))) {
     return(NULL)
@@ -284,6 +323,24 @@ problem_cost_closure.bo_problem <- function(problem) {
   # the user's function itself: C calls it at x = lower + u * range and
   # multiplies its gradient (d cost / d x) by range
   new_unit_cost(f, units = "x")
+}
+
+# A run with on_error = "skip" (state$skip_cost_failures) handles a known
+# cost written in R that fails at some points as it handles a failing
+# objective: the run goes on. To the policies such a point is unaffordable:
+# the closure `f` (of new_unit_cost(), the problem's d inputs) returns
+# `unaffordable_cost` there, with a zero gradient, instead of the error, so
+# that a cost-aware acquisition values it at (nearly) nothing and no budget
+# admits it; a point the policy still proposes is priced by problem_price(),
+# which records the failure. (1e100: far above any budget, far below
+# overflow when summed or squared by the C core's cost arithmetic.)
+unaffordable_cost <- 1e100
+cost_skipping_failures <- function(f, d) {
+  skip <- function(x) {
+    v <- tryCatch(f(x), error = function(e) NULL)
+    if (is.null(v)) structure(unaffordable_cost, gradient = numeric(d)) else v
+  }
+  new_unit_cost(skip, units = attr(f, "costbo_units"))
 }
 
 # --- users' data ----------------------------------------------------------------
@@ -295,6 +352,22 @@ problem_accepts <- function(problem, policy, call) {
 problem_accepts.bo_problem <- function(problem, policy, call) {
   if (isTRUE(policy$cvs)) {
     stop_arg("policy", "a policy for problems without control sets",
+             policy$label, call = call)
+  }
+  problem_searchable(problem, policy, call)
+}
+
+# Whether the policy can search where the problem says (its `domains`; a
+# policy saved before policies declared them can search anywhere).
+problem_searchable <- function(problem, policy, call) {
+  kind <- problem_search(problem)$kind
+  if (!is.null(policy$domains) && !(kind %in% policy$domains)) {
+    what <- c(box = "a box", rows = "candidate points without a prior",
+              indices = "candidate points with an explicit prior",
+              pairs = "points and information sources")
+    stop_arg("policy", sprintf("a policy that can search %s (%s searches %s)",
+                               what[[kind]], policy$label,
+                               paste(what[policy$domains], collapse = " or ")),
              policy$label, call = call)
   }
   invisible(TRUE)

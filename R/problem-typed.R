@@ -10,13 +10,40 @@
 typed_objective <- function(space, objective) {
   force(space)
   force(objective)
-  function(x) objective(space_point(space, x))
+  function(x) typed_call(objective, space, x, "objective")
 }
 
 typed_cost <- function(space, cost) {
   force(space)
   force(cost)
-  function(x) cost(space_point(space, x))
+  function(x) typed_call(cost, space, x, "cost")
+}
+
+# The user's function `f` (the `what`) at the typed point of the encoded
+# point x. An error in it says what the function received, the typed
+# point as a named list (not the encoded point the loop works on): a
+# condition of class costbo_typed_failure with the point as `point`
+# (stop_cost_failed() shows it instead of the encoded one).
+typed_call <- function(f, space, x, what) {
+  pt <- space_point(space, x)
+  withCallingHandlers(f(pt), error = function(e) {
+    shown <- format_typed_point(pt)
+    stop(costbo_condition("costbo_typed_failure",
+                          sprintf(paste("%s (the %s receives a typed point",
+                                        "as a named list, here list(%s))"),
+                                  conditionMessage(e), what, shown),
+                          conditionCall(e), point = shown,
+                          original = conditionMessage(e)))
+  })
+}
+
+# A typed point (a named list) as "a = 0.4228, n = 4, k = \"v\"".
+format_typed_point <- function(pt) {
+  paste(names(pt), vapply(pt, function(v) {
+    if (is.character(v) || is.factor(v)) {
+      sprintf("\"%s\"", as.character(v))
+    } else format(signif(v, 4L))
+  }, ""), sep = " = ", collapse = ", ")
 }
 
 problem_step.bo_problem_typed <- function(problem, p, state) {
@@ -100,10 +127,10 @@ typed_neighbours <- function(space, U) {
 # The initial design: scrambled Sobol points of the cube, transformed, the
 # first n distinct typed points among the first 64 n (fewer when the space
 # has fewer).
-problem_design.bo_problem_typed <- function(problem, n) {
+problem_design.bo_problem_typed <- function(problem, n, design = "sobol") {
   sp <- problem$space
-  U <- space_transform(sp, sobol_points(if (space_discrete(sp)) 64L * n else n,
-                                        sp$d))
+  U <- space_transform(sp, sobol_unit(if (space_discrete(sp)) 64L * n else n,
+                                      sp$d))
   U <- U[!duplicated(U), , drop = FALSE]
   U <- U[seq_len(min(n, nrow(U))), , drop = FALSE]
   m <- nrow(U)
@@ -200,4 +227,9 @@ problem_cost_label.bo_problem_typed <- function(problem) {
   if (problem$cost_type == "known" && !is.null(problem$user_cost)) {
     "known (function of the typed point)"
   } else NextMethod()
+}
+
+# the valid points of the space (no corners: they may not be valid points)
+problem_candidates.bo_problem_typed <- function(problem, n) {
+  problem_design(problem, n)$x
 }

@@ -295,9 +295,10 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
     cost <- cost_constant(max(cvs$control_costs))
     cost_type <- "control"
   } else if (!is.null(control_costs) || !is.null(distributions) ||
-             !is.null(noise_free)) {
+             !is.null(noise_free) || !missing(variance)) {
     stop_arg("control_sets", paste("given with `control_costs`,",
-                                   "`distributions` and `noise_free`"),
+                                   "`distributions`, `variance` and",
+                                   "`noise_free`"),
              NULL, show = FALSE)
   }
   miso <- NULL
@@ -364,9 +365,7 @@ typed_problem <- function(objective, space, cost, budget, name, optimum,
                           noisy, lower, upper, candidates, prior,
                           control_sets, sources, call, maximize = TRUE,
                           user_objective = objective) {
-  if (!inherits(space, "bo_space")) {
-    stop_arg("space", "a bo_space (see bo_space())", space, call = call)
-  }
+  check_space(space, call = call)
   other <- list(lower = lower, upper = upper, candidates = candidates,
                 prior = prior, control_sets = control_sets,
                 sources = sources)

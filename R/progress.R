@@ -88,9 +88,9 @@ progress_signal <- function(text, data = list(), console = progress_console()) {
   msg <- if (console) {
     paste0("\r", formatC(text, width = -max(nchar(text), 79L)))
   } else paste0(text, "\n")
-  cond <- structure(
-    class = c("costbo_progress", "costbo_message", "message", "condition"),
-    c(list(message = msg, call = NULL), data))
+  cond <- do.call(costbo_condition,
+                  c(list(c("costbo_progress", "costbo_message"), msg),
+                    data, type = "message"))
   message(cond)
   invisible(cond)
 }

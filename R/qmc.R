@@ -130,8 +130,37 @@ gauss_hermite <- function(n, convention = c("probabilists", "physicists")) {
 
 sobol_max_dim <- function() call_c(C_qmc_sobol_max_dim)
 
-# Trusts its arguments; draws the scramble from R's RNG when asked.
+# Scrambled Sobol points (with normal = TRUE their standard normal images)
+# for internal callers whose n and d were checked where they entered: the
+# draws of sobol_points(n, d) and sobol_normal(n, d), without checking again
+# (C refuses sizes outside its tables with an error).
+sobol_unit <- function(n, d, normal = FALSE) {
+  call_c(C_qmc_sobol, as.integer(n), as.integer(d), 0L, TRUE, normal)
+}
+
+# Trusts its arguments; C draws the scramble from R's RNG when asked.
 sobol_run <- function(n, d, scramble, skip, normal) {
-  words <- if (scramble) call_c(C_qmc_sobol_scramble, d) else NULL
-  call_c(C_qmc_sobol, n, d, skip, words, normal)
+  call_c(C_qmc_sobol, n, d, skip, if (scramble) TRUE, normal)
+}
+
+check_sobol_dim <- function(d, arg = deparse(substitute(d)),
+                            call = sys.call(-1L)) {
+  force(arg)
+  d <- check_count(d, min = 1L, arg = arg, call = call)
+  dmax <- sobol_max_dim()
+  if (d > dmax) {
+    stop_arg(arg, sprintf("a single whole number in [1, %d]", dmax), d, call)
+  }
+  d
+}
+
+check_sobol_skip <- function(skip, n, arg = deparse(substitute(skip)),
+                             call = sys.call(-1L)) {
+  force(arg)
+  skip <- check_count(skip, arg = arg, call = call)
+  if (as.double(skip) + n > .Machine$integer.max) {
+    stop_arg(arg, sprintf("a whole number with n + %s <= %d", arg,
+                          .Machine$integer.max), skip, call)
+  }
+  skip
 }

@@ -9,6 +9,7 @@ print.bo_run <- function(x, ...) {
   print_state_summary(x)
   print_async(x)
   cat(sprintf("  stopped: %s\n", x$stop_reason))
+  if (!is.null(x$id)) cat(sprintf("  run id: %s\n", x$id))
   print_checkpoint_error(x$checkpoint_error)
   invisible(x)
 }
@@ -91,6 +92,7 @@ print_checkpoint_error <- function(err) {
 #' @export
 print.summary.bo_run <- function(x, digits = max(3L, getOption("digits") - 3L),
                                  ...) {
+  digits <- check_digits(digits)
   cat(sprintf("%s on \"%s\"%s\n", x$policy, x$problem,
               if (isFALSE(x$maximize)) " (minimize)" else ""))
   cat(sprintf("  best value:  %s\n", format(x$best_value, digits = digits)))

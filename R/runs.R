@@ -36,7 +36,9 @@ c.bo_run <- function(...) {
       names(item) <- if (is.null(nm) || !nzchar(nm[k])) "" else nm[k]
       out <- c(out, item)
     } else {
-      stop_arg(sprintf("..%d", k), "a run (bo_run or bo_session)", a)
+      stop_arg("...", sprintf(paste("runs (bo_run, bo_session or bo_runs",
+                                    "objects), but argument %d is %s"), k,
+                              describe_value(a)), show = FALSE)
     }
   }
   if (all(!nzchar(names(out)))) names(out) <- NULL
@@ -84,7 +86,7 @@ as.data.frame.bo_runs <- function(x, row.names = NULL, optional = FALSE,
     d[cols]
   })
   out <- do.call(rbind, dfs)
-  rownames(out) <- row.names
+  rownames(out) <- check_row_names(row.names, nrow(out))
   out
 }
 

@@ -98,8 +98,7 @@ session_repeats <- function(pend, step, problem) {
 # ones by problem_step().)
 session_distinct <- function(fs, p, pend) {
   pr <- fs$problem
-  X <- if (!is.null(pr$candidates)) pr$candidates else
-    problem_design(pr, min(1024L, 64L * pr$d))$x
+  X <- problem_points(pr, min(1024L, 64L * pr$d))
   keep <- !vapply(seq_len(nrow(X)), function(i) {
     session_repeats(pend, list(x = X[i, ]), pr)
   }, NA)
@@ -108,8 +107,7 @@ session_distinct <- function(fs, p, pend) {
   a <- fs$policy$acquisition(fs, X)
   k <- which.max(replace(a, !is.finite(a), -Inf))
   if (!length(k)) return(NULL)
-  x <- if (is.null(pr$prior)) X[k, ] else
-    match_candidates(pr$candidates, X[k, , drop = FALSE])
+  x <- problem_proposal_x(pr, X[k, , drop = FALSE])
   p$step <- problem_step(pr, list(x = x), fs)
   p$x <- p$step$x
   p$info$acquisition <- a[k]
@@ -119,12 +117,10 @@ session_distinct <- function(fs, p, pend) {
 # A batch that ends before its n points: a warning of class
 # costbo_warning_batch saying why.
 warn_batch <- function(n, got, why) {
-  cond <- structure(
-    class = c("costbo_warning_batch", "costbo_warning", "warning",
-              "condition"),
-    list(message = sprintf("bo_ask() proposes %d of the %d points asked: %s",
-                           got, n, why), call = NULL))
-  warning(cond)
+  warning(costbo_condition(
+    c("costbo_warning_batch", "costbo_warning"),
+    sprintf("bo_ask() proposes %d of the %d points asked: %s", got, n, why),
+    type = "warning"))
 }
 
 # The predicted cost of a step in a state whose models are fitted (to the

@@ -58,9 +58,11 @@ new_param <- function(type, lower, upper, log, call) {
     if (upper != round(upper)) {
       stop_arg("upper", "a whole number", upper, call = call)
     }
-    if (max(abs(c(lower, upper))) > 2^31 - 1) {
-      stop_arg("upper", "within the range of R's integers", upper,
-               call = call)
+    for (b in c("lower", "upper")) {
+      v <- get(b)
+      if (abs(v) > 2^31 - 1) {
+        stop_arg(b, "within the range of R's integers", v, call = call)
+      }
     }
   }
   if (log && lower < if (type == "int") 1 else .Machine$double.xmin) {
@@ -154,7 +156,61 @@ bo_space <- function(...) {
     stop_arg(nm[which(bad)[1L]], "a parameter (param_num(), param_int() or param_cat())",
              params[[which(bad)[1L]]])
   }
+  for (k in seq_along(params)) check_param(params[[k]], nm[k])
   new_space(params)
+}
+
+# A bo_space as bo_space() makes it, or an error naming `arg`: a changed
+# or hand-built object (its parameters, or its encoding, which the C core
+# reads) is refused.
+check_space <- function(space, arg = "space", call = sys.call(-1L)) {
+  must <- "a bo_space as bo_space() makes it"
+  if (!inherits(space, "bo_space")) {
+    stop_arg(arg, "a bo_space (see bo_space())", space, call = call)
+  }
+  if (!is.list(space$params) || !length(space$params)) {
+    stop_arg(arg, paste(must, "(it has no parameters)"), show = FALSE,
+             call = call)
+  }
+  again <- tryCatch(bo_space(space$params), costbo_error_arg = function(e) {
+    stop_arg(arg, sprintf("%s (%s)", must, sub("[.]$", "",
+                                               conditionMessage(e))),
+             show = FALSE, call = call)
+  })
+  if (!identical(unclass(again), unclass(space))) {
+    stop_arg(arg, paste(must, "(its fields were changed)"), show = FALSE,
+             call = call)
+  }
+  space
+}
+
+# A parameter object as param_num(), param_int() or param_cat() make it
+# (one changed since, or built by hand, is an error naming the parameter):
+# its type, and its bounds and scale or levels as those functions check
+# them.
+check_param <- function(p, name, call = sys.call(-1L)) {
+  must <- "a parameter made by param_num(), param_int() or param_cat()"
+  type <- p$type
+  if (!(is.character(type) && length(type) == 1L &&
+        type %in% c("num", "int", "cat"))) {
+    stop_arg(name, paste0(must, " (its `type` is not one of them)"),
+             show = FALSE, call = call)
+  }
+  fields <- if (type == "cat") "levels" else c("lower", "upper", "log")
+  again <- tryCatch(
+    if (type == "cat") param_cat(p$levels) else
+      new_param(type, p$lower, p$upper, p$log, call = call),
+    costbo_error_arg = function(e) {
+      stop_arg(name, sprintf("%s (its %s)", must,
+                             sub("[.]$", "", conditionMessage(e))),
+               show = FALSE, call = call)
+    })
+  if (!identical(unclass(p)[c("type", fields)], unclass(again)[c("type", fields)]) ||
+      length(setdiff(names(p), c("type", fields))) > 0L) {
+    stop_arg(name, paste0(must, " (its fields were changed)"), show = FALSE,
+             call = call)
+  }
+  invisible(p)
 }
 
 # The space of the parameters `params` (checked): the columns of its
@@ -222,7 +278,7 @@ space_transform <- function(space, U) {
 #'   (element) per parameter; categorical values as strings or factors.
 #' @export
 space_encode <- function(space, x) {
-  if (!inherits(space, "bo_space")) stop_arg("space", "a bo_space", space)
+  check_space(space)
   space_encode_rows(space, x, "x", sys.call())
 }
 
@@ -304,7 +360,7 @@ space_inputs <- function(space, X, arg, call = sys.call(-1L)) {
 #'   vector is one point).
 #' @export
 space_decode <- function(space, U) {
-  if (!inherits(space, "bo_space")) stop_arg("space", "a bo_space", space)
+  check_space(space)
   U <- check_matrix(U, d = space$d, arg = "U")
   if (any(U < 0 | U > 1)) stop_arg("U", "in the unit cube", show = FALSE)
   space_decode_rows(space, U)

@@ -52,41 +52,6 @@ state_record <- function(state, step, value, cost, phase, status = "ok",
   state
 }
 
-# The evaluations that inform the models: successful ones.
-state_ok <- function(state) state$status == "ok"
-
-# The best value of the objective (source 0 of a multi-source problem).
-state_best <- function(state) {
-  ok <- state_objective(state)
-  if (!any(ok)) return(NA_real_)
-  max(state$value[ok])
-}
-
-# The incumbent of the expected-improvement family (EI and its cost-aware
-# variants, B-MS-EI's tree, the rollouts, PBGI's stopping rule), in a state
-# whose models are fitted: the best observed value of a deterministic
-# objective; for a noisy one, the largest posterior mean of the objective at
-# its evaluated points (the plug-in of Picheny et al. 2013), so that an
-# improvement is measured against what the model believes rather than a
-# lucky noisy observation (which the GP partly calls noise: against it,
-# every expected improvement can vanish). Reporting keeps state_best().
-state_incumbent <- function(state) {
-  pr <- state$problem
-  model <- state$models$f
-  if (!isTRUE(pr$noisy) || is.null(model)) return(state_best(state))
-  ok <- state_objective(state)
-  if (!any(ok)) return(NA_real_)
-  newdata <- unique(problem_model_x(pr, state, ok))
-  max(predict(model, newdata, sd = FALSE)$mean)
-}
-
-# Successful evaluations of the objective itself (source 0).
-state_objective <- function(state) {
-  problem_objective_rows(state$problem, state)
-}
-
-state_remaining <- function(state) state$budget - state$spent
-
 # The evaluations that inform the objective's model: the successful ones
 # and the failed ones, each failure with the worst successful value (of its
 # source, with information sources; of any source when its own has none),
@@ -117,44 +82,6 @@ state_fit <- function(state) {
   state
 }
 
-# The noise variance band of a GP of exact data (a deterministic objective,
-# and every measured cost), on the standardized scale: the band in which the
-# reference implementation of Astudillo et al. (2021) holds the noise of
-# both its GPs, so that the GP (nearly) interpolates. Free noise on such data
-# can explain a lone good observation as noise and flatten the posterior
-# (Dropwave, seed 2: noise twice the outputscale, every EI below 1e-8).
-exact_noise_band <- c(1e-4, 1e-3)
-
-# The gp_fit() arguments `args` of the user with the band above for exact
-# data, unless the user set the noise model (`noise`, `noise_floor`,
-# `noise_ceiling` or `estimate`): then gp_fit()'s own defaults fill in.
-model_noise_default <- function(args, exact) {
-  user <- c("noise", "noise_floor", "noise_ceiling", "estimate")
-  if (!exact || any(user %in% names(args))) return(args)
-  args$noise_floor <- exact_noise_band[1L]
-  args$noise_ceiling <- exact_noise_band[2L]
-  args
-}
-
-# gp_fit() of y on X over the problem's box with the user's settings
-# `model_args`, warm-started from the previous fit `prev` when its kernel is
-# the one asked for (and no start was given).
-refit_gp <- function(X, y, pr, model_args, prev) {
-  args <- c(list(X = X, y = y), if (is.null(pr$space)) {
-    list(lower = pr$lower, upper = pr$upper)
-  } else list(space = pr$space), model_args)
-  kernel <- if (is.null(args$kernel)) "matern52" else args$kernel
-  if (is.null(args$start) && !is.null(prev) &&
-      identical(prev$kernel, kernel)) {
-    args$start <- prev
-  }
-  do.call(gp_fit, args)
-}
-
-# What the acquisition functions need to know about the cost in this state
-# (see problem_cost_args()).
-state_cost_args <- function(state) problem_cost_args(state$problem, state)
-
 # Fit the models and ask the policy; returns list(x, info, memory,
 # fit_time, policy_time, state).
 state_propose <- function(state) {
@@ -176,16 +103,6 @@ upgrade_state <- function(state) {
   pr <- upgrade_problem(state$problem)
   state$problem <- pr
   state$models <- gp_upgrade_models(state$models)
-  if (inherits(pr, "bo_problem_finite") &&
-      length(state$index) != length(state$value)) {
-    state$index <- match_candidates(pr$candidates, state$X)
-  }
-  state
+  problem_upgrade_state(pr, state)
 }
 
-# The geometric mean of the costs the state has seen (NA before any): what
-# a measured cost is taken to be while it cannot be modelled.
-state_seen_cost <- function(state) {
-  seen <- state$cost[!is.na(state$cost)]
-  if (length(seen)) exp(mean(log(seen))) else NA_real_
-}

@@ -83,3 +83,16 @@ hartmann6_min <- function(X) {
   }
   -s
 }
+
+## The fixed states of paper 004's fixed-horizon benchmarks
+## (bench/rollout-decisions.R, bench/rollout-screen.R): the 9-point minimax
+## design of problem `pr` for state `s` (seed 1000 + s), evaluated, as the
+## `initial` data of bo_session().
+rollout_fixed_state <- function(pr, s) {
+  set.seed(1000L + s)
+  U <- minimax_points(9L, pr$d, restarts = 2L)
+  X <- sweep(sweep(U, 2L, pr$upper - pr$lower, "*"), 2L, pr$lower, "+")
+  init <- data.frame(X, value = apply(X, 1L, pr$objective))
+  names(init)[seq_len(pr$d)] <- paste0("x", seq_len(pr$d))
+  init
+}

@@ -457,13 +457,6 @@ double acq_pbgi_u(double m, double s, double lambda, double mc, double sc,
   return g;
 }
 
-int acq_pandora_stop(double best, const double *g, int n) {
-  for (int i = 0; i < n; i++) {
-    if (!(best >= g[i])) return 0;
-  }
-  return 1;
-}
-
 /* The one switch over the acquisition types (CB_ACQ_* of acq.h), mirrored
  * in R by the table acq_table (R/closed-forms.R): the closed form of type `type` at
  * posterior moments (m, s) of the objective and (mc, sc) of the log cost
@@ -789,22 +782,29 @@ SEXP C_acq_evaluate(SEXP acq, SEXP X, SEXP grad) {
   return max_eval_rows(acq_at, &a, X, Rf_asLogical(grad));
 }
 
-SEXP C_acq_maximize(SEXP acq, SEXP lower, SEXP upper, SEXP raw, SEXP unif,
+/* The maximum over [lower, upper] of the unit cube: max_box from n_raw
+ * scrambled Sobol points and their selection uniforms, drawn here from R's
+ * RNG (max_box_sobol()). */
+SEXP C_acq_maximize(SEXP acq, SEXP lower, SEXP upper, SEXP n_raw,
                     SEXP control) {
-  const int d = Rf_length(lower), n_raw = Rf_nrows(raw);
+  const int d = Rf_length(lower), nr = Rf_asInteger(n_raw);
   cb_acq a;
   cb_gp f, lc;
   unpack_acq(acq, &a, &f, &lc, 0);
-  if (d != f.d || Rf_length(upper) != d || Rf_ncols(raw) != d)
+  if (d != f.d || Rf_length(upper) != d)
     Rf_error("internal error: a box of dimension %d for a GP on %d", d, f.d);
+  if (nr == NA_INTEGER || nr < 1)
+    Rf_error("internal error: %d raw points reached C", nr);
   /* optimize on the unit cube of the GPs; gradients there */
   a.grad_unit = 1;
   cb_max_control mc0;
   unpack_max_control(control, &mc0);
   const cb_max_control mc = acq_max_control(&a, &mc0);
   double *x = (double *)R_alloc((size_t)d, sizeof(double)), rb;
-  double v = max_box(acq_at, &a, d, REAL(lower), REAL(upper), n_raw,
-                     REAL(raw), REAL(unif), &mc, x, &rb);
+  GetRNGstate();
+  double v = max_box_sobol(acq_at, &a, d, REAL(lower), REAL(upper), nr, &mc,
+                           x, &rb);
+  PutRNGstate();
   return max_box_result(x, d, v, rb);
 }
 

@@ -99,10 +99,6 @@ double acq_pbgi(double m, double s, double lambda, double cost, acq_grad *d,
 double acq_pbgi_u(double m, double s, double lambda, double mc, double sc,
                   acq_grad *d, int *iter);
 
-/* Pandora's Box stopping rule: 1 if best >= max_i g[i] (stop), else 0.
- * n = 0 gives 1 (no box left to open). */
-int acq_pandora_stop(double best, const double *g, int n);
-
 /* ------------------------------------------------------------------------
  * Acquisitions at inputs, for fitted models.
  *

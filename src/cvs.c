@@ -72,7 +72,7 @@ double cvs_maximize(cb_cvs *c, int n_raw, const cb_max_control *ctl,
     lo[k] = 0.0;
     up[k] = 1.0;
   }
-  return max_box_sobol(cvs_eucb, c, nc, lo, up, n_raw, ctl, xbest);
+  return max_box_sobol(cvs_eucb, c, nc, lo, up, n_raw, ctl, xbest, NULL);
 }
 
 /* R entry points --------------------------------------------------------- */

@@ -45,7 +45,6 @@ const double *cb_elt_reals(SEXP list, const char *cls, const char *name,
 /* A costbo_max_control object (R: max_control()) into the struct. */
 struct cb_max_control_s;
 void unpack_max_control(SEXP ctl, struct cb_max_control_s *mc);
-SEXP C_max_select(SEXP vals, SEXP control, SEXP unif);
 
 /* rcall.c */
 SEXP C_rcall_eval(SEXP fn, SEXP U, SEXP offset, SEXP range, SEXP grad);
@@ -60,7 +59,7 @@ SEXP C_acq_closed_form(SEXP type, SEXP m, SEXP s, SEXP best, SEXP cost,
                        SEXP mc, SEXP sc, SEXP remaining, SEXP nu,
                        SEXP lambda, SEXP beta, SEXP known_cost, SEXP grad);
 SEXP C_acq_evaluate(SEXP acq, SEXP X, SEXP grad);
-SEXP C_acq_maximize(SEXP acq, SEXP lower, SEXP upper, SEXP raw, SEXP unif,
+SEXP C_acq_maximize(SEXP acq, SEXP lower, SEXP upper, SEXP n_raw,
                     SEXP control);
 SEXP C_acq_argmax(SEXP acq, SEXP cand);
 SEXP C_acq_h_inv(SEXP y);
@@ -73,7 +72,6 @@ SEXP C_cvs_maximize(SEXP gp, SEXP ctrl, SEXP Z, SEXP beta, SEXP n_raw,
 
 /* qmc.c */
 SEXP C_qmc_sobol_max_dim(void);
-SEXP C_qmc_sobol_scramble(SEXP d);
 SEXP C_qmc_sobol(SEXP n, SEXP d, SEXP skip, SEXP scramble, SEXP normal);
 SEXP C_qmc_gauss_hermite(SEXP n, SEXP physicists);
 

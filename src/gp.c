@@ -1224,33 +1224,42 @@ static void lik_setup(lik_ctx *c, int kernel, int n, int d, const double *X,
 /* R entry points                                                           */
 /* ------------------------------------------------------------------------ */
 
-SEXP C_gp_factor(SEXP X, SEXP y, SEXP kernel, SEXP hyp, SEXP fmean,
-                 SEXP fcov) {
-  const int n = Rf_nrows(X), d = Rf_ncols(X);
-  int np = 0;
-  cb_gp gp;
-  gp_init(&gp, Rf_asInteger(kernel), d, n, n, REAL(X), REAL(y), NULL, NULL,
-          REAL(hyp), Rf_length(fmean), REAL(fmean), REAL(fcov));
-  if (gp_factor(&gp) != 0)
+/* Factor gp (gp_factor()), or stop when even the largest jitter fails. */
+static void factor_or_stop(cb_gp *gp) {
+  if (gp_factor(gp) != 0)
     Rf_error("the covariance matrix is not positive definite even with "
              "jitter %g",
              rung_jitter(CB_RUNGS - 1, 1.0));
-  const char *nms[] = {"L", "beta", "jitter", ""};
-  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
-  np++;
+}
+
+/* The factor of gp as out[at], out[at + 1], out[at + 2]: L (its lower
+ * triangle, zeros above), beta and the jitter it needed. */
+static void set_factor(SEXP out, int at, const cb_gp *gp) {
+  const int n = gp->n;
   SEXP Lr = PROTECT(Rf_allocMatrix(REALSXP, n, n));
-  np++;
   double *l = REAL(Lr);
   for (int j = 0; j < n; j++)
     for (int i = 0; i < n; i++)
-      l[i + (size_t)j * n] = i >= j ? gp.L[i + (size_t)j * n] : 0.0;
-  SET_VECTOR_ELT(out, 0, Lr);
+      l[i + (size_t)j * n] = i >= j ? gp->L[i + (size_t)j * gp->cap] : 0.0;
+  SET_VECTOR_ELT(out, at, Lr);
   SEXP br = PROTECT(Rf_allocVector(REALSXP, n));
-  np++;
-  if (n > 0) memcpy(REAL(br), gp.beta, (size_t)n * sizeof(double));
-  SET_VECTOR_ELT(out, 1, br);
-  SET_VECTOR_ELT(out, 2, Rf_ScalarReal(gp.jitter));
-  UNPROTECT(np);
+  if (n > 0) memcpy(REAL(br), gp->beta, (size_t)n * sizeof(double));
+  SET_VECTOR_ELT(out, at + 1, br);
+  SET_VECTOR_ELT(out, at + 2, Rf_ScalarReal(gp->jitter));
+  UNPROTECT(2);
+}
+
+SEXP C_gp_factor(SEXP X, SEXP y, SEXP kernel, SEXP hyp, SEXP fmean,
+                 SEXP fcov) {
+  const int n = Rf_nrows(X), d = Rf_ncols(X);
+  cb_gp gp;
+  gp_init(&gp, Rf_asInteger(kernel), d, n, n, REAL(X), REAL(y), NULL, NULL,
+          REAL(hyp), Rf_length(fmean), REAL(fmean), REAL(fcov));
+  factor_or_stop(&gp);
+  const char *nms[] = {"L", "beta", "jitter", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
+  set_factor(out, 0, &gp);
+  UNPROTECT(1);
   return out;
 }
 
@@ -1327,6 +1336,9 @@ SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
   const double factr = cb_elt_real(control, cls, "factr");
   const double pgtol = cb_elt_real(control, cls, "pgtol");
   const double split = cb_elt_real(control, cls, "split");
+  /* the GP's factor at the optimum too (hyperparameters exp(theta), the
+   * mean, no jitter to start from), as gp_factor() makes it */
+  const int factor = cb_elt_int(control, cls, "factor");
   const int *sl = INTEGER(slot);
   int np = 0, nfree = 0;
   lik_ctx c;
@@ -1356,8 +1368,8 @@ SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
    * a noise-free one are both explored; screening by value alone favours
    * low-noise starts, which overfit noisy data. */
   if (S > 2 && n_opt > 1 && R_FINITE(split)) {
-    const double *first = REAL(starts) + (size_t)order[0] * p;
-    const int low = first[d + 1] < split;
+    const double *best = REAL(starts) + (size_t)order[0] * p;
+    const int low = best[d + 1] < split;
     for (int s = 1; s < S; s++) {
       const double *st = REAL(starts) + (size_t)order[s] * p;
       if ((st[d + 1] < split) != low) {
@@ -1439,13 +1451,29 @@ SEXP C_gp_fit(SEXP X, SEXP y, SEXP kernel, SEXP starts, SEXP lower,
     best[d + 2] = c.prof[2];
   }
   const char *nms[] = {"theta", "value", "loglik", "nfun", "convergence",
-                       "runs", "run_values", ""};
+                       "runs", "run_values", "hyp", "L", "beta", "jitter",
+                       ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
   np++;
   SEXP th = PROTECT(Rf_allocVector(REALSXP, p));
   np++;
   memcpy(REAL(th), best, (size_t)p * sizeof(double));
   SET_VECTOR_ELT(out, 0, th);
+  if (factor) {
+    SEXP hyp = PROTECT(Rf_allocVector(REALSXP, p + 1));
+    np++;
+    double *h = REAL(hyp);
+    for (int k = 0; k < d + 2; k++) h[k] = exp(best[k]);
+    h[d + 2] = best[d + 2];
+    h[d + 3] = 0.0;
+    cb_gp gp;
+    gp_init(&gp, Rf_asInteger(kernel), d, n, n, REAL(X), REAL(y), NULL, NULL,
+            h, 0, NULL, NULL);
+    factor_or_stop(&gp);
+    h[d + 3] = gp.jitter;
+    SET_VECTOR_ELT(out, 7, hyp);
+    set_factor(out, 8, &gp);
+  }
   SET_VECTOR_ELT(out, 1, Rf_ScalarReal(bestf));
   SET_VECTOR_ELT(out, 2, Rf_ScalarReal(c.last_lml));
   SET_VECTOR_ELT(out, 3, Rf_ScalarInteger(c.nfun));

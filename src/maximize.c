@@ -203,12 +203,14 @@ double max_box(cb_objfn f, void *ctx, int d, const double *lower,
 
 double max_box_sobol(cb_objfn f, void *ctx, int d, const double *lower,
                      const double *upper, int n_raw,
-                     const cb_max_control *ctl, double *xbest) {
+                     const cb_max_control *ctl, double *xbest,
+                     double *raw_best) {
   double *raw = (double *)R_alloc((size_t)n_raw * d, sizeof(double));
   double *unif = (double *)R_alloc((size_t)n_raw, sizeof(double));
   qmc_sobol_random(n_raw, d, 0, raw);
   for (int i = 0; i < n_raw; i++) unif[i] = unif_rand();
-  return max_box(f, ctx, d, lower, upper, n_raw, raw, unif, ctl, xbest, NULL);
+  return max_box(f, ctx, d, lower, upper, n_raw, raw, unif, ctl, xbest,
+                 raw_best);
 }
 
 int max_finite(cb_objfn f, void *ctx, int d, int m, const double *cand,
@@ -325,19 +327,11 @@ void unpack_max_control(SEXP ctl, cb_max_control *mc) {
   mc->lmm = cb_elt_int(ctl, cls, "lmm");
   mc->grad_phase = NULL;
   mc->hook = NULL;
+  /* R built it from checked settings (max_control()); what the maximizer
+   * indexes and loops by is checked once more in O(1) */
+  if (mc->n_starts < 0 || mc->select < 0 || mc->select > 1 ||
+      !(mc->eta > 0.0) || mc->maxit < 0 || !(mc->factr >= 0.0) ||
+      !(mc->pgtol >= 0.0) || mc->lmm < 1)
+    Rf_error("internal error: an inconsistent costbo_max_control reached C");
 }
 
-/* The starting points the maximizer would choose from raw values (1-based),
- * for objectives evaluated in R. */
-SEXP C_max_select(SEXP vals, SEXP control, SEXP unif) {
-  const int n = Rf_length(vals);
-  cb_max_control mc;
-  unpack_max_control(control, &mc);
-  const int k = mc.n_starts < n ? mc.n_starts : n;
-  SEXP out = PROTECT(Rf_allocVector(INTSXP, k > 0 ? k : 0));
-  int *ch = INTEGER(out);
-  select_starts(n, REAL(vals), k, mc.select, mc.eta, REAL(unif), ch);
-  for (int j = 0; j < k; j++) ch[j]++;
-  UNPROTECT(1);
-  return out;
-}

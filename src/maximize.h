@@ -56,11 +56,12 @@ double max_box(cb_objfn f, void *ctx, int d, const double *lower,
 /* max_box with its random inputs drawn here: n_raw scrambled Sobol points
  * (qmc.h) and n_raw selection uniforms, in that order, from R's RNG; the
  * caller brackets the call with GetRNGstate()/PutRNGstate().  This is the
- * entry for C modules (lookahead policies) that maximize inner
- * acquisitions. */
+ * entry for the acquisition maximizer and for C modules (lookahead
+ * policies) that maximize inner acquisitions; raw_best as in max_box. */
 double max_box_sobol(cb_objfn f, void *ctx, int d, const double *lower,
                      const double *upper, int n_raw,
-                     const cb_max_control *ctl, double *xbest);
+                     const cb_max_control *ctl, double *xbest,
+                     double *raw_best);
 
 /* Exact argmax of f over m candidates (m x d, column-major); vals (may be
  * NULL) receives every value.  Returns the 0-based index of the first

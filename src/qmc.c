@@ -5,12 +5,12 @@
 #include "qmc.h"
 
 #include <float.h>
+#include <limits.h>
 
 #include "entry.h"
 #include "sobol_table.h"
 
 #define QMC_TWO_M32 2.3283064365386962890625e-10 /* 2^-32 */
-#define QMC_UMIN 1.16415321826934814453125e-10   /* 2^-33 */
 #define QMC_PIM4 0.7511255444649424828587        /* pi^(-1/4) */
 #define QMC_SQRTPI 1.7724538509055160272982
 #define QMC_BIG 1e150 /* rescaling threshold of the Hermite recurrence */
@@ -221,28 +221,11 @@ void qmc_sobol_draw(int d, uint32_t *scramble) {
   }
 }
 
-void qmc_sobol(int n, int d, int skip, const uint32_t *scramble, double *out) {
-  sobol_fill(n, d, skip, scramble, 0, out);
-}
-
-void qmc_sobol_normal(int n, int d, int skip, const uint32_t *scramble,
-                      double *out) {
-  sobol_fill(n, d, skip, scramble, 1, out);
-}
-
 void qmc_sobol_random(int n, int d, int normal, double *out) {
   uint32_t *scramble =
       (uint32_t *)R_alloc((size_t)d * QMC_SOBOL_WORDS, sizeof(uint32_t));
   qmc_sobol_draw(d, scramble);
   sobol_fill(n, d, 0, scramble, normal, out);
-}
-
-void qmc_normal(size_t len, const double *u, double *z) {
-  for (size_t i = 0; i < len; i++) {
-    double p = u[i] < QMC_UMIN ? QMC_UMIN : u[i];
-    if (p > 1.0 - QMC_UMIN) p = 1.0 - QMC_UMIN;
-    z[i] = Rf_qnorm5(p, 0.0, 1.0, 1, 0);
-  }
 }
 
 int qmc_gauss_hermite(int n, int physicists, double *nodes, double *weights) {
@@ -266,30 +249,34 @@ int qmc_gauss_hermite(int n, int physicists, double *nodes, double *weights) {
 
 SEXP C_qmc_sobol_max_dim(void) { return Rf_ScalarInteger(qmc_sobol_max_dim()); }
 
-/* The scramble words of d dimensions drawn from R's RNG, as doubles. */
-SEXP C_qmc_sobol_scramble(SEXP d) {
-  const int dd = Rf_asInteger(d);
-  const size_t len = (size_t)dd * QMC_SOBOL_WORDS;
-  uint32_t *words = (uint32_t *)R_alloc(len, sizeof(uint32_t));
-  GetRNGstate();
-  qmc_sobol_draw(dd, words);
-  PutRNGstate();
-  SEXP out = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)len));
-  double *o = REAL(out);
-  for (size_t i = 0; i < len; i++) o[i] = (double)words[i];
-  UNPROTECT(1);
-  return out;
-}
-
-/* n x d Sobol points from point skip on; scramble is NULL or the words of
- * C_qmc_sobol_scramble (whole numbers in [0, 2^32) stored as doubles). */
+/* n x d Sobol points from point skip on; scramble is NULL (none), TRUE (the
+ * scramble words drawn here from R's RNG, qmc_sobol_draw()'s order) or the
+ * words themselves (whole numbers in [0, 2^32) stored as doubles). */
 SEXP C_qmc_sobol(SEXP n, SEXP d, SEXP skip, SEXP scramble, SEXP normal) {
   const int nn = Rf_asInteger(n), dd = Rf_asInteger(d);
   const int sk = Rf_asInteger(skip), nrm = Rf_asLogical(normal);
+  const int draw = TYPEOF(scramble) == LGLSXP;
+  /* R checks what a user gives; the sizes the tables are indexed by are
+   * checked once more in O(1) */
+  if (dd == NA_INTEGER || dd < 1 || dd > QMC_SOBOL_MAX_DIM)
+    Rf_error("internal error: a Sobol dimension outside [1, %d] reached C",
+             QMC_SOBOL_MAX_DIM);
+  if (nn == NA_INTEGER || nn < 0 || sk == NA_INTEGER || sk < 0 ||
+      (double)sk + nn > INT_MAX ||
+      (draw && (Rf_xlength(scramble) != 1 || LOGICAL(scramble)[0] != TRUE)) ||
+      (!draw && !Rf_isNull(scramble) &&
+       (TYPEOF(scramble) != REALSXP ||
+        Rf_xlength(scramble) != (R_xlen_t)dd * QMC_SOBOL_WORDS)))
+    Rf_error("internal error: inconsistent Sobol sizes reached C");
   uint32_t *words = NULL;
-  if (!Rf_isNull(scramble)) {
+  const size_t len = (size_t)dd * QMC_SOBOL_WORDS;
+  if (draw) {
+    words = (uint32_t *)R_alloc(len, sizeof(uint32_t));
+    GetRNGstate();
+    qmc_sobol_draw(dd, words);
+    PutRNGstate();
+  } else if (!Rf_isNull(scramble)) {
     const double *s = REAL(scramble);
-    const size_t len = (size_t)dd * QMC_SOBOL_WORDS;
     words = (uint32_t *)R_alloc(len, sizeof(uint32_t));
     for (size_t i = 0; i < len; i++) words[i] = (uint32_t)s[i];
   }

@@ -41,26 +41,14 @@ int qmc_sobol_max_dim(void);
  * GetRNGstate() / PutRNGstate(). */
 void qmc_sobol_draw(int d, uint32_t *scramble);
 
-/* Points skip, ..., skip + n - 1 of the d-dimensional Sobol sequence, out is
- * n x d in [0, 1).  scramble is NULL or d * QMC_SOBOL_WORDS words.
- * Requires 1 <= d <= qmc_sobol_max_dim(), n >= 0, skip >= 0. */
-void qmc_sobol(int n, int d, int skip, const uint32_t *scramble, double *out);
-
-/* As qmc_sobol, transformed to standard normal coordinates: the integer
- * point x maps to qnorm((x + 1/2) / 2^32), the midpoint of its cell, so no
- * coordinate is infinite (|z| < 6.4). */
-void qmc_sobol_normal(int n, int d, int skip, const uint32_t *scramble,
-                      double *out);
-
-/* n scrambled Sobol points in d dimensions (uniform, or standard normal when
- * normal is nonzero), with a fresh scramble drawn by qmc_sobol_draw(); the
- * caller brackets the call by GetRNGstate() / PutRNGstate().  Scratch memory
- * comes from R_alloc. */
+/* n scrambled Sobol points in d dimensions, out is n x d: uniform in
+ * [0, 1), or when normal is nonzero standard normal (the integer point x
+ * maps to qnorm((x + 1/2) / 2^32), the midpoint of its cell, so no
+ * coordinate is infinite, |z| < 6.4), with a fresh scramble drawn by
+ * qmc_sobol_draw(); the caller brackets the call by GetRNGstate() /
+ * PutRNGstate().  Requires 1 <= d <= qmc_sobol_max_dim(), n >= 0.  Scratch
+ * memory comes from R_alloc. */
 void qmc_sobol_random(int n, int d, int normal, double *out);
-
-/* z[i] = qnorm(u[i]) with u clamped into [2^-33, 1 - 2^-33] (the midpoints
- * of the outermost cells of the 32-bit Sobol grid), so z is finite. */
-void qmc_normal(size_t len, const double *u, double *z);
 
 /* Gauss-Hermite rule with n nodes (1 <= n <= QMC_GH_MAX_N), nodes ascending.
  * physicists == 0: sum_i w_i g(x_i) approximates E g(Z), Z ~ N(0, 1), and

@@ -432,7 +432,7 @@ static void greedy_fill(cb_tree *t, int k, int j, double *X, double best,
       t->acq->remaining = t->budget - ns;
       acq_refresh(t->acq);
       const cb_max_control mc = acq_max_control(t->acq, ctl);
-      max_box_sobol(acq_at, t->acq, d, lo, up, n_raw, &mc, xc);
+      max_box_sobol(acq_at, t->acq, d, lo, up, n_raw, &mc, xc, NULL);
     } else {
       memcpy(xc, x, (size_t)d * sizeof(double));
     }
@@ -587,7 +587,7 @@ double tree_schedule(cb_acq *base, cb_gp *f, cb_gp *lc, int steps,
       x[0] = (double)max_finite(acq_at, base, 1, f->nfin, cand, NULL);
     } else {
       const cb_max_control mc = acq_max_control(base, ctl);
-      max_box_sobol(acq_at, base, d, lower, upper, n_raw, &mc, x);
+      max_box_sobol(acq_at, base, d, lower, upper, n_raw, &mc, x, NULL);
     }
     double y, z;
     flags[i] = fantasize(base, f, lc, d, x, zf[i], zc[i], work, &y, &z);

@@ -10,7 +10,10 @@
 # the part files; `run` writes each part to studies/rollout/<part>.rds as
 # soon as it is done (with the build of costbo that made it and the
 # command); `join` reads all parts and writes inst/extdata/rollout.rds (see
-# inst/scripts/study.R). A part made by another build is accepted when this
+# inst/scripts/study.R): the curves and final measures of study_slim(),
+# paper 004's Gap per replication (gap_runs), the rolling horizon's
+# horizons and the multi-source runs' sources, and paper 001's measure,
+# the best objective per replication at tenths of the budget (at_cost). A part made by another build is accepted when this
 # build's behaviour fingerprint for the part's policies and problems equals
 # the one recorded with the part, else after a replay of its cheapest cell
 # (see study.R).
@@ -224,11 +227,44 @@ sources <- function(bm) {
   out
 }
 
+# --- paper 001's measure (Sec. 6, Fig. 4) ----------------------------------------
+# The paper interpolates each replication's objective onto a set of costs
+# and plots the mean with one standard deviation. One row per problem,
+# policy, replication and cost point: the best objective value found once
+# that much of the budget is spent (the initial design's best at cost 0; a
+# step function of the cumulative cost), in costbo's direction (the
+# paper's objective is its negative for lee2021, which it minimizes), at
+# `points` = 0, 1/10, ..., 1 of the budget.
+at_cost <- function(bm, problems, points = seq(0, 1, by = 0.1)) {
+  ev <- bm$evaluations
+  ev <- ev[ev$problem %in% problems & ev$status == "ok", , drop = FALSE]
+  budget <- vapply(bm$records, `[[`, 0, "budget")
+  names(budget) <- vapply(bm$records, `[[`, "", "problem")
+  key <- interaction(ev$problem, ev$policy, ev$rep, drop = TRUE)
+  rows <- lapply(split(ev, key, drop = TRUE), function(e) {
+    cost <- points * budget[[e$problem[1L]]]
+    best <- vapply(cost, function(c) {
+      v <- e$value[e$cumulative_cost <= c * (1 + 1e-12)]
+      if (length(v)) max(v) else NA_real_
+    }, 0)
+    data.frame(problem = e$problem[1L], policy = e$policy[1L],
+               rep = e$rep[1L], share = points, cost = cost,
+               best_value = best, stringsAsFactors = FALSE)
+  })
+  out <- do.call(rbind, rows)
+  out <- out[order(out$problem, out$policy, out$rep, out$share), ]
+  rownames(out) <- NULL
+  out
+}
+
 # --- command line ----------------------------------------------------------------
 study_main(parts, "rollout", write = function(j) {
   c(study_slim(j$benchmark),
     list(gap_runs = gap_runs(j$benchmark, c(study_eval(single), study_eval(miso))),
          horizons = horizons(j$benchmark),
+         at_cost = at_cost(j$benchmark, names(c(study_eval(lee),
+                                                 study_eval(leegp),
+                                                 study_eval(dropwave)))),
          sources = sources(j$benchmark),
          provenance = j$provenance))
 })

@@ -65,11 +65,15 @@
 study_recipe <- function(problems, policies, reps, n_init = NULL,
                          model = list(), max_evaluations = NULL, seed = 1L,
                          virtual_workers = NULL, budget_rule = "stop",
-                         charge_initial = FALSE) {
-  list(problems = problems, policies = policies, reps = reps, n_init = n_init,
-       model = model, max_evaluations = max_evaluations, seed = seed,
-       virtual_workers = virtual_workers, budget_rule = budget_rule,
-       charge_initial = charge_initial)
+                         charge_initial = FALSE, design = NULL) {
+  out <- list(problems = problems, policies = policies, reps = reps,
+              n_init = n_init, model = model,
+              max_evaluations = max_evaluations, seed = seed,
+              virtual_workers = virtual_workers, budget_rule = budget_rule,
+              charge_initial = charge_initial)
+  # (recipes made before designs could be chosen have none: Sobol points)
+  if (!is.null(design)) out$design <- design
+  out
 }
 
 # The budget accounting of a recipe (see study_recipe()) as arguments of
@@ -77,6 +81,7 @@ study_recipe <- function(problems, policies, reps, n_init = NULL,
 study_budget_args <- function(recipe) {
   args <- list(charge_initial = if (is.null(recipe$charge_initial)) FALSE else
     recipe$charge_initial)
+  if (!is.null(recipe$design)) args$design <- recipe$design
   if ("budget_rule" %in% names(formals(bo_benchmark))) {
     args$budget_rule <- if (is.null(recipe$budget_rule)) "stop" else
       recipe$budget_rule
@@ -115,7 +120,8 @@ study_run <- function(recipe, reps = recipe$reps, backend = "sequential",
                  max_evaluations = recipe$max_evaluations,
                  gp_args = recipe$model, progress = progress,
                  charge_initial = budget$charge_initial,
-                 budget_rule = budget$budget_rule)
+                 budget_rule = budget$budget_rule,
+                 design = if (is.null(budget$design)) "sobol" else budget$design)
   } else {
     bo_benchmark(problems, policies, reps = reps, backend = backend,
                  processes = processes, seed = recipe$seed,
@@ -124,7 +130,8 @@ study_run <- function(recipe, reps = recipe$reps, backend = "sequential",
                  gp_args = recipe$model, progress = progress,
                  virtual_workers = recipe$virtual_workers,
                  charge_initial = budget$charge_initial,
-                 budget_rule = budget$budget_rule)
+                 budget_rule = budget$budget_rule,
+                 design = if (is.null(budget$design)) "sobol" else budget$design)
   }
   study_attach_costs(bm, log)
 }
@@ -474,11 +481,18 @@ study_run_parts <- function(parts, names, dir, backend = "sequential",
   for (nm in names) {
     f <- study_file(dir, nm)
     if (file.exists(f)) {
-      study_certify(readRDS(f), nm, f, build, memo)
-      message(sprintf("part %s: done already (%s)", nm, f))
-      next
+      old <- readRDS(f)
+      if (study_recipe_same(old$recipe, parts[[nm]])) {
+        study_certify(old, nm, f, build, memo)
+        message(sprintf("part %s: done already (%s)", nm, f))
+        next
+      }
+      # made from another recipe: run again, and its certificate goes
+      unlink(sub("[.]rds$", ".reproduced.rds", f))
+      message(sprintf("part %s: its recipe changed, running again", nm))
+    } else {
+      message(sprintf("part %s: running", nm))
     }
-    message(sprintf("part %s: running", nm))
     t0 <- proc.time()[["elapsed"]]
     bm <- study_run(parts[[nm]], backend = backend, processes = processes,
                     progress = progress)
@@ -508,6 +522,13 @@ study_join <- function(parts, dir) {
   files <- study_file(dir, base::names(parts))
   missing <- base::names(parts)[!file.exists(files)]
   if (length(missing)) stop("parts not run yet: ", paste(missing, collapse = ", "))
+  changed <- base::names(parts)[!vapply(seq_along(files), function(i) {
+    study_recipe_same(readRDS(files[i])$recipe, parts[[i]])
+  }, NA)]
+  if (length(changed)) {
+    stop("parts made from another recipe than the script's, to run again: ",
+         paste(changed, collapse = ", "))
+  }
   memo <- new.env()
   got <- Map(function(f, nm) study_certify(readRDS(f), nm, f, build, memo),
              files, base::names(parts))
@@ -602,6 +623,71 @@ study_slim <- function(bm, n_grid = 51L) {
   list(final = final, curves = curves)
 }
 
+# Is the recipe a part was made from (`saved`) the script's recipe for it
+# now (`current`)? Recipes are compared with the defaults of fields that
+# older recipes lack filled in (the budget accounting, the initial design:
+# see study_budget_args()), code given as a string parsed, calls with
+# their arguments named in full by their current names, and numbers by
+# value, so that a part made before a field was recorded is not taken for
+# another recipe; a part made from
+# another recipe (another problem, policy, protocol or replication) is
+# refused by join and listed as to run again.
+# A call of costbo functions with every argument by its full current name
+# (match.call(), and the names of renamed arguments, costbo's
+# renamed_args, replaced by their new ones), without source references,
+# recursively.
+study_call_normal <- function(x) {
+  if (!is.call(x)) return(x)
+  # (source references are where the code was written, not what it does)
+  for (a in c("srcref", "srcfile", "wholeSrcref")) attr(x, a) <- NULL
+  if (identical(x[[1L]], as.name("function")) && length(x) == 4L) {
+    x[[4L]] <- NULL
+  }
+  x[] <- lapply(as.list(x), study_call_normal)
+  f <- x[[1L]]
+  if (!is.name(f)) return(x)
+  ns <- asNamespace("costbo")
+  fn <- get0(as.character(f), envir = ns, mode = "function", inherits = FALSE)
+  if (is.null(fn) || is.primitive(fn)) return(x)
+  x <- tryCatch(match.call(fn, x), error = function(e) x)
+  if (is.null(base::names(x))) return(x)
+  renamed <- get("renamed_args", envir = ns)
+  formal <- base::names(formals(fn))
+  nms <- base::names(x)
+  for (new in base::names(renamed)) {
+    old <- renamed[[new]]
+    if (new %in% formal && old %in% formal) nms[nms == old] <- new
+  }
+  base::names(x) <- nms
+  # in the order of the formals, as match.call() gives them
+  args <- as.list(x)[-1L]
+  args <- args[order(match(base::names(args), formal))]
+  as.call(c(x[[1L]], args))
+}
+
+study_recipe_same <- function(saved, current) {
+  fill <- function(r) {
+    def <- list(n_init = NULL, model = list(), max_evaluations = NULL,
+                seed = 1L, virtual_workers = NULL, budget_rule = "stop",
+                charge_initial = FALSE, design = "sobol",
+                design_sources = "all")
+    for (nm in base::names(def)) if (is.null(r[[nm]])) r[nm] <- list(def[[nm]])
+    # (recipes were strings of R code before they were quoted calls)
+    for (nm in c("problems", "policies")) {
+      if (is.character(r[[nm]])) {
+        r[[nm]] <- str2lang(paste(r[[nm]], collapse = "\n"))
+      }
+      r[[nm]] <- study_call_normal(r[[nm]])
+    }
+    for (nm in c("reps", "n_init", "max_evaluations", "seed",
+                 "virtual_workers")) {
+      if (is.numeric(r[[nm]])) r[[nm]] <- as.double(r[[nm]])
+    }
+    r[order(base::names(r))]
+  }
+  identical(fill(saved), fill(current))
+}
+
 # The parts of a study as the part files tell them: status ("to run";
 # "made" by the installed build; "certified" for it by a fingerprint or a
 # replay; "to certify", made by another build and not yet certified for
@@ -616,7 +702,9 @@ study_list <- function(parts, dir, build = costbo_build()) {
     }
     p <- readRDS(f)
     cert <- study_certificate(f)
-    status <- if (identical(p$build$source_hash, build$source_hash)) {
+    status <- if (!study_recipe_same(p$recipe, parts[[nm]])) {
+      "to run (recipe changed)"
+    } else if (identical(p$build$source_hash, build$source_hash)) {
       "made"
     } else if (identical(cert$source_hash, build$source_hash)) {
       paste("certified", if (identical(cert$how, "fingerprint")) {

@@ -2,7 +2,9 @@
 # vignettes compute them from the caches in inst/extdata (paper 000's
 # RF-Boston study is in vignette("costbo")): one row per
 # comparison (claim, policy, baseline, problems, pairs, paired difference
-# with its 95% interval, verdict, pairs needed when inconclusive).
+# with its 95% interval, verdict, pairs needed when inconclusive), in two
+# tables: the comparisons the papers make, and those beyond them (other
+# horizons, problems or baselines, where a vignette has them).
 #
 # Usage, from the package's source directory with costbo and knitr
 # installed:
@@ -24,7 +26,10 @@ papers <- data.frame(
   paper = c("000", "000", "001", "002", "003", "004"),
   vignette = c("budgeted-lookahead", "costbo", "rollout", "pandora",
                "control-sets", "rollout"),
-  table = c("claims", "rf_cl", "cl001", "claims", "claims", "cl004"))
+  table = c("claims", "rf_cl", "cl001", "claims", "claims", "cl004"),
+  # comparisons the paper does not make (other horizons, problems,
+  # baselines), with their own verdicts; NA: none
+  beyond = c(NA, NA, "bp001", NA, NA, "bp004"))
 
 run_vignette <- function(name) {
   rmd <- file.path("vignettes", paste0(name, ".Rmd"))
@@ -57,41 +62,52 @@ columns <- function(cl) {
 }
 
 envs <- lapply(stats::setNames(nm = unique(papers$vignette)), run_vignette)
-rows <- do.call(rbind, lapply(seq_len(nrow(papers)), function(i) {
-  cl <- get(papers$table[i], envir = envs[[papers$vignette[i]]])
-  # a table with no comparison yet (its policies not in the cache)
-  if (!NROW(cl)) return(NULL)
-  cbind(paper = papers$paper[i], vignette = papers$vignette[i], columns(cl))
-}))
-rownames(rows) <- NULL
+collect <- function(which) {
+  rows <- do.call(rbind, lapply(seq_len(nrow(papers)), function(i) {
+    nm <- papers[[which]][i]
+    if (is.na(nm)) return(NULL)
+    cl <- get(nm, envir = envs[[papers$vignette[i]]])
+    # a table with no comparison yet (its policies not in the cache)
+    if (!NROW(cl)) return(NULL)
+    cbind(paper = papers$paper[i], vignette = papers$vignette[i], columns(cl))
+  }))
+  rownames(rows) <- NULL
+  rows
+}
 
 f <- function(v) formatC(signif(v, 2), format = "g", flag = "")
-out <- data.frame(
-  paper = rows$paper, claim = rows$claim, policy = rows$policy,
-  against = rows$baseline, problems = rows$problems, measure = rows$measure,
-  pairs = rows$n, difference = f(rows$difference),
-  interval = sprintf("[%s, %s]", f(rows$lower), f(rows$upper)),
-  verdict = rows$verdict,
-  needed = ifelse(is.na(rows$n_needed), "",
-                  format(rows$n_needed, scientific = FALSE, trim = TRUE)))
-
-if (markdown) {
-  esc <- function(s) gsub("|", "\\|", s, fixed = TRUE)
-  cat("| ", paste(names(out), collapse = " | "), " |\n", sep = "")
-  cat("|", paste(rep("---", ncol(out)), collapse = "|"), "|\n", sep = "")
-  for (i in seq_len(nrow(out))) {
-    cat("| ", paste(esc(unlist(out[i, ])), collapse = " | "), " |\n", sep = "")
+report <- function(rows, title) {
+  out <- data.frame(
+    paper = rows$paper, claim = rows$claim, policy = rows$policy,
+    against = rows$baseline, problems = rows$problems, measure = rows$measure,
+    pairs = rows$n, difference = f(rows$difference),
+    interval = sprintf("[%s, %s]", f(rows$lower), f(rows$upper)),
+    verdict = rows$verdict,
+    needed = ifelse(is.na(rows$n_needed), "",
+                    format(rows$n_needed, scientific = FALSE, trim = TRUE)))
+  cat(title, "\n\n", sep = "")
+  if (markdown) {
+    esc <- function(s) gsub("|", "\\|", s, fixed = TRUE)
+    cat("| ", paste(names(out), collapse = " | "), " |\n", sep = "")
+    cat("|", paste(rep("---", ncol(out)), collapse = "|"), "|\n", sep = "")
+    for (i in seq_len(nrow(out))) {
+      cat("| ", paste(esc(unlist(out[i, ])), collapse = " | "), " |\n",
+          sep = "")
+    }
+  } else {
+    old <- options(width = 250)
+    print(out, row.names = FALSE, right = FALSE)
+    options(old)
   }
-} else {
-  old <- options(width = 250)
-  print(out, row.names = FALSE, right = FALSE)
-  options(old)
+  tab <- table(factor(rows$paper, unique(papers$paper)),
+               factor(rows$verdict, c("reproduced", "refuted", "inconclusive")))
+  cat("\nVerdicts per paper:\n")
+  print(tab)
+  cat(sprintf("\n%d comparisons: %d reproduced, %d refuted, %d inconclusive\n\n",
+              nrow(rows), sum(rows$verdict == "reproduced"),
+              sum(rows$verdict == "refuted"),
+              sum(rows$verdict == "inconclusive")))
 }
-tab <- table(factor(rows$paper, unique(papers$paper)),
-             factor(rows$verdict, c("reproduced", "refuted", "inconclusive")))
-cat("\nVerdicts per paper:\n")
-print(tab)
-cat(sprintf("\n%d comparisons: %d reproduced, %d refuted, %d inconclusive\n",
-            nrow(rows), sum(rows$verdict == "reproduced"),
-            sum(rows$verdict == "refuted"),
-            sum(rows$verdict == "inconclusive")))
+
+report(collect("table"), "The papers' claims, as the papers make them")
+report(collect("beyond"), "Beyond the papers: the same statements at other settings")

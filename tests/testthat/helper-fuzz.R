@@ -33,6 +33,10 @@ fuzz_baselines <- function() {
               max_evaluations = 1, progress = FALSE)
   S <- diag(3) + 0.5
   fin <- gp_finite(c(0, 0.2, 0), S, x = 1, y = 0.1)
+  runs <- c(run, run)
+  cmp <- bo_compare(d, "a", "b", measure = "score", higher_is_better = TRUE)
+  claim <- bo_claim(d, "a beats b", "a", "b", measure = "score",
+                    higher_is_better = TRUE)
   list(
     acq_closed_form = list("acq_closed_form", list(
       type = "ei", mean = c(0, 1), sd = c(1, 2), best = 0.5)),
@@ -106,6 +110,8 @@ fuzz_baselines <- function() {
     space_decode = list("space_decode", list(
       space = bo_space(a = param_int(1, 3), b = param_cat(c("x", "y"))),
       U = c(0.5, 0.2, 0.7))),
+    minimax_points = list("minimax_points", list(n = 3, d = 2, n_ref = 64,
+                                                 restarts = 1)),
     sobol_normal = list("sobol_normal", list(n = 4, d = 2)),
     sobol_points = list("sobol_points", list(n = 4, d = 2)),
     test_problem = list("test_problem", list(name = "branin")),
@@ -123,7 +129,20 @@ fuzz_baselines <- function() {
     as.data.frame_benchmark = list("as.data.frame", list(x = bm)),
     summary_run = list("summary", list(object = run)),
     summary_benchmark = list("summary", list(object = bm)),
-    c_benchmark = list("c", list(bm, bm))
+    c_benchmark = list("c", list(bm, bm)),
+    c_run = list("c", list(run, run)),
+    as.data.frame_runs = list("as.data.frame", list(x = runs)),
+    as.data.frame_session = list("as.data.frame", list(x = sess)),
+    plot_run = list("plot", list(x = run, type = "progress", n_grid = 20)),
+    plot_benchmark = list("plot", list(x = bm, level = 0.9, legend = TRUE)),
+    format_compare = list("format", list(x = cmp, digits = 2)),
+    print_compare = list("print", list(x = cmp, digits = 3)),
+    format_claim = list("format", list(x = claim, digits = 2)),
+    print_claim = list("print", list(x = claim, digits = 3)),
+    print_gp = list("print", list(x = fit, digits = 3)),
+    print_summary_run = list("print", list(x = summary(run), digits = 3)),
+    print_summary_benchmark = list("print", list(x = summary(bm),
+                                                 digits = 3))
   )
 }
 
@@ -141,7 +160,15 @@ fuzz_values <- function() {
     "matrix" = matrix(runif(4), 2), "list" = list(1, "a"),
     "empty list" = list(), "function" = function(x) x,
     "data frame" = data.frame(a = 1:2, b = c("x", "y")),
-    "factor" = factor("a")
+    "factor" = factor("a"),
+    # objects of the package changed after they were made
+    "changed param" = structure(list(type = "num", lower = 1, upper = 0,
+                                     log = FALSE), class = "costbo_param"),
+    "changed space" = local({
+      sp <- bo_space(a = param_int(1, 3))
+      sp$params$a$upper <- 0
+      sp
+    })
   )
 }
 
@@ -189,7 +216,14 @@ fuzz_methods <- c(
   as.data.frame_run = "as.data.frame.bo_run",
   as.data.frame_benchmark = "as.data.frame.bo_benchmark",
   summary_run = "summary.bo_run", summary_benchmark = "summary.bo_benchmark",
-  c_benchmark = "c.bo_benchmark")
+  c_benchmark = "c.bo_benchmark", c_run = "c.bo_run",
+  as.data.frame_runs = "as.data.frame.bo_runs",
+  as.data.frame_session = "as.data.frame.bo_session",
+  plot_run = "plot.bo_run", plot_benchmark = "plot.bo_benchmark",
+  format_compare = "format.bo_compare", print_compare = "print.bo_compare",
+  format_claim = "format.bo_claim", print_claim = "print.bo_claim",
+  print_gp = "print.costbo_gp", print_summary_run = "print.summary.bo_run",
+  print_summary_benchmark = "print.summary.bo_benchmark")
 
 fuzz_run <- function(seed = 16L, funs = NULL) {
   base <- fuzz_baselines()
@@ -199,7 +233,11 @@ fuzz_run <- function(seed = 16L, funs = NULL) {
   dir <- tempfile("fuzz")
   dir.create(dir)
   old <- setwd(dir)
+  # plots go to a null device
+  grDevices::pdf(NULL)
+  dev <- grDevices::dev.cur()
   on.exit({
+    grDevices::dev.off(dev)
     setwd(old)
     unlink(dir, recursive = TRUE)
   })

@@ -242,7 +242,7 @@ boundary_cases <- function() {
   kg <- costbo:::kg_control(5L, 5L, 0.9, 2L)
   list(
     max = list(obj = costbo:::max_control(4L), run = function(o) {
-      .Call(costbo:::C_acq_maximize, acq, c(0, 0), c(1, 1), raw, unif, o)
+      .Call(costbo:::C_acq_maximize, acq, c(0, 0), c(1, 1), 20L, o)
     }),
     acq = list(obj = acq, run = function(o) {
       .Call(costbo:::C_acq_evaluate, o, raw, FALSE)
@@ -319,33 +319,44 @@ test_that("each unpacker rejects a missing or mistyped element", {
 
 test_that("the control constructors check their settings", {
   err <- function(expr) expect_error(expr, class = "costbo_error_arg")
+  # the maximizer's control trusts its (checked) settings; C refuses an
+  # inconsistent one with an error, never a crash
   mc <- costbo:::max_control
   expect_identical(unclass(mc(3)),
                    list(n_starts = 3L, select = 0L, eta = 1, maxit = 200L,
                         factr = 1e7, pgtol = 0, lmm = 5L))
   expect_identical(mc(3, "best")$select, 1L)
-  err(mc(-1))
-  err(mc(1.5))
-  err(mc(2, "worst"))
-  err(mc(2, eta = 0))
-  err(mc(2, maxit = NA))
-  err(mc(2, factr = -1))
-  err(mc(2, pgtol = Inf))
-  err(mc(2, lmm = 0))
+  set.seed(1)
+  X <- matrix(runif(20), ncol = 2)
+  fit <- gp_fit(X, sin(5 * X[, 1]) + X[, 2], lower = 0, upper = 1)
+  spec <- costbo:::acq_spec(fit, "ei", NULL, NULL, max(fit$y), NULL, NULL,
+                            NULL, NULL, call = NULL)
+  run <- function(ctl) {
+    costbo:::acq_maximize_box(spec, c(0, 0), c(1, 1), 20L, ctl)
+  }
+  expect_true(is.finite(run(mc(2))$value))
+  for (bad in list(mc(-1), mc(2, "worst"), mc(2, eta = 0), mc(2, maxit = -1),
+                   mc(2, factr = -1), mc(2, pgtol = NA), mc(2, lmm = 0))) {
+    expect_error(run(bad), "costbo_max_control", class = "costbo_error_c")
+  }
+  # the settings a user gives are checked where they enter
+  err(acq_maximize(fit, "ei", best = max(fit$y), n_starts = -1))
+  err(acq_maximize(fit, "ei", best = max(fit$y), n_starts = 1.5))
+  err(acq_maximize(fit, "ei", best = max(fit$y), select = "worst"))
   tc <- costbo:::bmsei_tree_control
   ok <- list(n_raw = 10L, n_starts = 2L, maxit = 5L, n_greedy = 1L)
   expect_identical(unclass(tc(ok)$max)[c("factr", "lmm")],
                    list(factr = 1e4, lmm = 10L))
   err(tc(utils::modifyList(ok, list(n_raw = 0L))))
   err(tc(utils::modifyList(ok, list(n_greedy = -1L))))
-  err(tc(utils::modifyList(ok, list(maxit = 2.5))))
+  err(policy_bmsei(maxit = 2.5))
   rc <- costbo:::check_rollout_control(list())
   cc <- costbo:::cmdp_control
   expect_s3_class(cc(3L, 1L, 2.5, rc)$inner, "costbo_max_control")
   err(cc(0L, 0L, 1, rc))
   err(cc(2L, 2L, 1, rc))
   err(cc(2L, 0L, NA, rc))
-  err(cc(2L, 0L, 1, utils::modifyList(rc, list(inner_starts = -1))))
+  err(policy_rollout(2, control = list(inner_starts = -1)))
   kc <- costbo:::kg_control
   err(kc(0L, 10L, 0.9, 2L))
   err(kc(10L, 10L, 0, 2L))

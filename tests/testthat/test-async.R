@@ -297,7 +297,9 @@ test_that("an interrupt keeps what finished, and the run resumes with its pendin
   # the checkpoint holds the pending points
   saved <- costbo:::read_checkpoint(f)
   expect_length(saved$state$pending, 2L)
-  res <- bo_resume(f, problem = prob, progress = FALSE)
+  # (the objective given again is not the interrupting one saved)
+  expect_warning(res <- bo_resume(f, problem = prob, progress = FALSE),
+                 class = "costbo_warning_checkpoint")
   expect_identical(res$X, full$X)
   expect_identical(res$value, full$value)
   expect_identical(res$stop_code, full$stop_code)

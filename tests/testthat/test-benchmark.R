@@ -289,7 +289,7 @@ test_that("an interrupt keeps the finished replications", {
   expect_warning(
     bm <- bo_benchmark(list(p = stopper), list(EI = policy_ei()), reps = 3,
                        n_init = 4, charge_initial = FALSE, progress = FALSE),
-    "interrupted: 1 of 3")
+    "interrupted: 1 of 3", class = "costbo_warning_interrupted")
   expect_equal(bm$replications$status, c("ok", "interrupted", "not run"))
   expect_equal(unique(as.data.frame(bm)$rep), 1L)
 })
@@ -376,7 +376,7 @@ test_that("bo_benchmark() checks its arguments", {
                "`virtual_workers`.*64", class = "costbo_error_arg")
   # the former name still works, with a warning, and not with the new one
   expect_warning(expect_error(bo_benchmark(probs, pols, workers = 0),
-                              "`processes` must be"),
+                              "`workers` \\(now `processes`\\) must be"),
                  class = "costbo_warning_deprecated")
   expect_error(bo_benchmark(probs, pols, workers = 2, processes = 2),
                "`workers`", class = "costbo_error_arg")

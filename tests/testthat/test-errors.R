@@ -197,3 +197,186 @@ test_that("as.data.frame() methods check row.names", {
   expect_blames(caught(as.data.frame(run, row.names = 1)), "row.names",
                 "as.data.frame.bo_run")
 })
+
+test_that("an error about a renamed argument given by its old name names the old one", {
+  prob <- test_problem("branin", budget = 10)
+  old_name <- function(expr) {
+    withCallingHandlers(caught(expr), costbo_warning_deprecated = function(w) {
+      invokeRestart("muffleWarning")
+    })
+  }
+  e <- old_name(bo_optimize(prob, policy_ei(), model = "foo",
+                            progress = FALSE))
+  expect_identical(e$arg, "gp_args")
+  expect_match(conditionMessage(e), "^`model` \\(now `gp_args`\\) must be")
+  e <- old_name(bo_benchmark(list(b = prob), list(ei = policy_ei()), reps = 1,
+                             workers = -1, progress = FALSE))
+  expect_match(conditionMessage(e), "^`workers` \\(now `processes`\\) must be")
+  e <- old_name(bo_problem(function(x) 1, 0, 1, cost = 1, budget = 1,
+                           noisy = "yes"))
+  expect_match(conditionMessage(e), "^`noisy` \\(now `noise`\\) must be")
+  # by its new name, the new name
+  e <- caught(bo_problem(function(x) 1, 0, 1, cost = 1, budget = 1,
+                         noise = "yes"))
+  expect_match(conditionMessage(e), "^`noise` must be")
+})
+
+test_that("a typed problem's failing objective or cost says it receives a named list, and shows the typed point", {
+  sp <- bo_space(a = param_num(0, 1), n = param_int(1, 5),
+                 k = param_cat(c("u", "v")))
+  tp <- bo_problem(function(x) x[1] + x$n, space = sp, cost = 1, budget = 5)
+  expect_warning(run <- bo_optimize(tp, policy_ei(), progress = FALSE,
+                                    seed = 1),
+                 class = "costbo_warning_failed")
+  df <- as.data.frame(run)
+  expect_match(run$stop_reason, paste0(
+    "non-numeric argument.*the objective receives a typed point as a named ",
+    "list, here list\\(a = [0-9.]+, n = [1-5], k = \"[uv]\"\\)"))
+  expect_match(run$stop_reason, sprintf("n = %d, k = \"%s\"", df$n[1],
+                                        df$k[1]))
+  tc <- bo_problem(function(x) x$a, space = sp,
+                   cost = function(x) x[2] * 1, budget = 5)
+  e <- caught(bo_optimize(tc, policy_ei_pu(), progress = FALSE, seed = 1))
+  expect_s3_class(e, "costbo_error_arg")
+  expect_match(conditionMessage(e), paste0(
+    "`cost` failed at the point list\\(a = [0-9.]+, n = [1-5], ",
+    "k = \"[uv]\"\\): non-numeric .*receives a typed point as a named list"))
+  # not the encoded point of the unit cube
+  expect_false(grepl("unit cube", conditionMessage(e)))
+})
+
+test_that("cost-aware acquisitions need a cost", {
+  set.seed(1)
+  X <- matrix(runif(10), 5)
+  m <- gp_fit(X, sin(3 * X[, 1]))
+  for (type in c("ei_pu", "log_ei_pu", "q1", "pbgi")) {
+    e <- caught(acq_evaluate(m, X, type = type, remaining = 3, lambda = 0.1,
+                             nu = 1))
+    expect_blames(e, "cost", "acq_evaluate")
+    expect_match(conditionMessage(e), sprintf("type \"%s\" is cost-aware",
+                                              type))
+  }
+  expect_blames(caught(acq_maximize(m, type = "ei_pu")), "cost",
+                "acq_maximize")
+  # a unit cost given is EI
+  expect_equal(acq_evaluate(m, X, type = "ei_pu", cost = 1),
+               acq_evaluate(m, X, type = "ei"))
+})
+
+test_that("param_int() blames the bound out of R's integers", {
+  expect_blames(caught(param_int(-3e9, 5)), "lower", "param_int")
+  expect_blames(caught(param_int(0, 3e9)), "upper", "param_int")
+})
+
+test_that("digits of format() and print() of comparisons and summaries are checked", {
+  prob <- test_problem("branin", budget = 10)
+  bm <- bo_benchmark(list(b = prob), list(ei = policy_ei(),
+                                          r = policy_random()),
+                     reps = 2, progress = FALSE, n_init = 3,
+                     max_evaluations = 1)
+  cmp <- bo_compare(bm, "ei", "r")
+  expect_blames(caught(format(cmp, digits = "x")), "digits",
+                "format.bo_compare")
+  expect_blames(caught(print(cmp, digits = -3)), "digits", "print.bo_compare")
+  cl <- bo_claim(bm, "EI beats random search", "ei", "r")
+  expect_blames(caught(format(cl, digits = 23)), "digits", "format.bo_claim")
+  expect_blames(caught(print(cl, digits = NA)), "digits", "print.bo_claim")
+  expect_blames(caught(print(summary(bm), digits = 0)), "digits",
+                "print.summary.bo_benchmark")
+  run <- bo_optimize(prob, policy_ei(), n_init = 3, max_evaluations = 1,
+                     seed = 1, progress = FALSE)
+  expect_blames(caught(print(summary(run), digits = 1.5)), "digits",
+                "print.summary.bo_run")
+  expect_blames(caught(print(run$models$f, digits = "a")), "digits",
+                "print.costbo_gp")
+  expect_output(print(cmp, digits = 2), "Paired comparison")
+})
+
+test_that("bo_space() and as_bo_space() refuse changed parameter and space objects", {
+  p <- param_num(0, 1)
+  p$upper <- -1
+  e <- caught(bo_space(a = p))
+  expect_blames(e, "a", "bo_space")
+  expect_match(conditionMessage(e), "its `upper` must be greater than")
+  q <- param_int(0, 10)
+  q$lower <- 0.5
+  expect_match(conditionMessage(caught(bo_space(n = q))),
+               "its `lower` must be a whole number")
+  k <- param_cat(c("u", "v"))
+  k$type <- "zz"
+  expect_match(conditionMessage(caught(bo_space(k = k))),
+               "its `type` is not one of them")
+  k <- param_cat(c("u", "v"))
+  k$extra <- 1
+  expect_match(conditionMessage(caught(bo_space(k = k))),
+               "its fields were changed")
+  sp <- bo_space(a = param_num(0, 1), n = param_int(1, 5))
+  bad <- sp
+  bad$params$n$upper <- 0
+  expect_blames(caught(as_bo_space(bad)), "x", "as_bo_space")
+  bad <- sp
+  bad$transform$b[2] <- 50
+  e <- caught(bo_problem(function(x) x$a, space = bad, cost = 1, budget = 3))
+  expect_blames(e, "space", "bo_problem")
+  expect_match(conditionMessage(e), "its fields were changed")
+  expect_blames(caught(space_encode(bad, data.frame(a = 0.5, n = 2))),
+                "space", "space_encode")
+  expect_identical(as_bo_space(sp), sp)
+})
+
+test_that("costbo's conditions are built by one constructor, naming the user's call", {
+  cnd <- costbo:::costbo_condition(c("costbo_error_arg", "costbo_error"),
+                                   "`a` must be 1.", quote(f(a = 2)),
+                                   arg = "a", value = 2)
+  expect_identical(class(cnd), c("costbo_error_arg", "costbo_error", "error",
+                                 "condition"))
+  expect_identical(conditionMessage(cnd), "`a` must be 1.")
+  expect_identical(conditionCall(cnd), quote(f(a = 2)))
+  expect_identical(cnd[c("arg", "value")], list(arg = "a", value = 2))
+  w <- costbo:::costbo_condition(c("costbo_warning_batch", "costbo_warning"),
+                                 "fewer points", type = "warning")
+  expect_identical(class(w), c("costbo_warning_batch", "costbo_warning",
+                               "warning", "condition"))
+  expect_null(conditionCall(w))
+  # a deprecated argument's warning names the exported function the user
+  # called, not the helper that noticed it
+  w <- NULL
+  f <- function() test_problem("ackley", d = 3, cost = "linear")
+  withCallingHandlers(f(), costbo_warning_deprecated = function(c) {
+    w <<- c
+    invokeRestart("muffleWarning")
+  })
+  expect_identical(conditionCall(w)[[1L]], as.name("test_problem"))
+  # a budget error: its classes and the user's call
+  s <- bo_session(bo_problem(function(x) sin(6 * x), lower = 0, upper = 1,
+                             cost = function(x) 1 + x, budget = 1),
+                  policy_random())
+  s <- bo_tell(s, 0.5, value = sin(3))
+  e <- tryCatch(bo_ask(s), costbo_error_budget = function(e) e)
+  expect_identical(class(e), c("costbo_error_budget", "costbo_error", "error",
+                               "condition"))
+  expect_identical(conditionCall(e)[[1L]], as.name("bo_ask"))
+})
+
+test_that("an exported function validates its fit once; what it calls trusts it", {
+  set.seed(1)
+  X <- matrix(runif(20), 10)
+  fit <- gp_fit(X, sin(5 * X[, 1]), lower = 0, upper = 1)
+  count <- new.env()
+  count$n <- 0L
+  suppressMessages(trace(costbo:::check_gp_object,
+                         bquote(assign("n", get("n", .(count)) + 1L, .(count))),
+                         print = FALSE, where = asNamespace("costbo")))
+  on.exit(suppressMessages(untrace(costbo:::check_gp_object,
+                                   where = asNamespace("costbo"))))
+  p <- predict(fit, matrix(c(0.3, 0.4), 1))
+  expect_identical(count$n, 1L)
+  count$n <- 0L
+  gp_condition(fit, matrix(c(0.3, 0.4), 1), 0.5)
+  expect_identical(count$n, 1L)
+  # a fit altered by hand is still refused, naming the field
+  bad <- fit
+  bad$L <- bad$L[-1L, ]
+  expect_error(predict(bad, matrix(c(0.3, 0.4), 1)), "object\\$L",
+               class = "costbo_error_arg")
+})

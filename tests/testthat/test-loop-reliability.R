@@ -344,7 +344,9 @@ test_that("a run interrupted during its initial design resumes it bit for bit", 
   expect_identical(nrow(as.data.frame(part)), 3L)
   set.seed(1)
   runif(3)
-  resumed <- bo_resume(f, problem = prob, progress = FALSE)
+  # (the objective given again is not the broken one saved)
+  expect_warning(resumed <- bo_resume(f, problem = prob, progress = FALSE),
+                 class = "costbo_warning_checkpoint")
   expect_identical(sum(resumed$phase == "initial"), 6L)
   expect_identical(run_frame(resumed), run_frame(full))
   expect_identical(resumed$stop_reason, full$stop_reason)
@@ -365,7 +367,8 @@ test_that("a run interrupted during its initial design resumes it bit for bit", 
                        max_evaluations = 1, checkpoint = f,
                        charge_initial = FALSE, progress = FALSE)
   expect_identical(nrow(as.data.frame(partm)), 4L)
-  resm <- bo_resume(f, problem = mp, progress = FALSE)
+  expect_warning(resm <- bo_resume(f, problem = mp, progress = FALSE),
+                 class = "costbo_warning_checkpoint")
   expect_identical(run_frame(resm), run_frame(fullm))
 })
 
@@ -571,4 +574,45 @@ test_that("a checkpoint of NA, \"\" or no string is refused before paying (issue
   expect_identical(calls, 0L)
   expect_false(file.exists("NA.tmp"))
   expect_false(file.exists("NA"))
+})
+
+test_that("a checkpoint carries its run's identity, and bo_resume() refuses another run's", {
+  f <- tempfile(fileext = ".rds")
+  on.exit(unlink(f))
+  obj <- function(x) -sum((x - 0.3)^2)
+  prob <- bo_problem(obj, c(0, 0), c(1, 1), cost = 1, budget = 8)
+  a <- bo_optimize(prob, policy_ei(), seed = 2, max_evaluations = 1,
+                   checkpoint = f, progress = FALSE)
+  b <- bo_optimize(prob, policy_ei(), seed = 2, max_evaluations = 1,
+                   progress = FALSE)
+  expect_match(a$id, "^[0-9a-f]{12}$")
+  # a new identity per run, made without R's generator (the runs are equal)
+  expect_false(identical(a$id, b$id))
+  expect_identical(a$X, b$X)
+  expect_output(print(a), paste("run id:", a$id))
+  # the file holds run a: another identity is refused, naming the file
+  e <- expect_error(bo_resume(f, id = b$id, progress = FALSE),
+                    class = "costbo_error_arg")
+  expect_identical(e$arg, "checkpoint")
+  expect_match(conditionMessage(e), paste0("checkpoint of run ", b$id,
+                                           ", not of run ", a$id))
+  expect_error(bo_resume(f, id = NA_character_), class = "costbo_error_arg")
+  # a problem with the same box, cost and budget but another objective (a
+  # fixed bug, or another run's file) goes on with a warning naming the run
+  other <- bo_problem(function(x) -sum((x - 0.7)^2), c(0, 0), c(1, 1),
+                      cost = 1, budget = 8)
+  expect_warning(bo_resume(f, problem = other, max_evaluations = 1,
+                           progress = FALSE),
+                 paste("not the one of the run .*", a$id),
+                 class = "costbo_warning_checkpoint")
+  bo_optimize(prob, policy_ei(), seed = 2, max_evaluations = 1,
+              checkpoint = f, progress = FALSE) -> a
+  # the same code again (a new closure, as after a restart) is accepted
+  # silently, and the resumed run keeps its identity
+  again <- bo_problem(eval(parse(text = "function(x) -sum((x - 0.3)^2)")),
+                      c(0, 0), c(1, 1), cost = 1, budget = 8)
+  expect_no_warning(r <- bo_resume(f, problem = again, id = a$id,
+                                   max_evaluations = 2, progress = FALSE))
+  expect_identical(r$id, a$id)
+  expect_identical(sum(r$phase == "bo"), 2L)
 })

@@ -573,3 +573,69 @@ test_that("the size arguments of bo_optimize() are capped before anything is pai
                      n_init = 2, seed = 1, progress = FALSE)
   expect_s3_class(run, "bo_run")
 })
+
+test_that("the default initial design fits a small candidate set", {
+  cand <- matrix(c(0, 0.3, 0.6, 1), ncol = 1)
+  prob <- bo_problem(function(x) -(x - 0.5)^2, candidates = cand, cost = 1,
+                     budget = 4)
+  # 2 (d + 1) = 4 would be every candidate: one is left for the policy
+  expect_identical(costbo:::default_n_init(prob), 3L)
+  run <- bo_optimize(prob, policy_ei(), seed = 1, progress = FALSE,
+                     charge_initial = FALSE)
+  df <- as.data.frame(run)
+  expect_identical(sum(df$phase == "initial"), 3L)
+  # then the last candidate, and a deterministic objective is not paid for
+  # again at a candidate it has seen
+  expect_identical(sum(df$phase == "bo"), 1L)
+  expect_identical(sort(df$x1), sort(cand[, 1]))
+  expect_identical(run$stop_code, "exhausted")
+  # a noisy objective may be evaluated again
+  noisy <- bo_problem(function(x) -(x - 0.5)^2 + rnorm(1, sd = 0.01),
+                      candidates = cand, cost = 1, budget = 4, noise = TRUE)
+  run <- bo_optimize(noisy, policy_ei(), seed = 1, progress = FALSE,
+                     charge_initial = FALSE)
+  expect_identical(run$stop_code, "budget")
+  expect_identical(nrow(as.data.frame(run)), 7L)
+})
+
+test_that("one step engine decides for the sequential and the asynchronous loop", {
+  decide <- costbo:::step_decide
+  prob <- bo_problem(function(x) sin(6 * x[1]) + x[2], lower = c(0, 0),
+                     upper = c(1, 1), cost = function(x) 1 + x[1],
+                     budget = 10)
+  init <- data.frame(x1 = c(0.1, 0.5, 0.9), x2 = c(0.2, 0.8, 0.4))
+  init$value <- sin(6 * init$x1) + init$x2
+  st <- costbo:::state_fit(bo_session(prob, policy_ei(), initial = init))
+  set.seed(1)
+  p <- costbo:::state_propose(st)
+  cost <- 1 + p$step$x[1]
+  # fits: evaluate the policy's point at its price
+  d <- decide(st, p)
+  expect_identical(d$action, "evaluate")
+  expect_identical(d$step$x, p$step$x)
+  expect_identical(d$cost, cost)
+  # committed budget that leaves too little: the budget rule's feasible
+  # replacement when one fits, else stop, or wait while evaluations run
+  left <- st$budget - st$spent
+  d <- decide(st, p, committed = left - 1.05)
+  expect_identical(d$action, "evaluate")
+  expect_lte(d$cost, 1.05)
+  d <- decide(st, p, committed = left - 0.5)
+  expect_identical(d[c("action", "code")], list(action = "stop",
+                                                code = "budget"))
+  expect_match(d$reason, "^budget spent: no point fits")
+  expect_identical(decide(st, p, committed = left - 0.5, busy = TRUE)$action,
+                   "wait")
+  # a known cost that fails at the point: a failed evaluation, unpaid
+  bad <- st
+  bad$problem$cost <- function(x) if (x[1] > 0) stop("no price") else 1
+  d <- decide(bad, p)
+  expect_identical(d$action, "fail")
+  expect_identical(d$ev[c("status", "cost", "failed")],
+                   list(status = "error", cost = NA_real_, failed = TRUE))
+  expect_match(d$ev$message, "no price")
+  # the table of stop reasons names every code the engine stops with
+  expect_true(all(c("budget", "max_evaluations", "pandora",
+                    "repeated_failure", "exhausted", "interrupted") %in%
+                    names(costbo:::stop_reasons)))
+})

@@ -122,6 +122,9 @@ test_that("the tuner is registered and meets mlr3tuning's conventions", {
   expect_named(inst$result_x_domain, c("cp", "minsplit"))
   expect_named(inst$result_y, "classif.ce")
   expect_identical(tuner$run$stop_code, "terminated")
+  # the tuner's run and session are read-only, by a costbo error
+  expect_error(tuner$run <- NULL, "read-only", class = "costbo_error")
+  expect_error(tuner$session <- NULL, "read-only", class = "costbo_error")
 })
 
 test_that("a tuning run stays within its budget of training time", {

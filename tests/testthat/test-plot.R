@@ -63,16 +63,28 @@ test_that("the user's graphical parameters replace the defaults", {
   expect_error(plot(run, type = "surface"), class = "costbo_error_arg")
 })
 
+test_that("a run whose evaluations all failed is plotted without warnings", {
+  local_device()
+  prob <- bo_problem(function(x) stop("broken"), c(0, 0), c(1, 1), cost = 1,
+                     budget = 3)
+  expect_warning(run <- bo_optimize(prob, policy_random(), n_init = 2,
+                                    seed = 1, progress = FALSE),
+                 class = "costbo_warning_failed")
+  expect_no_warning(out <- plot(run))
+  expect_identical(out$ylim, c(0, 1))
+})
+
 test_that("failures are drawn at the worst edge and keyed only when there are any", {
   local_device()
   f <- function(x) if (x[1] > 0.75) stop("broken") else loss2(x)
   prob <- bo_problem(f, c(0, 0), c(1, 1), cost = function(x) 1 + x[2],
                      budget = 14, maximize = FALSE)
   run <- bo_optimize(prob, policy_ei_pu(), n_init = 6, seed = 3,
-                     progress = FALSE)
+                     progress = FALSE, on_error = "skip")
   df <- as.data.frame(run)
   bad <- df$status != "ok"
   expect_true(any(bad))
+  expect_true(any(!bad))
   out <- plot(run)
   expect_true("failed" %in% out$legend)
   # minimized: the worst edge is the top, and the best is the smallest

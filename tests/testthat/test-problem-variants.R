@@ -195,3 +195,91 @@ test_that("a policy that does not suit the variant is refused before paying", {
                "several information sources", class = "costbo_error_arg")
   expect_identical(paid, 0)
 })
+
+test_that("a problem tells a policy where to search", {
+  search <- costbo:::problem_search
+  box <- bo_problem(function(x) -sum(x^2), lower = c(-1, 0), upper = c(1, 2),
+                    budget = 5)
+  expect_identical(search(box), list(kind = "box", lower = c(-1, 0),
+                                     upper = c(1, 2)))
+  cand <- as.matrix(expand.grid(seq(0, 1, length.out = 4), c(0, 1)))
+  f <- function(x) sin(3 * x[1]) + x[2]
+  rows <- bo_problem(f, candidates = cand, cost = function(x) 1 + x[1],
+                     budget = 8)
+  expect_identical(search(rows), list(kind = "rows", rows = cand))
+  K <- exp(-as.matrix(stats::dist(cand))^2 / 0.5) + diag(1e-8, 8L)
+  prior <- bo_problem(f, candidates = cand, cost = function(x) 1 + x[1],
+                      budget = 8, prior = list(mean = rep(0, 8L), cov = K),
+                      noise = 1e-6)
+  expect_identical(search(prior), list(kind = "indices", n = 8L))
+  # the myopic policies and random search propose what the answer says:
+  # a row of the candidates, or an index under the prior
+  for (pol in list(policy_ei(), policy_random())) {
+    for (pr in list(rows, prior)) {
+      run <- bo_optimize(pr, pol, n_init = 2, seed = 1, progress = FALSE)
+      df <- as.data.frame(run)
+      expect_gt(sum(df$phase == "bo"), 0L)
+      X <- as.matrix(df[, c("x1", "x2")])
+      expect_true(all(costbo:::match_candidates(cand, X) %in% 1:8))
+    }
+  }
+})
+
+test_that("a policy declares where it can search and a problem it cannot search is refused before paying", {
+  cand <- as.matrix(expand.grid(seq(0, 1, length.out = 4), c(0, 1)))
+  calls <- 0L
+  f <- function(x) {
+    calls <<- calls + 1L
+    sin(3 * x[1]) + x[2]
+  }
+  rows <- bo_problem(f, candidates = cand, cost = 1, budget = 8)
+  K <- exp(-as.matrix(stats::dist(cand))^2 / 0.5) + diag(1e-8, 8L)
+  prior <- bo_problem(f, candidates = cand, cost = 1, budget = 8,
+                      prior = list(mean = rep(0, 8L), cov = K), noise = 1e-6)
+  expect_identical(policy_bmsei()$domains, c("box", "indices"))
+  expect_identical(policy_rollout(2)$domains, "box")
+  expect_identical(policy_kg()$domains, c("box", "pairs"))
+  for (pol in list(policy_bmsei(), policy_rollout(2), policy_kg())) {
+    e <- tryCatch(bo_optimize(rows, pol, n_init = 2, progress = FALSE),
+                  costbo_error_arg = function(e) e)
+    expect_identical(e$arg, "policy")
+    expect_match(conditionMessage(e), "candidate points without a prior")
+  }
+  e <- tryCatch(bo_session(prior, policy_rollout(2)),
+                costbo_error_arg = function(e) e)
+  expect_match(conditionMessage(e), "with an explicit prior")
+  expect_identical(calls, 0L)
+  # B-MS-EI under an explicit prior: exact over the candidates
+  run <- bo_optimize(prior, policy_bmsei(steps = 2, fantasies = 2),
+                     n_init = 2, seed = 1, max_evaluations = 1,
+                     progress = FALSE)
+  expect_identical(sum(as.data.frame(run)$phase == "bo"), 1L)
+})
+
+test_that("a problem with information sources answers pairs, and only the policies for pairs search it", {
+  pr <- test_problem_miso("rosenbrock", budget = 40, seed = 2)
+  w <- costbo:::problem_search(pr)
+  expect_identical(w$kind, "pairs")
+  expect_identical(w$sources, pr$n_sources)
+  expect_identical(w[c("lower", "upper")], list(lower = pr$lower,
+                                                upper = pr$upper))
+  e <- tryCatch(bo_session(pr, policy_ei()), costbo_error_arg = function(e) e)
+  expect_identical(e$arg, "policy")
+  expect_s3_class(bo_session(pr, policy_kg(n_nodes = 4, n_cand = 20)),
+                  "bo_session")
+})
+
+test_that("only the problem classes read a problem's candidates, prior or variant", {
+  ns <- asNamespace("costbo")
+  readers <- Filter(function(nm) {
+    f <- get(nm, envir = ns)
+    is.function(f) &&
+      grepl("\\$candidates|\\$prior\\b|is_miso\\(|is_cvs\\(",
+            paste(deparse(f), collapse = "\n"))
+  }, ls(ns, all.names = TRUE))
+  # the problems' questions and their methods, the constructor, print()
+  # and the step of a policy's proposal, checked against the domain
+  others <- setdiff(readers[!startsWith(readers, "problem_")],
+                    c("new_bo_problem", "print.bo_problem", "proposal_step"))
+  expect_identical(others, character())
+})

@@ -117,12 +117,11 @@ test_that("set.seed() reproduces scrambled points exactly", {
 
 test_that("the scramble draws follow the documented order", {
   d <- 3L
-  set.seed(11)
-  w <- .Call(C_qmc_sobol_scramble, d)
+  # the words a scrambled call draws, each from two uniforms
   set.seed(11)
   u <- runif(66 * d)
   odd <- seq(1, length(u), by = 2)
-  expect_identical(w, 65536 * floor(65536 * u[odd]) + floor(65536 * u[odd + 1]))
+  w <- 65536 * floor(65536 * u[odd]) + floor(65536 * u[odd + 1])
   # A scrambled call consumes exactly 66 d uniform draws.
   set.seed(11)
   sobol_points(10, d)
@@ -254,4 +253,26 @@ test_that("bad arguments are rejected with costbo_error_arg", {
   err <- tryCatch(sobol_points(8, 0), error = identity)
   expect_match(conditionMessage(err), "`d`")
   expect_identical(err$call[[1]], quote(sobol_points))
+})
+
+test_that("internal Sobol draws equal sobol_points()'s and C refuses sizes outside its tables", {
+  set.seed(4)
+  a <- sobol_points(17, 3)
+  set.seed(4)
+  expect_identical(costbo:::sobol_unit(17, 3), a)
+  set.seed(4)
+  b <- sobol_normal(9, 2)
+  set.seed(4)
+  expect_identical(costbo:::sobol_unit(9, 2, normal = TRUE), b)
+  big <- costbo:::sobol_max_dim() + 1L
+  expect_error(costbo:::sobol_unit(5, big), "Sobol dimension outside",
+               class = "costbo_error_c")
+  expect_error(costbo:::sobol_run(-1L, 2L, FALSE, 0L, FALSE),
+               "inconsistent Sobol sizes", class = "costbo_error_c")
+  expect_error(costbo:::sobol_run(5L, 2L, FALSE, -3L, FALSE),
+               "inconsistent Sobol sizes", class = "costbo_error_c")
+  for (bad in list(NA, c(TRUE, TRUE), FALSE, 1:3)) {
+    expect_error(costbo:::call_c(C_qmc_sobol, 5L, 2L, 0L, bad, FALSE),
+                 "inconsistent Sobol sizes", class = "costbo_error_c")
+  }
 })

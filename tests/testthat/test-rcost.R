@@ -273,10 +273,99 @@ test_that("a cost that fails in the run stops it with a message naming `cost`", 
   }, lower = c(0, 0), upper = c(1, 1),
   cost = function(x) if (calls >= 4L) stop("meter broken") else 2,
   budget = 10)
-  run <- bo_optimize(prob, policy_kg(n_nodes = 3, n_cand = 20), seed = 1,
-                     n_init = 4, progress = FALSE)
-  expect_identical(run$stop_code, "policy_failed")
+  expect_warning(
+    run <- bo_optimize(prob, policy_kg(n_nodes = 3, n_cand = 20), seed = 1,
+                       n_init = 4, progress = FALSE),
+    "meter broken", class = "costbo_warning_failed")
+  expect_identical(run$stop_code, "cost_failed")
   expect_match(run$stop_reason, "`cost` failed at .*meter broken")
+})
+
+# A cost that is undefined (an error) where x1 > 0.8 and x2 > 0.5, in the
+# corner of the objective's maximum.
+rc_partial_cost <- function(x) {
+  if (x[1] > 0.8 && x[2] > 0.5) stop("no price for this setting")
+  1 + x[1]
+}
+rc_in_hole <- function(df) df$x1 > 0.8 & df$x2 > 0.5
+
+test_that("with on_error = \"skip\" a cost failing in part of the box is a place every policy avoids, and the budget is spent", {
+  skip_on_cran()
+  obj <- function(x) -sum((x - 0.9)^2)
+  prob <- bo_problem(obj, c(0, 0), c(1, 1), cost = rc_partial_cost,
+                     budget = 12)
+  pols <- c(rc_policies(), list(pbgi = policy_pbgi(), ei = policy_ei()))
+  for (nm in names(pols)) {
+    run <- bo_optimize(prob, pols[[nm]], seed = 1, n_init = 4,
+                       progress = FALSE, on_error = "skip")
+    df <- as.data.frame(run)
+    expect_identical(run$stop_code, "budget", label = nm)
+    expect_gt(run$spent, 0.8 * 12, label = nm)
+    expect_lte(run$spent, 12, label = nm)
+    # what was paid was priced where the cost is defined; a proposal in the
+    # hole (only a policy that ignores the cost makes one) is recorded
+    # failed and unpaid
+    ok <- df$status == "ok"
+    expect_false(any(rc_in_hole(df[ok, ])), label = nm)
+    expect_true(all(is.na(df$cost[!ok]) | df$cost[!ok] == 0), label = nm)
+    if (!identical(nm, "ei")) expect_true(all(ok), label = nm)
+  }
+  # on the simulated clock with two workers, as in a sequential run
+  run <- bo_optimize(prob, policy_ei_pu(), seed = 1, n_init = 4,
+                     workers = 2, clock = "simulated", progress = FALSE,
+                     on_error = "skip")
+  expect_identical(run$stop_code, "budget")
+  expect_false(any(rc_in_hole(as.data.frame(run))))
+})
+
+test_that("with on_error = \"stop\" a cost failing where a policy asks for it ends the run as cost_failed, unpaid", {
+  skip_on_cran()
+  prob <- bo_problem(function(x) -sum((x - 0.9)^2), c(0, 0), c(1, 1),
+                     cost = rc_partial_cost, budget = 12)
+  expect_warning(
+    run <- bo_optimize(prob, policy_ei_pu(), seed = 1, n_init = 4,
+                       progress = FALSE),
+    "no price for this setting", class = "costbo_warning_failed")
+  expect_identical(run$stop_code, "cost_failed")
+  expect_match(run$stop_reason, "^`cost` failed at the point .*policy asked")
+  expect_true(all(as.data.frame(run)$status == "ok"))
+})
+
+test_that("a cost that fails everywhere, or returns bad values, is refused before anything is paid even with on_error = \"skip\"", {
+  skip_on_cran()
+  calls <- 0L
+  obj <- function(x) {
+    calls <<- calls + 1L
+    -sum(x^2)
+  }
+  never <- bo_problem(obj, c(0, 0), c(1, 1),
+                      cost = function(x) stop("no prices today"), budget = 5)
+  e <- expect_error(bo_optimize(never, policy_ei_pu(), seed = 1,
+                                progress = FALSE, on_error = "skip"),
+                    class = "costbo_error_arg")
+  expect_match(conditionMessage(e), "^`cost` must be a function that works")
+  bad <- bo_problem(obj, c(0, 0), c(1, 1),
+                    cost = function(x) if (x[2] > 0.6) -1 else 1, budget = 5)
+  e <- expect_error(bo_optimize(bad, policy_ei_pu(), seed = 1,
+                                progress = FALSE, on_error = "skip"),
+                    class = "costbo_error_arg")
+  expect_match(conditionMessage(e), "not -1")
+  expect_identical(calls, 0L)
+})
+
+test_that("a finite problem with a prior and a partly failing cost runs with on_error = \"skip\"", {
+  skip_on_cran()
+  cand <- as.matrix(expand.grid(x1 = seq(0, 1, length.out = 6),
+                                x2 = seq(0, 1, length.out = 6)))
+  prob <- bo_problem(function(x) -sum((x - 0.9)^2), candidates = cand,
+                     cost = rc_partial_cost, budget = 10,
+                     prior = list(mean = rep(0, 36),
+                                  cov = exp(-as.matrix(dist(cand))^2 / 0.2)))
+  run <- bo_optimize(prob, policy_pbgi(), seed = 1, n_init = 2,
+                     progress = FALSE, on_error = "skip")
+  df <- as.data.frame(run)
+  expect_identical(run$stop_code, "budget")
+  expect_false(any(rc_in_hole(df[df$status == "ok", ])))
 })
 
 test_that("an interrupt inside an R cost unwinds from C and R goes on", {

@@ -46,8 +46,9 @@ test_that("the best value so far counts successful evaluations of the objective"
   prob <- bo_problem(function(x) if (x[1] > 0.7) stop("broken") else loss(x),
                      c(0, 0), c(1, 1), cost = 1, budget = 9,
                      maximize = FALSE)
-  run <- bo_optimize(prob, policy_ei(), n_init = 4, seed = 3,
-                     progress = FALSE)
+  expect_warning(run <- bo_optimize(prob, policy_ei(), n_init = 4, seed = 3,
+                                    progress = FALSE),
+                 class = "costbo_warning_failed")
   df <- as.data.frame(run)
   expect_true(any(df$status == "error"))
   y <- ifelse(df$status == "ok", apply(run$X, 1L, loss), Inf)

@@ -47,6 +47,47 @@ test_that("parts are written, joined and replayed bit for bit", {
                    rep(substr(costbo_build()$source_hash, 1L, 8L), 2L))
   expect_true(all(ls$seconds[1:2] >= 0) && is.na(ls$seconds[3]))
   expect_true(all(nzchar(ls$date[1:2])))
+  # the script's recipe for a part changed since the part was made (another
+  # problem setting, policy argument or protocol): listed as to run, refused
+  # by join; the same recipe written otherwise (a string, arguments by
+  # their old names or out of order, integers as doubles, the defaults of
+  # fields older recipes lack) is the same
+  same <- parts
+  same$myopic <- s$study_recipe(
+    quote(list(branin = test_problem(budget = 3, name = "branin"))),
+    quote(list(EI = policy_ei(), UCB = policy_ucb())), 2, n_init = 3,
+    budget_rule = "stop", charge_initial = FALSE, design = "sobol")
+  expect_true(s$study_recipe_same(parts$myopic, same$myopic))
+  expect_s3_class(s$study_join(same, dir)$benchmark, "bo_benchmark")
+  expect_true(s$study_recipe_same(
+    s$study_recipe(quote(list(p = test_problem_cvs("hartmann3",
+                                                   costs = "cheap"))),
+                   quote(list(ucb = policy_ucb())), 1L),
+    s$study_recipe(quote(list(p = test_problem_cvs("hartmann3",
+                                                   cost_set = "cheap"))),
+                   quote(list(ucb = policy_ucb())), 1L)))
+  changed <- list(
+    problem = quote(list(branin = test_problem("branin", budget = 4))),
+    policy = quote(list(EI = policy_ei(), UCB = policy_ucb(beta = 3))),
+    reps = 3L, design = "minimax", charge_initial = TRUE)
+  for (what in names(changed)) {
+    other <- parts
+    r <- other$myopic
+    r[[switch(what, problem = "problems", policy = "policies", what)]] <-
+      changed[[what]]
+    other$myopic <- r
+    expect_false(s$study_recipe_same(parts$myopic, other$myopic))
+    expect_identical(s$study_list(other, dir)$status[1],
+                     "to run (recipe changed)")
+    expect_error(s$study_join(other, dir), "another recipe.*myopic")
+  }
+  # and `run` runs such a part again, from its new recipe
+  other <- parts
+  other$myopic$reps <- 1L
+  expect_message(s$study_run_parts(other, "myopic", dir, progress = FALSE),
+                 "recipe changed, running again")
+  expect_identical(readRDS(file.path(dir, "myopic.rds"))$recipe$reps, 1L)
+  expect_identical(s$study_list(other, dir)$status[1], "made")
 })
 
 # A policy whose proposals a test can change, as a change of its code

@@ -1,0 +1,81 @@
+# The step engine: what a run does with its policy's proposal. One decision,
+# step_decide(), used by the sequential loop (run_step() in loop.R), the
+# asynchronous loop (async_fill() in async.R) and the mlr3 tuner
+# (tuner_optimize() in mlr3.R), and one table of the reasons a run stops,
+# by code (as bbotk's terminators): the loops record, launch, wait or stop;
+# they never decide.
+
+# Why a run stops, for people, by the code programs read (run$stop_code).
+# Codes whose reason depends on the run ("policy_failed", "objective_failed",
+# "cost_failed", the budget's declined proposals) carry their own.
+stop_reasons <- c(
+  budget = "budget spent",
+  max_evaluations = "maximum number of evaluations reached",
+  pandora = "Pandora stopping rule",
+  repeated_failure = "the policy proposed a point that failed before",
+  exhausted = paste("every point of the space near the proposal has been",
+                    "evaluated (a deterministic objective)"),
+  interrupted = "interrupted",
+  terminated = "terminator of the instance")
+
+# Stop the run: `code` says why for programs (one of the codes documented
+# in bo_optimize(): "budget", "max_evaluations", "pandora", "policy_failed",
+# "objective_failed", "cost_failed", "repeated_failure", "exhausted",
+# "interrupted"), `reason` for people (the table's, by default).
+stop_run <- function(state, code, reason = stop_reasons[[code]]) {
+  state$stop_code <- code
+  state$stop_reason <- reason
+  state
+}
+
+# What to do with the policy's proposal p (from state_propose() or
+# async_propose()) in `state`, with `committed` of the budget held by
+# pending evaluations, `busy` when some are pending (a finished one may
+# change the models, so a proposal that does not fit waits for it), and
+# `model` the state the policy decided in (the state itself, or its
+# fantasy given the pending points). A list with `action`:
+#   "fail"     the step's known cost cannot be worked out: record `ev`, a
+#              failed evaluation, unpaid;
+#   "evaluate" evaluate (or launch) `step`, realized, at its price `cost`;
+#   "wait"     wait for a pending evaluation;
+#   "stop"     stop with `code` and `reason` (and `declined`, the proposal
+#              the budget refused, or NULL);
+# and `p`, the proposal acted on (the budget rule's replacement when the
+# policy's point does not fit: the best point that does, by the policy's
+# acquisition).
+step_decide <- function(state, p, committed = 0, busy = FALSE,
+                        model = state) {
+  pr <- state$problem
+  step <- p$step
+  fail <- function(p, message) {
+    list(action = "fail", p = p, step = p$step, ev = cost_failure(message))
+  }
+  halt <- function(code, reason = stop_reasons[[code]], declined = NULL) {
+    list(action = "stop", p = p, code = code, reason = reason,
+         declined = declined)
+  }
+  declined <- function(pc, reason = NULL) {
+    if (busy) return(list(action = "wait", p = p))
+    no <- problem_decline(pr, step, pc$cost, p$info)
+    halt("budget", if (is.null(reason)) no$reason else reason, no$declined)
+  }
+  pc <- problem_price(pr, step)
+  if (nzchar(pc$message)) return(fail(p, pc$message))
+  remaining <- state$budget - state$spent - committed
+  alt <- budget_apply_rule(model, p, remaining)
+  if (alt$none) return(declined(pc, budget_none_reason(state, remaining)))
+  if (!identical(alt$p, p)) {
+    p <- alt$p
+    step <- p$step
+    pc <- problem_price(pr, step)
+    if (nzchar(pc$message)) return(fail(p, pc$message))
+  }
+  if (!is.na(pc$cost) &&
+      state$spent + committed + pc$cost > state$budget * (1 + 1e-12)) {
+    return(declined(pc))
+  }
+  if (problem_repeats_failure(pr, state, step)) return(halt("repeated_failure"))
+  if (problem_exhausted(pr, model, step)) return(halt("exhausted"))
+  list(action = "evaluate", p = p, step = problem_realize(pr, step),
+       cost = pc$cost)
+}
