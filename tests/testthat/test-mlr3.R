@@ -224,13 +224,15 @@ test_that("the initial design goes in the fewest batches the budget allows", {
     minsplit = paradox::to_tune(2, 64))
   tune <- function(budget, cost = "runtime_learners", charge_initial = TRUE,
                    terminator = bbotk::trm("none")) {
+    # (before ti(), which draws the holdout split: the runs do not depend
+    # on what earlier tests drew)
+    set.seed(4)
     inst <- mlr3tuning::ti(task = mlr3::tsk("sonar"), learner = learner,
       resampling = mlr3::rsmp("holdout"), measures = mlr3::msr("classif.ce"),
       terminator = terminator)
     tuner <- mlr3tuning::tnr("costbo", policy = policy_ei_pu(),
                              budget = budget, cost = cost, n_init = 6,
                              charge_initial = charge_initial)
-    set.seed(4)
     tuner$optimize(inst)
     list(a = inst$archive$data, run = tuner$run)
   }
