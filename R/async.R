@@ -478,10 +478,10 @@ async_fill <- function(state, ctl, be) {
     if (!is.null(plan) && plan$launched < nrow(plan$x)) {
       k <- plan$launched + 1L
       step <- plan_step(plan, k)
-      # the design's pending costs count as spent (see design_ends())
-      counted <- state
-      counted$spent <- state$spent + async_pending_cost(state)
-      end <- design_ends(counted, step, isTRUE(plan$cap))
+      # the design's pending points and their costs count (design_ends())
+      end <- design_ends(state, step, isTRUE(plan$cap),
+                         async_pending_cost(state), length(state$pending))
+      if (isTRUE(end$wait)) break
       if (!is.null(end)) {
         state$initial_plan$x <- plan$x[seq_len(k - 1L), , drop = FALSE]
         if (!is.null(end$code)) return(halt(end$code, end$reason))

@@ -3,6 +3,83 @@
 # fit (the budget-feasible rule of bo_optimize(), bo_session() and the
 # mlr3 tuner).
 
+#' How costbo keeps to a budget
+#'
+#' One set of rules decides what a budget pays for in [bo_optimize()] (and
+#' its asynchronous runs, `workers = k`), in ask/tell sessions
+#' ([bo_session()], [bo_ask()], [bo_tell()]) and in the mlr3 tuner
+#' ([mlr_tuners_costbo]). This page says what is charged and when an
+#' evaluation may start; the functions' pages link here.
+#'
+#' @section What is charged:
+#' * **A design costbo runs or proposes** is charged by default, as every
+#'   evaluation after it: the budget is everything the run spends.
+#'   `bo_optimize(charge_initial = FALSE)` and the tuner's
+#'   `charge_initial = FALSE` leave the design unpaid, as the papers'
+#'   reference implementations do (and costbo's studies, which say so in
+#'   their recipes).
+#' * **History a user brings** to a session (`bo_session(initial = )`, a
+#'   lab's past runs) was paid before the session existed: it is not
+#'   charged unless `charge_initial = TRUE`. A session whose charged
+#'   history already exceeds its budget is refused, naming the budget and
+#'   the spend. `bo_optimize(initial = )` charges its `initial` points
+#'   with its own design, as `charge_initial` says.
+#' * A measured cost that could not be measured (`NA`) is not charged; a
+#'   failed evaluation's cost is (see [bo_optimize()], "Failures").
+#'
+#' @section The initial design:
+#' A charged design never starts a point that the budget cannot pay for (a
+#' known cost exactly; a measured one when its predicted cost fits, below).
+#' The default design, `2 (k + 1)` points for `k` settings, ends early, once
+#' a model can be fitted, rather than spend more than a quarter of the
+#' budget. Several design points start together (asynchronous workers, a
+#' batch of the tuner, `bo_ask(n = )`) only when their costs, counted
+#' together, fit: known costs as they are; measured costs at the geometric
+#' mean of the costs seen, so while no cost has been measured one point
+#' starts alone. A session without enough history for its models
+#' proposes the loop's default design itself, one point (or `n`) per
+#' [bo_ask()], charged as the loop charges its own, then model-based
+#' points; told in the same order with the same seed it reproduces
+#' [bo_optimize()] point for point.
+#'
+#' @section When an evaluation may start:
+#' With `budget_rule = "feasible"` (the default), an evaluation starts only
+#' when the remaining budget can pay for it: a known cost when it fits; a
+#' measured cost when the GP of the log cost gives probability at least
+#' `budget_prob` that it fits (while the costs cannot yet be modelled, when
+#' their geometric mean fits). When the policy's proposal does not fit, the
+#' point the policy values most among those that fit is taken instead, and
+#' the run ends when nothing fits. A known cost therefore never overruns
+#' the budget; a measured one overruns it by at most its last evaluation.
+#' With `budget_rule = "stop"` the run ends at the first proposal whose
+#' known cost does not fit, and the evaluation of measured cost that
+#' crosses the budget ends it (the papers' reporting rule).
+#'
+#' @section A budget too small:
+#' A charged run whose budget cannot pay for one evaluation of known cost
+#' is an error naming `budget`, with the cheapest cost found, and nothing is
+#' paid. A measured cost is known only once paid: a charged run whose first
+#' evaluation cost more than the whole budget keeps that evaluation and
+#' warns (class `costbo_warning_budget`).
+#'
+#' @name bo_budget
+#' @family runs
+#' @seealso [budget_left()] and [is_finished()] for where a session or run
+#'   stands.
+#' @examples
+#' # a lab's past runs are history: not charged
+#' prob <- bo_problem(function(x) NA, lower = 0, upper = 1, budget = 10)
+#' past <- data.frame(x1 = c(0.2, 0.5, 0.8), value = c(1, 3, 2),
+#'                    cost = c(3, 4, 2))
+#' s <- bo_session(prob, policy_ei_pu(), initial = past)
+#' budget_left(s)
+#' # a session from nothing proposes costbo's design, charged
+#' s0 <- bo_session(prob, policy_ei_pu())
+#' x <- bo_ask(s0)
+#' s0 <- bo_tell(s0, x, value = 1, cost = 1.5)
+#' budget_left(s0)
+NULL
+
 check_budget_rule <- function(budget_rule, call = sys.call(-1L)) {
   check_choice(budget_rule, c("feasible", "stop"), arg = "budget_rule",
                call = call)
@@ -168,35 +245,98 @@ default_n_init <- function(problem) {
 # its next point would take its charged costs past this share.
 design_share <- 0.25
 
-# Whether the initial design ends before its point `step`: NULL when the
-# point is evaluated, else list(code, reason) (code NULL: the design ends
-# and the optimization starts). A charged design never starts a point that
-# does not fit in the remaining budget (a known cost; a measured one by
-# budget_fits()); with `cap` (the default size) it also ends once the
-# points a model needs are in and the next would take its costs past
-# design_share of the budget.
-design_ends <- function(state, step, cap) {
+# Whether the initial design starts its point `step` now: the one rule of
+# a charged design, for the loop, the asynchronous loop, sessions and the
+# mlr3 tuner's batches. `committed` is the cost counted for the design's
+# `n_pending` points that run (or are in the same batch) and are not
+# recorded yet. NULL when the point starts, list(wait = TRUE) when it must
+# wait for a pending point, else list(code, reason) (code NULL: the
+# design ends and the optimization starts). A charged design never starts
+# a point that does not fit in the remaining budget (a known cost; a
+# measured one by budget_fits(), at the geometric mean of the costs seen
+# while they cannot be modelled); while no measured cost has been seen,
+# nothing can size a batch, so a point starts only when none is pending;
+# with `cap` (the default size) the design also ends once the points a
+# model needs are in (or pending) and the next would take its costs past
+# design_share of the budget. With nothing pending this is the sequential
+# loop's rule.
+design_ends <- function(state, step, cap, committed = 0, n_pending = 0L) {
   if (!state$charge_initial) return(NULL)
   pr <- state$problem
-  # (a design has at least one point, also under a prior)
-  enough <- sum(state_ok(state)) >= max(1L, problem_min_data(pr))
+  need <- max(1L, problem_min_data(pr))
+  have <- sum(state_ok(state))
   pc <- problem_price(pr, step)
   if (nzchar(pc$message)) return(NULL)
+  if (n_pending > 0L && is.na(pc$cost) && is.na(state_seen_cost(state))) {
+    return(list(wait = TRUE))
+  }
+  spent <- state$spent + committed
   fits <- function(limit) {
-    if (!is.na(pc$cost)) return(state$spent + pc$cost <= limit * (1 + 1e-12))
-    budget_fits(state, matrix(step$x, 1L), limit - state$spent,
-                state$budget_prob)
+    if (!is.na(pc$cost)) return(spent + pc$cost <= limit * (1 + 1e-12))
+    budget_fits(state, matrix(step$x, 1L), limit - spent, state$budget_prob)
   }
   if (!fits(state$budget)) {
-    if (enough) return(list(code = NULL))
+    if (have >= need) return(list(code = NULL))
+    if (n_pending > 0L) return(list(wait = TRUE))
     return(list(code = "budget", reason = paste(
       "budget spent: the next point of the initial design would not fit,",
       "and the design has fewer points than a model needs")))
   }
-  if (cap && enough && !fits(design_share * state$budget)) {
-    return(list(code = NULL))
+  if (cap && have + n_pending >= need && !fits(design_share * state$budget)) {
+    # (pending points may fail: the design ends once they have not)
+    return(if (have >= need) list(code = NULL) else list(wait = TRUE))
   }
   NULL
+}
+
+# A charged run whose budget could not pay for any evaluation of known cost
+# (it stopped for its budget before its first evaluation, so nothing was
+# paid) is an error naming `budget`, with the cheapest cost found among the
+# budget rule's candidate points (problem_candidates(): scrambled Sobol
+# points and the box's corners, a finite domain's candidates, a typed
+# space's valid points). The caller's random-number stream is not moved.
+check_budget_affordable <- function(run, call) {
+  pr <- run$problem
+  if (!identical(run$stop_code, "budget") || length(run$value) ||
+      pr$cost_type != "known") {
+    return(run)
+  }
+  saved <- save_rng()
+  on.exit(restore_rng(saved))
+  X <- problem_candidates(pr, budget_candidate_count(pr, TRUE))
+  cost <- if (!is.null(X)) vapply(seq_len(nrow(X)), function(i) {
+    v <- tryCatch(pr$cost(X[i, ]), error = function(e) NA_real_)
+    if (is.numeric(v) && length(v) == 1L) v else NA_real_
+  }, numeric(1))
+  cheapest <- suppressWarnings(min(cost, na.rm = TRUE))
+  stop_arg("budget", if (is.finite(cheapest) && cheapest > run$budget) {
+    sprintf(paste("at least the cost of one evaluation: the cheapest of %d",
+                  "points of the domain costs %s"), nrow(X),
+            format(signif(cheapest, 6)))
+  } else {
+    "large enough for the points of the initial design a model needs"
+  }, run$budget, call = call)
+}
+
+# A charged run of measured cost whose first evaluation cost more than the
+# whole budget says so: a warning of class costbo_warning_budget.
+warn_budget_small <- function(run) {
+  # (the run's first evaluation, charged: a free design says nothing of
+  # the budget)
+  first <- 1L
+  if (!isTRUE(run$charged[first]) || run$problem$cost_type != "measured" ||
+      !(run$cost[first] > run$budget)) {
+    return(run)
+  }
+  warning(costbo_condition(
+    c("costbo_warning_budget", "costbo_warning"),
+    sprintf(paste("the budget %s is smaller than the cost of one",
+                  "evaluation (the first cost %s): the run has only what",
+                  "that evaluation gave"),
+            format(signif(run$budget, 6)),
+            format(signif(run$cost[first], 6))),
+    type = "warning"))
+  run
 }
 
 # bo_ask() when nothing more can be paid for: an error of class

@@ -301,10 +301,12 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
                               list(done = 0L, launched = 0L,
                                    cap = design_cap))
     }
-    return(warn_if_failed(run_async(state, ctl)))
+    run <- warn_if_failed(run_async(state, ctl))
+  } else {
+    state <- run_initial(state, n_init, ctl, design_cap)
+    run <- warn_if_failed(run_loop(state, ctl))
   }
-  state <- run_initial(state, n_init, ctl, design_cap)
-  warn_if_failed(run_loop(state, ctl))
+  warn_budget_small(check_budget_affordable(run, call))
 }
 
 # A run that an evaluation's failure ended says so (a warning of class

@@ -179,15 +179,20 @@ paradox_xdt <- function(spec, p) {
 #' proposal does not fit, the configuration the policy values most among
 #' those that fit is evaluated instead, and the tuning ends when none fits.
 #' The budget can then be exceeded only by the last evaluation, which was
-#' predicted to fit. The initial design goes to `inst$eval_batch()` in
-#' as few batches as this allows, so that a parallel backend of mlr3 (e.g.
-#' `future::plan("multisession")`) evaluates it at once: in one batch when
-#' its costs are not charged, in batches of the configurations whose known
-#' costs fit together, and, for measured costs, the first two
-#' configurations together, then batches whose costs at the geometric mean
-#' of the costs seen fit (an evaluation terminator caps a batch at the
-#' evaluations it still allows). Every proposal after the design is a batch
-#' of one. The tuner also stops when the instance's
+#' predicted to fit. The initial design keeps the same rule as the design
+#' of [bo_optimize()] (see [bo_budget]): it never starts a configuration
+#' that does not fit, and the default design ends once a model can be
+#' fitted rather than spend more than a quarter of the budget. It goes to
+#' `inst$eval_batch()` in as few batches as this allows, so that a parallel
+#' backend of mlr3 (e.g. `future::plan("multisession")`) evaluates it at
+#' once: in one batch when its costs are not charged, in batches of the
+#' configurations whose known costs fit together, and, for measured costs,
+#' the first configuration alone (nothing is known of a cost before one is
+#' measured), then batches whose costs at the geometric mean of the costs
+#' seen fit (an evaluation terminator caps a batch at the evaluations it
+#' still allows). A budget too small for the configurations a model needs
+#' ends the tuning inside its design, with what it has. Every proposal
+#' after the design is a batch of one. The tuner also stops when the instance's
 #' terminator says so, when the space of a deterministic objective is
 #' exhausted, and when the policy fails (with a warning).
 #'
@@ -319,10 +324,14 @@ tuner_optimize <- function(self, private, inst) {
                      noise = isTRUE(pv$noise), maximize = direction < 0,
                      name = paste("tuning", inst$objective$id))
   gp_args <- if (is.null(pv$gp_args)) list() else pv$gp_args
-  state <- bo_session(prob, pv$policy, charge_initial = charge_initial,
-                      gp_args = gp_args,
-                      budget_prob = if (is.null(pv$budget_prob)) 0.9 else
-                        pv$budget_prob)
+  prob <- check_problem_policy(prob, pv$policy, call)
+  gp_args <- check_model_args(gp_args, call = call)
+  budget_prob <- check_budget_prob(if (is.null(pv$budget_prob)) 0.9 else
+    pv$budget_prob, call = call)
+  # (the tuner runs its own design, charged as charge_initial says)
+  state <- new_session(prob, pv$policy, NULL, FALSE, gp_args, "feasible",
+                       budget_prob, call, charge_design = charge_initial,
+                       plan = FALSE)
   state$started <- Sys.time()
   # the default design: 2 (k + 1) points for k settings, within a quarter
   # of the budget when charged (see bo_optimize())
@@ -370,35 +379,33 @@ tuner_optimize <- function(self, private, inst) {
     if (state$spent >= budget && charge_initial) {
       return(stop_with("budget", "budget spent (during the initial design)"))
     }
-    # the next points of the design go in one batch when their costs are
-    # expected to fit: all of them when unpaid; when charged, those whose
-    # known costs fit together, or, for a measured cost, the two points a
-    # model needs and then those whose costs at the geometric mean of the
-    # costs seen so far fit (as a charged design of bo_optimize() starts
-    # only what fits); the default design ends early once a model can be
-    # fitted rather than spend more than a quarter of the budget
-    rest <- (k + 1L):length(steps)
-    enough <- sum(state_ok(state)) >= 2L
-    seen <- state_seen_cost(state)
-    guess <- if (known) prices[rest] else rep(if (is.na(seen)) 0 else seen,
-                                              length(rest))
-    limit <- if (cap && enough) design_share * budget else budget
-    m <- if (!charge_initial) length(rest) else {
-      sum(state$spent + cumsum(guess) <= limit * (1 + 1e-12))
+    # the next points of the design go in one batch while the rule of a
+    # charged design (design_ends(), as in bo_optimize() and its
+    # asynchronous loop) lets them start together, the batch's points
+    # counting as pending at their known costs or the geometric mean of
+    # the measured costs seen (a measured cost not seen yet: one point);
+    # an unpaid design goes in one batch
+    batch <- integer()
+    committed <- 0
+    end <- NULL
+    for (j in (k + 1L):length(steps)) {
+      if (length(batch) >= tuner_evals_left(inst)) break
+      end <- design_ends(state, steps[[j]], cap, committed, length(batch))
+      if (!is.null(end)) break
+      batch <- c(batch, j)
+      committed <- committed + async_bound(state, steps[[j]],
+                                           if (known) prices[j] else NA_real_,
+                                           "initial")
     }
-    if (charge_initial && !known && !enough) m <- max(m, 2L - sum(state_ok(state)))
-    m <- min(m, tuner_evals_left(inst))
-    if (m < 1L && enough) break
-    if (m < 1L) {
-      return(stop_with("budget", paste(
-        "the next evaluation of the initial design would not fit in the",
-        "budget")))
+    if (!length(batch)) {
+      # (a wait needs a pending point, so the design ends here)
+      if (!is.null(end$code)) return(stop_with(end$code, end$reason))
+      break
     }
-    batch <- rest[seq_len(m)]
     evs <- evaluate(lapply(steps[batch], function(st) space_point(spec$space, st$x)),
                     prices[batch])
     if (is.null(evs)) return(stop_with("terminated"))
-    for (i in seq_len(m)) {
+    for (i in seq_along(batch)) {
       ok <- !is.na(evs[[i]]$value)
       state <- state_record(state, steps[[batch[i]]],
                             user_value(prob, evs[[i]]$value),
@@ -407,7 +414,7 @@ tuner_optimize <- function(self, private, inst) {
                             message = if (ok) "" else "no value")
     }
     private$.run <- structure(state, class = "bo_run")
-    k <- k + m
+    k <- max(batch)
   }
   if (sum(state_ok(state)) < 2L) {
     return(stop_with("objective_failed", paste(

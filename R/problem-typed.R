@@ -180,6 +180,17 @@ problem_told_point <- function(problem, x, call) {
 }
 problem_told_point.bo_problem <- function(problem, x, call) {
   if (!is.numeric(x)) stop_arg("x", "a numeric point", x, call = call)
+  if (length(x) != problem$d) {
+    stop_arg("x", sprintf("a point of %d coordinates", problem$d), x,
+             call = call)
+  }
+  xn <- paste0("x", seq_len(problem$d))
+  if (!is.null(names(x)) && !identical(names(x), xn)) {
+    stop_arg("x", sprintf(paste("a point whose coordinates are unnamed or",
+                                "named %s, in that order"),
+                          paste(xn, collapse = ", ")),
+             paste(names(x), collapse = ", "), call = call)
+  }
   xm <- check_matrix(as.double(x), d = problem$d, arg = "x", call = call)
   if (nrow(xm) != 1L) stop_arg("x", "one point", x, call = call)
   xm

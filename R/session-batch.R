@@ -19,19 +19,42 @@ session_ask <- function(session, n) {
                         "sources (their steps are not points that can be",
                         "fantasized)"), n)
   }
+  pend <- session$pending
+  out <- list()
+  if (session_in_design(session)) {
+    # costbo's initial design first (session-design.R)
+    d <- session_ask_design(session, n, pend)
+    out <- d$out
+    if (d$status != "ended") {
+      if (length(out) < n) {
+        why <- switch(d$status,
+          wait = paste("the next point waits for the results of the",
+                       "initial design's pending points (tell them first)"),
+          budget = d$reason)
+        if (!length(out)) {
+          if (d$status == "budget") stop_budget(session, why)
+          stop(costbo_condition(c("costbo_error_design", "costbo_error"),
+                                paste0("bo_ask(): ", why, "."),
+                                user_call()))
+        }
+        warn_batch(n, length(out), why)
+      }
+      return(out)
+    }
+    pend <- d$pend
+  }
   t0 <- proc.time()[["elapsed"]]
   st <- state_fit(session)
   fit_time <- proc.time()[["elapsed"]] - t0
-  pend <- session$pending
-  out <- list()
-  for (k in seq_len(n)) {
+  k0 <- length(out)
+  for (k in seq_len(n)[seq_len(n) > k0]) {
     st$pending <- pend
     fs <- async_fantasy_state(st)
     t1 <- proc.time()[["elapsed"]]
     pol <- st$policy$propose(fs)
     step <- proposal_step(pr, pol, fs)
     p <- list(step = step, x = step$x, info = pol$info, memory = pol$memory,
-              fit_time = if (k == 1L) fit_time else 0,
+              fit_time = if (k == k0 + 1L) fit_time else 0,
               policy_time = proc.time()[["elapsed"]] - t1, state = st,
               fantasy = fs, control_set = pol$control_set,
               source = pol$source)
@@ -60,7 +83,7 @@ session_ask <- function(session, n) {
       }
     }
     if (!is.null(end)) {
-      if (k == 1L) stop_budget(session, end)
+      if (!length(out)) stop_budget(session, end)
       warn_batch(n, k - 1L, end)
       break
     }

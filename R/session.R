@@ -75,7 +75,7 @@
 #' s
 #' @export
 bo_session <- function(problem, policy, initial = NULL,
-                       charge_initial = TRUE, gp_args = list(),
+                       charge_initial = FALSE, gp_args = list(),
                        budget_rule = c("feasible", "stop"), budget_prob = 0.9,
                        model) {
   call <- sys.call()
@@ -87,16 +87,40 @@ bo_session <- function(problem, policy, initial = NULL,
     gp_args <- renamed_arg(model, "model", "gp_args", !missing(gp_args))
   }
   gp_args <- check_model_args(gp_args)
-  state <- new_state(problem, policy, charge_initial, gp_args, budget_rule,
+  new_session(problem, policy, initial, charge_initial, gp_args, budget_rule,
+              budget_prob, call)
+}
+
+# A session of checked arguments: the design costbo proposes is charged
+# unless `charge_design` is FALSE (the mlr3 tuner's setting), the history
+# `initial` as `charge_initial` says; with `plan`, the design the session
+# proposes while its history is not enough for the models (session_plan()).
+new_session <- function(problem, policy, initial, charge_initial, gp_args,
+                        budget_rule, budget_prob, call, charge_design = TRUE,
+                        plan = TRUE) {
+  state <- new_state(problem, policy, charge_design, gp_args, budget_rule,
                      budget_prob)
-  if (!is.null(initial)) state <- state_initial(state, initial)
+  if (!is.null(initial)) {
+    state <- state_initial(state, initial, call, charge = charge_initial)
+  }
+  if (state$spent > state$budget) {
+    stop_arg("initial", sprintf(paste(
+      "a history whose charged costs fit in the budget: with",
+      "charge_initial = TRUE its costs, %s, exceed the budget %s (a lab's",
+      "past runs are not charged with charge_initial = FALSE)"),
+      format(signif(state$spent, 6)), format(signif(state$budget, 6))),
+      show = FALSE, call = call)
+  }
   check_run_ready(state, call)
   state$memory <- policy_init(policy, state)
+  if (plan) state$design_plan <- session_plan(state)
   structure(state, class = "bo_session")
 }
 
-# Record a data frame of evaluated points as the initial design.
-state_initial <- function(state, initial, call = sys.call(-1L)) {
+# Record a data frame of evaluated points as the initial design (`charge`:
+# do their costs count against the budget?).
+state_initial <- function(state, initial, call = sys.call(-1L),
+                          charge = state$charge_initial) {
   pr <- state$problem
   d <- pr$d
   if (!is.data.frame(initial)) {
@@ -124,7 +148,7 @@ state_initial <- function(state, initial, call = sys.call(-1L)) {
   }
   for (i in seq_len(nrow(X))) {
     state <- state_record(state, init$steps[[i]], value[i], cost[i],
-                          "initial")
+                          "initial", charge = charge)
   }
   state
 }
@@ -279,14 +303,18 @@ bo_tell <- function(session, x, value, cost = NULL, asked = NULL) {
   }
   # the objective's direction to costbo's (maximization)
   value <- user_value(pr, as.double(value))
-  session <- state_record(session, told$step, value, cost, "bo",
+  # a point of the design the session proposed (session-design.R)
+  row <- session_plan_row(session, told$step$x)
+  phase <- if (is.na(row) || !session_in_design(session)) "bo" else "initial"
+  if (phase == "initial") session$design_plan$told[row] <- TRUE
+  session <- state_record(session, told$step, value, cost, phase,
                           status = if (ok) "ok" else "error",
                           message = if (ok) "" else "no value reported",
                           fit_time = times("fit_time"),
                           policy_time = times("policy_time"),
                           info = if (is.null(info)) list() else info)
   session$memory <- memory
-  session$iteration <- session$iteration + 1L
+  if (phase == "bo") session$iteration <- session$iteration + 1L
   # the points of its batch not told yet are pending
   session_told(session, src, told$step)
 }

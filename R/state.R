@@ -23,12 +23,14 @@ new_state <- function(problem, policy, charge_initial, model = list(),
 }
 
 # Record one evaluation (or failure) of a step (new_step(); its point x
-# is the one evaluated).
+# is the one evaluated). `charge`: does its cost count against the budget
+# (by default every cost but an initial point's of a state that does not
+# charge its initial design; a session's history passes its own)?
 state_record <- function(state, step, value, cost, phase, status = "ok",
                          message = "", fit_time = NA_real_,
                          policy_time = NA_real_, eval_time = NA_real_,
-                         info = list()) {
-  charge <- phase != "initial" || state$charge_initial
+                         info = list(),
+                         charge = phase != "initial" || state$charge_initial) {
   state <- problem_record(state$problem, state, step)
   x <- step$x
   paid <- !is.na(cost) && charge
@@ -44,7 +46,7 @@ state_record <- function(state, step, value, cost, phase, status = "ok",
   state$eval_time <- c(state$eval_time, eval_time)
   state$info <- c(state$info, list(info))
   if (paid) state$spent <- state$spent + cost
-  if (phase == "initial" && !state$charge_initial) {
+  if (phase == "initial" && !charge) {
     state$budget_start <- state$budget
   } else if (phase == "initial") {
     state$budget_start <- state$budget - state$spent

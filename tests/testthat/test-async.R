@@ -346,8 +346,10 @@ test_that("a real future plan runs evaluations in parallel and survives a lost w
   }
   prob <- bo_problem(killer, lower = c(0, 0), upper = c(10, 10),
                      cost = function(x) 1 + x[1] / 10, budget = 10)
+  # (a design of explicit size: all of it that fits in the budget, not the
+  # quarter of the budget of the default design)
   run <- bo_optimize(prob, policy_ei_pu(), workers = 2, seed = 4,
-                     progress = FALSE, on_error = "skip")
+                     progress = FALSE, on_error = "skip", n_init = 6)
   df <- as.data.frame(run)
   lost <- grepl("the worker failed", df$message)
   # the sobol design has points with x1 > 7: their workers died
@@ -479,4 +481,22 @@ test_that("a real run interrupted with pending evaluations launches them again o
   expect_identical(sort(df$launch), seq_len(nrow(df)))
   expect_true(all(df$status == "ok"))
   expect_lte(res$spent, res$budget)
+})
+
+test_that("a charged design of measured cost launches one point until a cost is seen", {
+  prob <- bo_problem(function(x) list(value = -sum((x - 0.3)^2),
+                                      cost = 1 + x[1]),
+                     lower = c(0, 0), upper = c(1, 1), budget = 40)
+  run <- bo_optimize(prob, policy_ei_pu(), workers = 3, clock = "simulated",
+                     seed = 3, progress = FALSE, max_evaluations = 2)
+  df <- as.data.frame(run)
+  init <- df[df$phase == "initial", ]
+  first <- which.min(init$launch)
+  # nothing else launched before the first design point finished
+  expect_true(all(init$t_launch[-first] >= init$t_done[first]))
+  # then the rest of the design, at the geometric mean of the costs seen,
+  # within a quarter of the budget once two points are in
+  expect_gte(nrow(init), 2L)
+  expect_lte(sum(init$cost), 0.25 * 40 + max(init$cost))
+  expect_true(all(df$t_launch[df$phase == "bo"] >= min(init$t_done)))
 })

@@ -639,3 +639,23 @@ test_that("one step engine decides for the sequential and the asynchronous loop"
                     "repeated_failure", "exhausted", "interrupted") %in%
                     names(costbo:::stop_reasons)))
 })
+
+test_that("a budget below one evaluation is refused (known cost) or said (measured)", {
+  prob <- bo_problem(function(x) sum(x), lower = c(0, 0), upper = c(1, 1),
+                     cost = function(x) 5 + x[1], budget = 3)
+  expect_error(bo_optimize(prob, policy_ei(), seed = 1, progress = FALSE),
+               "cheapest of 514 points of the domain costs 5",
+               class = "costbo_error_arg")
+  expect_error(bo_ask(bo_session(prob, policy_ei())),
+               class = "costbo_error_budget")
+  # a measured cost is known once paid: the run has its first evaluation
+  # and a warning
+  prob2 <- bo_problem(function(x) list(value = sum(x), cost = 5 + x[1]),
+                      lower = c(0, 0), upper = c(1, 1), budget = 3)
+  expect_warning(run <- bo_optimize(prob2, policy_ei(), seed = 1,
+                                    progress = FALSE),
+                 "smaller than the cost of one evaluation",
+                 class = "costbo_warning_budget")
+  expect_length(run$value, 1L)
+  expect_identical(run$stop_code, "budget")
+})

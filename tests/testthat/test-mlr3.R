@@ -260,13 +260,14 @@ test_that("the initial design goes in the fewest batches the budget allows", {
   r3 <- tune(0.05, charge_initial = FALSE)
   expect_identical(r3$a$batch_nr[1:6], rep(1L, 6))
   expect_false(any(as.data.frame(r3$run)$cumulative_cost[1:6] > 0))
-  # a paid design of measured cost: the two configurations a model needs in
-  # one batch, then batches whose costs at the geometric mean of the costs
-  # seen so far fit in the budget
+  # a paid design of measured cost: the first configuration alone (nothing
+  # is known of the cost), then batches whose costs at the geometric mean
+  # of the costs seen so far fit in the budget
   r4 <- tune(1)
   d4 <- as.data.frame(r4$run)
   init <- which(d4$phase == "initial")
-  expect_identical(r4$a$batch_nr[1:2], c(1L, 1L))
+  expect_identical(r4$a$batch_nr[1], 1L)
+  expect_false(isTRUE(r4$a$batch_nr[2] == 1L))
   paid <- r4$run$cost
   for (b in setdiff(unique(r4$a$batch_nr[init]), 1L)) {
     rows <- which(r4$a$batch_nr == b)
@@ -287,4 +288,49 @@ test_that("the initial design goes in the fewest batches the budget allows", {
                            cost = bad, n_init = 6)
   expect_error(tuner$optimize(inst), "cost")
   expect_identical(nrow(inst$archive$data), 0L)
+})
+
+test_that("the tuner's design of measured cost keeps to the budget and its share", {
+  skip_mlr3()
+  learner <- mlr3::lrn("classif.rpart",
+    cp = paradox::to_tune(1e-3, 0.5, logscale = TRUE),
+    minsplit = paradox::to_tune(2, 64))
+  # a measured cost that does not depend on the clock: the archive's column
+  # minsplit (known to costbo only once evaluated), scaled by the budget
+  tune <- function(budget) {
+    set.seed(6)
+    inst <- mlr3tuning::ti(task = mlr3::tsk("sonar"), learner = learner,
+      resampling = mlr3::rsmp("holdout"), measures = mlr3::msr("classif.ce"),
+      terminator = bbotk::trm("evals", n_evals = 20))
+    tuner <- mlr3tuning::tnr("costbo", policy = policy_ei_pu_cc(),
+                             budget = budget, cost = "minsplit")
+    tuner$optimize(inst)
+    list(a = inst$archive$data, run = tuner$run)
+  }
+  for (budget in c(30, 100, 1000, 12000)) {
+    r <- tune(budget)
+    run <- r$run
+    init <- which(run$phase == "initial")
+    cost <- run$cost
+    expect_identical(cost, as.double(r$a$minsplit))
+    # the first configuration alone, whatever the budget
+    expect_identical(r$a$batch_nr[1], 1L)
+    expect_false(isTRUE(r$a$batch_nr[2] == 1L))
+    # every design configuration after the first was started only when the
+    # spend, the costs counted for its batch and its own (the geometric
+    # mean of the costs seen) fitted in the budget, and in a quarter of it
+    # once the two a model needs were in or started
+    for (b in setdiff(unique(r$a$batch_nr[init]), 1L)) {
+      rows <- which(r$a$batch_nr == b)
+      before <- sum(cost[seq_len(min(rows) - 1L)])
+      guess <- exp(mean(log(cost[seq_len(min(rows) - 1L)])))
+      expect_lte(before + length(rows) * guess, budget * (1 + 1e-12))
+      if (min(rows) > 2L) {
+        expect_lte(before + length(rows) * guess, 0.25 * budget * (1 + 1e-12))
+      }
+    }
+    # in all, at most the budget and the last evaluation
+    expect_lte(run$spent - cost[length(cost)], budget)
+    if (length(init) < 2L) expect_identical(run$stop_code, "budget")
+  }
 })

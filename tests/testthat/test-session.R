@@ -368,8 +368,9 @@ test_that("a session is finished when nothing it could propose fits", {
                      budget = 5.5)
   init <- data.frame(x1 = c(0, 0, 0.5), x2 = c(0.1, 0.9, 0.5),
                      value = c(-0.25, -0.41, -0.02))
-  s <- bo_session(prob, policy_ei(), initial = init)
-  # the initial points cost 1 + 1 + 1.5 of 5.5: 2 left, a point fits
+  s <- bo_session(prob, policy_ei(), initial = init, charge_initial = TRUE)
+  # the initial points, charged, cost 1 + 1 + 1.5 of 5.5: 2 left, a point
+  # fits
   expect_equal(budget_left(s), 2)
   expect_false(is_finished(s))
   s <- bo_tell(s, c(0.5, 0.3), -0.02)
@@ -382,7 +383,103 @@ test_that("a session is finished when nothing it could propose fits", {
   expect_error(bo_ask(s), "nothing affordable remains",
                class = "costbo_error_budget")
   # under the rule "stop" only a spent budget finishes it
-  s2 <- bo_session(prob, policy_ei(), initial = init, budget_rule = "stop")
+  s2 <- bo_session(prob, policy_ei(), initial = init, budget_rule = "stop",
+                   charge_initial = TRUE)
   s2 <- bo_tell(s2, c(0.5, 0.3), -0.02)
   expect_false(is_finished(s2))
+})
+
+test_that("a session without history proposes the loop's initial design, charged", {
+  prob <- bo_problem(function(x) -sum((x - 0.3)^2), lower = c(0, 0),
+                     upper = c(1, 1), cost = function(x) 1 + x[1],
+                     budget = 20)
+  pol <- policy_ei_pu()
+  run <- bo_optimize(prob, pol, seed = 5, max_evaluations = 3,
+                     progress = FALSE)
+  set.seed(5)
+  s <- bo_session(prob, pol)
+  n <- length(run$value)
+  for (i in seq_len(n)) {
+    x <- bo_ask(s)
+    s <- bo_tell(s, x, -sum((as.numeric(x) - 0.3)^2))
+  }
+  # the same points, phases and charges as the loop's, design and proposals
+  expect_equal(s$X, run$X, tolerance = 1e-12)
+  expect_identical(s$phase, run$phase)
+  expect_identical(s$charged, rep(TRUE, n))
+  expect_equal(s$spent, sum(1 + run$X[, 1]), tolerance = 1e-12)
+  # the default design ended within a quarter of the budget, once the two
+  # points a model needs were in
+  init <- which(s$phase == "initial")
+  expect_gte(length(init), 2L)
+  expect_lte(sum(s$cost[init][-length(init)]), 0.25 * 20)
+  expect_gt(sum(s$cost[init]) + min(1 + s$X[-init, 1]), 0.25 * 20)
+})
+
+test_that("a session of measured cost sizes its design batches from the costs seen", {
+  prob <- bo_problem(function(x) NA, lower = c(0, 0), upper = c(1, 1),
+                     budget = 10)
+  set.seed(2)
+  s <- bo_session(prob, policy_ei_pu())
+  # no cost seen: one point, with a warning that the others wait
+  expect_warning(b <- bo_ask(s, n = 3), "1 of the 3", class =
+                   "costbo_warning_batch")
+  expect_s3_class(b, "bo_batch")
+  expect_length(b, 1L)
+  s <- bo_tell(s, b[[1]], value = 1, cost = 0.8)
+  # at the geometric mean 0.8 of the costs seen, two more fit in the quarter
+  # of the budget, 2.5, with the 0.8 spent (0.8 + 2 * 0.8 <= 2.5); a third
+  # would not, and the model still lacks a second value: it waits
+  expect_warning(b2 <- bo_ask(s, n = 3), "2 of the 3",
+                 class = "costbo_warning_batch")
+  expect_length(b2, 2L)
+  expect_true(all(vapply(b2, function(p) {
+    isTRUE(attr(p, "info")$initial_design)
+  }, NA)))
+  s <- bo_tell(s, b2[[1]], value = 2, cost = 0.9)
+  s <- bo_tell(s, b2[[2]], value = 0.5, cost = 0.7)
+  expect_identical(s$phase, rep("initial", 3))
+  expect_equal(s$spent, 0.8 + 0.9 + 0.7)
+  # the next design point would take the design past 2.5: model-based
+  x <- bo_ask(s)
+  expect_null(attr(x, "info")$initial_design)
+  s <- bo_tell(s, x, value = 1.5, cost = 1)
+  expect_identical(s$phase[4], "bo")
+})
+
+test_that("a session's history is not charged unless asked, and must fit when charged", {
+  prob <- bo_problem(function(x) NA, lower = c(0, 0), upper = c(1, 1),
+                     budget = 10)
+  init <- data.frame(x1 = c(0.1, 0.5, 0.9), x2 = c(0.2, 0.4, 0.6),
+                     value = c(1, 2, 3), cost = c(4, 5, 3))
+  s <- bo_session(prob, policy_ei_pu(), initial = init)
+  expect_identical(s$spent, 0)
+  expect_identical(budget_left(s), 10)
+  expect_identical(s$charged, rep(FALSE, 3))
+  # no design is proposed: the history is enough for the models
+  expect_null(s$design_plan)
+  expect_error(bo_session(prob, policy_ei_pu(), initial = init,
+                          charge_initial = TRUE),
+               "costs, 12, exceed the budget 10", class = "costbo_error_arg")
+  init$cost <- c(4, 5, 1)
+  s2 <- bo_session(prob, policy_ei_pu(), initial = init,
+                   charge_initial = TRUE)
+  expect_identical(s2$spent, 10)
+  expect_true(is_finished(s2))
+})
+
+test_that("bo_tell() refuses a point whose coordinates do not match the problem", {
+  prob <- bo_problem(function(x) NA, lower = c(0, 0), upper = c(1, 1),
+                     cost = 1, budget = 10)
+  init <- data.frame(x1 = c(0.1, 0.5, 0.9), x2 = c(0.2, 0.4, 0.6),
+                     value = c(1, 2, 3))
+  s <- bo_session(prob, policy_ei(), initial = init)
+  expect_error(bo_tell(s, c(a = 0.1, b = 0.2), 1), "named x1, x2",
+               class = "costbo_error_arg")
+  expect_error(bo_tell(s, c(x2 = 0.1, x1 = 0.2), 1), "in that order",
+               class = "costbo_error_arg")
+  expect_error(bo_tell(s, c(0.1, 0.2, 0.3), 1), "2 coordinates",
+               class = "costbo_error_arg")
+  s <- bo_tell(s, c(x1 = 0.2, x2 = 0.3), 1)
+  expect_equal(s$X[4, ], c(0.2, 0.3))
 })
