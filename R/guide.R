@@ -236,10 +236,11 @@ print.bo_policy_guide <- function(x, ...) {
     print(as.data.frame(unclass(x), stringsAsFactors = FALSE), ...)
     return(invisible(x))
   }
-  cat("Policies ranked in the cached studies (mean rank over a setting's",
-      "problems, 1 is best;\nbehind_first / ahead_of_first: problems on",
-      "which the first-ranked policy is better / worse\nby a paired 95%",
-      "interval)\n")
+  cat(strwrap(paste(
+    "Policies ranked in the cached studies. rank: the mean rank over the",
+    "setting's problems (1 is best); best: the problems on which it ranked",
+    "first; behind / ahead: the problems on which the first-ranked policy",
+    "is better / worse by a paired 95% interval.")), sep = "\n")
   if (!nrow(x)) {
     cat("\n(no settings)\n")
     return(invisible(x))
@@ -251,12 +252,12 @@ print.bo_policy_guide <- function(x, ...) {
                 gsub("_", " ", g$measure[1L]), g$study[1L]))
     tab <- data.frame(
       policy = g$policy, label = g$label,
-      mean_rank = format(round(g$mean_rank, 2), nsmall = 2),
-      best_on = g$best_on, reps = g$reps,
-      behind_first = ifelse(is.na(g$behind_first), "",
-                            as.character(g$behind_first)),
-      ahead_of_first = ifelse(is.na(g$ahead_of_first), "",
-                              as.character(g$ahead_of_first)),
+      rank = format(round(g$mean_rank, 2), nsmall = 2),
+      best = g$best_on, reps = g$reps,
+      behind = ifelse(is.na(g$behind_first), "",
+                      as.character(g$behind_first)),
+      ahead = ifelse(is.na(g$ahead_of_first), "",
+                     as.character(g$ahead_of_first)),
       stringsAsFactors = FALSE)
     names(tab)[1L] <- " policy"
     tab[[1L]] <- paste0(" ", tab[[1L]])
