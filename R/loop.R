@@ -175,15 +175,36 @@
 #'   `set.seed(s); bo_optimize(...)` repeats a run too).
 #' @param max_evaluations Optional cap on the number of evaluations after the
 #'   initial design.
-#' @param charge_initial Charge the initial design's cost to the budget?
-#'   (Default `TRUE`, as in [bo_session()], [bo_benchmark()] and the mlr3
-#'   tuner.)
-#' @param budget_rule `"feasible"` (the default) or `"stop"`: what happens
-#'   when the policy's proposal does not fit in the remaining budget (see
-#'   the section on budget accounting).
-#' @param budget_prob The probability with which a measured cost must be
-#'   predicted to fit in the remaining budget for an evaluation to start
-#'   (default 0.9).
+#' @param charge_initial Are the costs of the initial design (the points
+#'   of `initial` included) charged to the budget? `TRUE` (the default, as
+#'   in [bo_session()], [bo_benchmark()] and the mlr3 tuner): the design
+#'   spends from the budget, the default design ends early rather than
+#'   spend more than a quarter of it, and no design point starts that the
+#'   budget cannot pay for (see the section on budget accounting). `FALSE`:
+#'   the design is free and the budget is the optimization phase's alone,
+#'   as in the papers' reference implementations and the studies in
+#'   `inst/scripts`.
+#' @param budget_rule What happens when the policy's proposal does not fit
+#'   in the remaining budget (see the section on budget accounting):
+#'   * `"feasible"` (the default): the point the policy values most among
+#'     those that fit is evaluated instead, and the run ends (`stop_code =
+#'     "budget"`) only when no point fits. A known cost never overruns the
+#'     budget; a measured one overruns it by at most its last evaluation.
+#'   * `"stop"`: the run ends at the first proposal whose known cost does
+#'     not fit; a measured cost is not checked, so the evaluation that
+#'     crosses the budget is recorded (`within_budget = FALSE`) and ends the
+#'     run. This is the reporting rule of Astudillo et al. (2021) and the
+#'     rule of the studies in `inst/scripts`.
+#'
+#'   Problems with control sets or information sources, whose policies
+#'   price their own choices, always follow `"stop"`.
+#' @param budget_prob A probability in (0, 1), used with a measured cost
+#'   only: an evaluation starts when the GP of the log cost predicts that
+#'   its cost fits in the remaining budget with at least this probability
+#'   (default 0.9). It applies to the proposals under `budget_rule =
+#'   "feasible"` and, under either rule, to the points of a charged initial
+#'   design. Larger values overrun the budget less often but can end a run
+#'   with more of it unspent.
 #' @param on_error `"stop"` or `"skip"`: what to do when the objective, or
 #'   a known cost function, fails (see the section on failures).
 #' @param pandora_stop Also stop when the Pandora stopping rule fires (the

@@ -1,33 +1,49 @@
 # Where a session (or a run) stands: the budget left, whether it is
 # finished, and the summary and plot of a session through those of runs.
 
-#' The budget left, and whether a session or run is finished
+#' The budget left to a session or a run
 #'
 #' `budget_left()` is the budget minus what has been charged to it,
-#' `budget - spent` (negative when a measured cost ran over the budget).
-#' `is_finished()` says whether nothing more can be paid for: a session is
-#' finished when its budget is spent (`spent >= budget`), and [bo_ask()]
-#' then signals an error of class `costbo_error_budget` instead of
-#' proposing; a run is finished when it stopped because its budget was
-#' spent (`stop_code == "budget"`, see [bo_optimize()]), not when it
-#' stopped for another reason that [bo_resume()] can go past.
+#' `x$budget - x$spent`, in the units of the budget.
+#'
+#' Charged to the budget are the costs of the evaluations recorded: told
+#' to a session by [bo_tell()], or made by a run. That includes the initial
+#' design costbo runs or proposes, unless `charge_initial = FALSE` in
+#' [bo_optimize()] (then its costs are not charged and the budget is the
+#' optimization phase's alone), but not a session's `initial` points (a
+#' lab's history), unless `bo_session(charge_initial = TRUE)` (see
+#' [bo_budget]); a failed evaluation whose cost is known,
+#' and, with control sets or information sources, the cost of the chosen
+#' control set or source. A value told with a missing or invalid measured
+#' cost is not charged. Points asked by [bo_ask()] and not yet told are not
+#' charged: `budget_left()` does not count them (a later `bo_ask()` does,
+#' when it proposes given the pending points).
+#'
+#' `budget_left()` is negative when the spend ran over the budget, which
+#' only a measured cost can do: with `budget_rule = "stop"` the evaluation
+#' that crosses the budget is recorded (its cost is known only once paid),
+#' and with `"feasible"` the last evaluation, predicted to fit with
+#' probability `budget_prob`, can cost more than predicted. A known cost
+#' never overruns the budget.
 #'
 #' @param x A `bo_session` or a `bo_run`.
 #' @param ... Unused.
-#' @return `budget_left()`: a number. `is_finished()`: `TRUE` or `FALSE`.
+#' @return A single number: the budget left (0 or negative once the budget
+#'   is spent).
+#' @seealso [is_finished()], whether anything more can be paid for.
 #' @family sessions
 #' @examples
 #' prob <- bo_problem(function(x) NA, lower = 0, upper = 1,
-#'                    cost = function(x) 1 + x, budget = 3)
-#' init <- data.frame(x1 = c(0.1, 0.5, 0.9), value = c(0.2, 0.8, 0.1))
-#' s <- bo_session(prob, policy_ei_pu(), initial = init,
-#'                 charge_initial = FALSE)
-#' while (!is_finished(s)) {
-#'   x <- tryCatch(bo_ask(s), costbo_error_budget = function(e) NULL)
-#'   if (is.null(x)) break # the next point would not fit
-#'   s <- bo_tell(s, x, value = sin(6 * as.numeric(x)))
-#'   cat("spent", s$spent, "left", budget_left(s), "\n")
-#' }
+#'                    cost = function(x) 1 + x, budget = 5)
+#' init <- data.frame(x1 = c(0.1, 0.5), value = c(0.2, 0.8))
+#' # the initial points' costs, 1.1 and 1.5, are history: not charged
+#' budget_left(bo_session(prob, policy_ei_pu(), initial = init))
+#' budget_left(bo_session(prob, policy_ei_pu(), initial = init,
+#'                        charge_initial = TRUE))
+#' # a run: the budget less the costs of its evaluations
+#' run <- bo_optimize(test_problem("branin", budget = 6), policy_ei(),
+#'                    seed = 1, max_evaluations = 1, progress = FALSE)
+#' budget_left(run)
 #' @export
 budget_left <- function(x, ...) {
   if (!inherits(x, c("bo_session", "bo_run"))) {
@@ -42,7 +58,92 @@ budget_left.bo_session <- function(x, ...) x$budget - x$spent
 #' @export
 budget_left.bo_run <- budget_left.bo_session
 
-#' @rdname budget_left
+#' Whether a session or a run is finished
+#'
+#' `is_finished()` says whether nothing more can be paid for with the
+#' budget: for a session, whether [bo_ask()] has nothing left to propose
+#' within the budget; for a run, whether it stopped because its budget was
+#' spent.
+#'
+#' @section Sessions:
+#' A `bo_session` is finished when
+#' * its budget is spent, `spent >= budget` ([budget_left()] is 0 or
+#'   negative), under either `budget_rule`; or
+#' * with `budget_rule = "feasible"` (the default of [bo_session()]), no
+#'   point it could propose fits in the budget left: no candidate point
+#'   (scrambled Sobol points of the box and, with a known cost, its corners;
+#'   the valid points of a typed space; the candidates of a finite domain)
+#'   has a known cost at most the budget left or, for a measured cost, a
+#'   cost that the GP of the log cost fitted for the last proposal predicts
+#'   to fit with probability at least `budget_prob` (before the costs can
+#'   be modelled, when the geometric mean of the costs seen exceeds the
+#'   budget left; before any cost is seen, every point fits).
+#'
+#' With `budget_rule = "stop"`, and for problems with control sets or
+#' information sources (whose policies price their own choices and always
+#' follow `"stop"`), only a spent budget finishes a session. Points asked
+#' and not yet told are not charged (see [budget_left()]) and do not make a
+#' session finished. A new session, without points or with uncharged
+#' initial points (the default of [bo_session()]), is not finished.
+#' `is_finished()` does not move the caller's random-number stream.
+#'
+#' [bo_ask()] on a finished session signals an error of class
+#' `costbo_error_budget`. A session that is not finished can still have
+#' `bo_ask()` refuse with that error, whose message then says that the
+#' session is not finished: when the costs of its pending points leave too
+#' little for another, when the policy's own point does not fit and the
+#' rule `"stop"` proposes no other, or when the models refitted to the
+#' points told since the last proposal predict that no point fits.
+#'
+#' @section Runs:
+#' A `bo_run` (of [bo_optimize()], [bo_resume()] or the mlr3 tuner) is
+#' finished when it stopped because of its budget, `stop_code ==
+#' "budget"` (the budget is spent, or no point, control set or source fits
+#' in what is left by the rule of `budget_rule`, so the spend can be below
+#' the budget), or when its spend reached the budget, `spent >= budget`,
+#' whatever stopped it. A run that stopped for another reason with budget
+#' left (`stop_code` `"max_evaluations"`, `"pandora"`, `"policy_failed"`,
+#' `"objective_failed"`, `"cost_failed"`, `"repeated_failure"`,
+#' `"exhausted"`, `"interrupted"`, or `"terminated"` by the terminator of
+#' an mlr3 instance; see [bo_optimize()]) is not finished: [bo_resume()]
+#' can continue it from its checkpoint, e.g. with a larger
+#' `max_evaluations`.
+#'
+#' @param x A `bo_session` or a `bo_run`.
+#' @param ... Unused.
+#' @return `TRUE` or `FALSE`.
+#' @seealso [budget_left()], the budget left.
+#' @family sessions
+#' @examples
+#' prob <- bo_problem(function(x) NA, lower = 0, upper = 1,
+#'                    cost = function(x) 1 + x, budget = 3)
+#' init <- data.frame(x1 = c(0.1, 0.5), value = c(0.2, 0.8))
+#' # charged, the initial points leave 0.4: a cost of at least 1 cannot fit
+#' s <- bo_session(prob, policy_ei_pu(), initial = init, charge_initial = TRUE)
+#' budget_left(s)
+#' is_finished(s)
+#' # under the rule "stop" only a spent budget finishes a session; bo_ask()
+#' # refuses the point that does not fit, saying the session is not finished
+#' s <- bo_session(prob, policy_ei_pu(), initial = init, budget_rule = "stop",
+#'                 charge_initial = TRUE)
+#' is_finished(s)
+#' tryCatch(bo_ask(s), costbo_error_budget = conditionMessage)
+#'
+#' # ask and tell until the session is finished
+#' s <- bo_session(prob, policy_ei_pu(), initial = init)
+#' while (!is_finished(s)) {
+#'   x <- bo_ask(s)
+#'   s <- bo_tell(s, x, value = sin(6 * as.numeric(x)))
+#'   cat("spent", s$spent, "left", budget_left(s), "\n")
+#' }
+#'
+#' # runs: finished when the budget stopped them
+#' prob <- test_problem("branin", budget = 6)
+#' part <- bo_optimize(prob, policy_ei(), seed = 1, max_evaluations = 1,
+#'                     progress = FALSE)
+#' c(part$stop_code, is_finished(part))
+#' full <- bo_optimize(prob, policy_ei(), seed = 1, progress = FALSE)
+#' c(full$stop_code, is_finished(full))
 #' @export
 is_finished <- function(x, ...) {
   if (!inherits(x, c("bo_session", "bo_run"))) {

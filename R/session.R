@@ -24,14 +24,25 @@
 #' @param initial Optional data frame of points already evaluated, with
 #'   columns `x1`, ..., `xd`, `value`, and `cost` when the cost is measured
 #'   (for a known cost, `cost` is computed when absent).
-#' @param charge_initial Do the costs of the initial points count against the
-#'   budget? Default `TRUE`, as in [bo_optimize()]; `FALSE` makes the budget
-#'   the optimization phase's, as in the papers' reference implementations.
-#' @param budget_rule,budget_prob How proposals are kept within the budget
-#'   (see [bo_optimize()]): with `"feasible"` (the default) `bo_ask()`
-#'   proposes the point the policy values most among those that fit when
-#'   its own does not, and signals an error of class `costbo_error_budget`
-#'   when none fits or the budget is spent.
+#' @param charge_initial Do the costs of the `initial` points count against
+#'   the budget? Default `FALSE`: they are history, paid before the session
+#'   existed (a lab's past runs); `TRUE` charges them, and a history whose
+#'   charged costs exceed the budget is refused. The points of the initial
+#'   design a session proposes itself (when its history is not enough for
+#'   the models) are charged, as [bo_optimize()] charges its design. See
+#'   [bo_budget] for what is charged everywhere.
+#' @param budget_rule,budget_prob How proposals are kept within the budget,
+#'   as in [bo_optimize()] (see its section on budget accounting). With
+#'   `budget_rule = "feasible"` (the default), when the policy's own point
+#'   does not fit in the budget left (less the costs of the pending points),
+#'   `bo_ask()` proposes the point the policy values most among those that
+#'   fit, and the session is finished ([is_finished()]) when none fits or
+#'   the budget is spent. With `"stop"`, `bo_ask()` proposes only the
+#'   policy's own point, refuses it (error of class `costbo_error_budget`)
+#'   when its known cost does not fit, and the session is finished only
+#'   when the budget is spent. `budget_prob` (in (0, 1), default 0.9) is
+#'   the probability with which the GP of the log cost must predict that a
+#'   measured cost fits for a point to be proposed under `"feasible"`.
 #' @param gp_args A named list of further arguments to [gp_fit()] for the
 #'   objective's GP, e.g. `list(kernel = "se")` or fixed hyperparameters
 #'   `list(estimate = "fixed", lengthscale = 0.1, outputscale = 1,

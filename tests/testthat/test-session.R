@@ -483,3 +483,25 @@ test_that("bo_tell() refuses a point whose coordinates do not match the problem"
   s <- bo_tell(s, c(x1 = 0.2, x2 = 0.3), 1)
   expect_equal(s$X[4, ], c(0.2, 0.3))
 })
+
+test_that("bo_ask() says whether a session it refuses is finished", {
+  prob <- bo_problem(function(x) NA, lower = 0, upper = 1,
+                     cost = function(x) 1 + x, budget = 3)
+  init <- data.frame(x1 = c(0.1, 0.5), value = c(0.2, 0.8))
+  # charged, the initial points leave 0.4 and a cost is at least 1
+  s <- bo_session(prob, policy_ei_pu(), initial = init, charge_initial = TRUE)
+  expect_equal(budget_left(s), 3 - 1.1 - 1.5)
+  expect_true(is_finished(s))
+  expect_error(bo_ask(s), "; the session is finished \\(is_finished\\(\\)\\)$",
+               class = "costbo_error_budget")
+  # under the rule "stop" the session is not finished, and bo_ask() says so
+  s <- bo_session(prob, policy_ei_pu(), initial = init, budget_rule = "stop",
+                  charge_initial = TRUE)
+  expect_false(is_finished(s))
+  expect_error(bo_ask(s), "the session is not finished .*the rule \"stop\"",
+               class = "costbo_error_budget")
+  # uncharged initial points (the default) leave the whole budget
+  s <- bo_session(prob, policy_ei_pu(), initial = init)
+  expect_identical(budget_left(s), 3)
+  expect_false(is_finished(s))
+})
