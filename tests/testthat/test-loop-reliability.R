@@ -225,8 +225,7 @@ test_that("ask/tell: a failing cost function asks for the cost; an unmeasured co
   mp <- bo_problem(function(x) NA, lower = 0, upper = 1, budget = 5)
   # a free initial design: nothing is paid but what is told
   s <- bo_session(mp, policy_ei_pu(),
-                  initial = cbind(init, cost = c(1, 2, 1.5)),
-                  charge_initial = FALSE)
+                  initial = cbind(init, cost = c(1, 2, 1.5)))
   s <- bo_tell(s, 0.9, value = 0.5, cost = NA)
   df <- as.data.frame(s)
   expect_identical(df$status[4], "ok")
@@ -234,11 +233,12 @@ test_that("ask/tell: a failing cost function asks for the cost; an unmeasured co
   expect_equal(df$value[4], 0.5)
   expect_equal(s$spent, 0)
   expect_s3_class(bo_ask(s), "bo_point")
-  # charged (the default): the initial costs are paid and the unmeasured
-  # one adds nothing; the 0.5 left is less than every cost seen, so no
-  # point is predicted to fit and nothing more is asked
+  # charged: the initial costs are paid and the unmeasured one adds
+  # nothing; the 0.5 left is less than every cost seen, so no point is
+  # predicted to fit and nothing more is asked
   s <- bo_session(mp, policy_ei_pu(),
-                  initial = cbind(init, cost = c(1, 2, 1.5)))
+                  initial = cbind(init, cost = c(1, 2, 1.5)),
+                  charge_initial = TRUE)
   s <- bo_tell(s, 0.9, value = 0.5, cost = NA)
   expect_equal(as.data.frame(s)$cumulative_cost, c(1, 3, 4.5, 4.5))
   expect_equal(s$spent, 4.5)
