@@ -379,8 +379,8 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
     stop_arg("upper", "greater than `lower` in every coordinate", upper,
              call = call)
   }
-  n_raw <- check_count(if (is.null(n_raw)) 200L * d else n_raw, min = 1L,
-                       arg = "n_raw", call = call)
+  n_raw <- check_count_cells(if (is.null(n_raw)) 200L * d else n_raw, d,
+                             arg = "n_raw", call = call)
   n_starts <- check_count(if (is.null(n_starts)) 10L * d else n_starts,
                           min = 0L, arg = "n_starts", call = call)
   range <- model$upper - model$lower

@@ -507,8 +507,8 @@ async_fill <- function(state, ctl, be) {
     }
     launched_bo <- sum(state$phase == "bo") +
       sum(vapply(state$pending, function(e) e$phase == "bo", logical(1)))
-    if (!is.null(ctl$max_evaluations) && launched_bo >= ctl$max_evaluations) {
-      return(halt("max_evaluations", stop_reasons[["max_evaluations"]]))
+    if (launched_bo >= run_max_evaluations(ctl)) {
+      return(halt("max_evaluations", run_max_reason(ctl)))
     }
     # the models need finished evaluations: wait for them while some run
     if (busy && sum(state_ok(state)) < problem_min_data(pr)) break

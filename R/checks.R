@@ -333,6 +333,24 @@ stop_arg_cause <- function(arg, cond, call = sys.call(-1L)) {
 # there are at most 64 workers, real or virtual.
 max_n_init <- 1000L
 max_workers <- 64L
+# A run without max_evaluations stops after this many evaluations after its
+# initial design, with a warning: a cost that is tiny against the budget, or
+# a measured cost that is never valid (never charged), has no natural end,
+# and an exact GP on 2000 points takes about 30 s per fit (the studies'
+# longest runs have 664 evaluations).
+max_run_evaluations <- 2000L
+# The largest matrix of doubles a size argument may ask for (2^27 cells,
+# 1 GiB): sobol_points(n, d), gp_prior_sample(d, n_features = ),
+# acq_maximize(n_raw = ) are refused above it, naming the argument, before
+# R's allocator would fail.
+max_cells <- 2^27
+
+# A count `x` (the rows of a matrix of `cols` columns) whose matrix fits in
+# max_cells, checked as check_count_max() does.
+check_count_cells <- function(x, cols, min = 1L, arg, call = sys.call(-1L)) {
+  check_count_max(x, min, max(min, floor(max_cells / cols)), arg = arg,
+                  call = call)
+}
 # policy_bmsei()'s tree: one proposal on n = 50 points in d = 2 takes 0.7 s
 # with the default 53 nodes, 2.5 s with 187 and 9 s with 585
 bmsei_max_nodes <- 200L

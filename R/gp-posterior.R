@@ -245,11 +245,11 @@ simulate.costbo_gp <- function(object, nsim = 1, seed = NULL, newdata, ...) {
 #' @export
 gp_prior_sample <- function(d, kernel = "matern52", lengthscale = 0.1,
                             outputscale = 1, n_features = 1024L) {
-  d <- check_count(d, min = 1L)
+  n_features <- check_count_max(n_features, 1L, 1e6, arg = "n_features")
+  d <- check_count_cells(d, n_features, arg = "d")
   kernel <- check_choice(kernel, gp_kernels)
   lengthscale <- check_positive_vector(lengthscale, d)
   outputscale <- check_number(outputscale, min = 0, min_open = TRUE)
-  n_features <- check_count_max(n_features, 1L, 1e6, arg = "n_features")
   M <- n_features
   z <- rff_spectral(matrix(stats::rnorm(M * d), M, d), kernel)
   omega <- sweep(z, 2L, lengthscale, "/")

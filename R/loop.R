@@ -174,10 +174,16 @@
 #'   (without `seed` the run draws from the caller's stream, so that
 #'   `set.seed(s); bo_optimize(...)` repeats a run too).
 #' @param max_evaluations Optional cap on the number of evaluations after the
-#'   initial design.
+#'   initial design. Without it a run stops at costbo's cap of 2000
+#'   evaluations after the design, with a warning of class
+#'   `costbo_warning_cap`: a cost tiny against the budget (or a measured
+#'   cost that is never valid, so never charged) leaves a run no other end,
+#'   and an exact GP on 2000 points takes about 30 s per fit
+#'   (`options(costbo.max_run_evaluations = n)` sets another cap).
 #' @param charge_initial Are the costs of the initial design (the points
 #'   of `initial` included) charged to the budget? `TRUE` (the default, as
-#'   in [bo_session()], [bo_benchmark()] and the mlr3 tuner): the design
+#'   for the design a session proposes, in [bo_benchmark()] and the mlr3
+#'   tuner; see [bo_budget]): the design
 #'   spends from the budget, the default design ends early rather than
 #'   spend more than a quarter of it, and no design point starts that the
 #'   budget cannot pay for (see the section on budget accounting). `FALSE`:
@@ -327,7 +333,7 @@ bo_optimize <- function(problem, policy, n_init = NULL, initial = NULL,
     state <- run_initial(state, n_init, ctl, design_cap)
     run <- warn_if_failed(run_loop(state, ctl))
   }
-  warn_budget_small(check_budget_affordable(run, call))
+  warn_if_capped(warn_budget_small(check_budget_affordable(run, call)))
 }
 
 # A run that an evaluation's failure ended says so (a warning of class
@@ -446,11 +452,11 @@ bo_resume <- function(checkpoint, problem = NULL, max_evaluations = NULL,
   if (isTRUE(ctl$workers > 1L) || identical(ctl$clock, "simulated")) {
     # pending evaluations are launched again first
     check_async(ctl$workers, ctl$clock, state$problem, call)
-    return(warn_if_failed(run_async(state, ctl)))
+    return(warn_if_capped(warn_if_failed(run_async(state, ctl))))
   }
   # a run interrupted during its initial design completes it first
   state <- continue_initial(state, ctl)
-  warn_if_failed(run_loop(state, ctl))
+  warn_if_capped(warn_if_failed(run_loop(state, ctl)))
 }
 
 # Evaluate the initial design. The design (points, and sources with
@@ -643,6 +649,7 @@ policy_failure_code <- function(e) {
   if (inherits(e, "costbo_error_cost")) "cost_failed" else "policy_failed"
 }
 policy_failure_reason <- function(e) {
+  if (inherits(e, "costbo_error_cost_never_valid")) return(conditionMessage(e))
   if (inherits(e, "costbo_error_cost")) {
     paste(conditionMessage(e), "(where the policy asked for it)")
   } else paste("the policy failed:", conditionMessage(e))
@@ -659,8 +666,8 @@ run_loop <- function(state, ctl) {
         state <- stop_run(state, "budget")
         break
       }
-      if (!is.null(ctl$max_evaluations) && n_bo() >= ctl$max_evaluations) {
-        state <- stop_run(state, "max_evaluations")
+      if (n_bo() >= run_max_evaluations(ctl)) {
+        state <- stop_run(state, "max_evaluations", run_max_reason(ctl))
         break
       }
       p <- tryCatch(state_propose(state), error = function(e) e)

@@ -160,7 +160,8 @@
 policy_bmsei <- function(steps = 4, fantasies = c(4, 4, 2), path = FALSE,
                          base = policy_ei_pu_cc(),
                          budget_rule = c("scheduled", "remaining"), ...) {
-  steps <- check_count(steps, min = 1L)
+  # (a tree of N steps has at least N nodes)
+  steps <- check_count_max(steps, 1L, bmsei_max_nodes, arg = "steps")
   path <- check_flag(path)
   if (missing(fantasies)) {
     fantasies <- c(4L, 4L, rep(2L, max(0L, steps - 3L)))[seq_len(steps - 1L)]

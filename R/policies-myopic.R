@@ -6,6 +6,12 @@
 # new_acq_spec()); `extra` holds the type's own parameters.
 myopic_args <- function(state, type, extra = list()) {
   cost <- problem_cost_args(state$problem, state)
+  if (is.numeric(cost$cost) && length(cost$cost) == 1L && is.na(cost$cost)) {
+    # a measured cost none of whose evaluations was valid: a cost-aware
+    # type cannot go on; the others do not read the cost
+    if (acq_type(type)$cost) stop_cost_never_valid(state)
+    cost$cost <- 1
+  }
   a <- list(model = state$models$f, type = type, cost_model = cost$cost_model,
             cost = cost$cost)
   if (!(type %in% c("ucb", "pbgi"))) a$best <- state_incumbent(state)

@@ -187,6 +187,13 @@ check_miso <- function(sources, source_costs, call = sys.call(-1L)) {
     cc <- as.double(source_costs)
     fun <- function(x, source) cc[source + 1L]
   } else if (is.function(source_costs)) {
+    f <- formals(source_costs)
+    if (!is.primitive(source_costs) && length(f) < 2L &&
+        !("..." %in% names(f))) {
+      stop_arg("source_costs", paste(
+        "positive numbers (one per source) or a function(x, source) of two",
+        "arguments"), source_costs, call = call)
+    }
     fun <- source_costs
   } else {
     stop_arg("source_costs",

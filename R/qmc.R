@@ -60,8 +60,8 @@ sobol_points <- function(n, d, scramble = TRUE, skip = 0) {
 # Validate the arguments shared by sobol_points() and sobol_normal(), then
 # generate.
 sobol_checked <- function(n, d, scramble, skip, normal, call) {
-  n <- check_count(n, call = call)
   d <- check_sobol_dim(d, call = call)
+  n <- check_count_cells(n, d, min = 0L, arg = "n", call = call)
   scramble <- check_flag(scramble, call = call)
   skip <- check_sobol_skip(skip, n, call = call)
   sobol_run(n, d, scramble, skip, normal = normal)

@@ -33,3 +33,16 @@ state_incumbent <- function(state) {
 state_objective <- function(state) {
   problem_objective_rows(state$problem, state)
 }
+
+# A cost-aware policy asked for a measured cost none of whose evaluations
+# gave a valid cost (NA, 0, Inf or negative; kept by on_error = "skip"): an
+# error of class costbo_error_cost_never_valid (a costbo_error_cost), which
+# ends a run with the stop code "cost_failed" and this reason.
+stop_cost_never_valid <- function(state) {
+  n <- length(state$cost)
+  stop(costbo_condition(
+    c("costbo_error_cost_never_valid", "costbo_error_cost", "costbo_error"),
+    sprintf(paste("the measured cost was never valid: none of the %d",
+                  "evaluations gave a positive finite cost (NA, 0, Inf or",
+                  "negative), and the cost-aware policy needs one"), n)))
+}

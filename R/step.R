@@ -18,6 +18,43 @@ stop_reasons <- c(
   interrupted = "interrupted",
   terminated = "terminator of the instance")
 
+# The cap on evaluations after the initial design of a run whose control
+# `ctl` has no max_evaluations (max_run_evaluations), and the reason a run
+# stopped by it gives.
+# (options(costbo.max_run_evaluations = n) sets another cap.)
+run_cap <- function() {
+  cap <- getOption("costbo.max_run_evaluations", max_run_evaluations)
+  if (is.numeric(cap) && length(cap) == 1L && !is.na(cap) && cap >= 1) {
+    as.integer(min(cap, .Machine$integer.max))
+  } else max_run_evaluations
+}
+run_max_evaluations <- function(ctl) {
+  if (is.null(ctl$max_evaluations)) run_cap() else ctl$max_evaluations
+}
+run_max_reason <- function(ctl) {
+  if (!is.null(ctl$max_evaluations)) return(stop_reasons[["max_evaluations"]])
+  sprintf(paste("costbo's cap of %d evaluations after the initial design",
+                "(max_evaluations = NULL): the budget has no natural end"),
+          run_cap())
+}
+
+# A run stopped by that cap says so: a warning of class
+# costbo_warning_cap.
+warn_if_capped <- function(run) {
+  if (!identical(run$stop_code, "max_evaluations") ||
+      !startsWith(run$stop_reason, "costbo's cap")) {
+    return(run)
+  }
+  warning(costbo_condition(
+    c("costbo_warning_cap", "costbo_warning"),
+    sprintf(paste("the run stopped at %s with %s of the budget %s left; give",
+                  "max_evaluations to go further (a cost tiny against the",
+                  "budget, or never charged, leaves a run no other end)"),
+            run$stop_reason, format(signif(run$budget - run$spent, 4)),
+            format(signif(run$budget, 4))), type = "warning"))
+  run
+}
+
 # Stop the run: `code` says why for programs (one of the codes documented
 # in bo_optimize(): "budget", "max_evaluations", "pandora", "policy_failed",
 # "objective_failed", "cost_failed", "repeated_failure", "exhausted",

@@ -380,3 +380,20 @@ test_that("an exported function validates its fit once; what it calls trusts it"
   expect_error(predict(bad, matrix(c(0.3, 0.4), 1)), "object\\$L",
                class = "costbo_error_arg")
 })
+
+test_that("size arguments are refused at once before the allocator", {
+  t0 <- proc.time()[["elapsed"]]
+  expect_error(policy_bmsei(steps = 1e8), "`steps`", class = "costbo_error_arg")
+  expect_error(sobol_points(.Machine$integer.max, 2), "`n`",
+               class = "costbo_error_arg")
+  expect_error(sobol_normal(2^27, 2), "`n`", class = "costbo_error_arg")
+  expect_error(gp_prior_sample(d = 1e7), "`d`", class = "costbo_error_arg")
+  fit <- gp_fit(matrix(c(0.1, 0.5, 0.9), ncol = 1), c(1, 3, 2))
+  expect_error(acq_maximize(fit, n_raw = 2^28), "`n_raw`",
+               class = "costbo_error_arg")
+  # (no timing is asserted: each refusal comes before any allocation)
+  expect_error(bo_problem(function(x, s) sum(x), lower = 0, upper = 1,
+                          budget = 5, sources = 2,
+                          source_costs = function(x) 1),
+               "two arguments", class = "costbo_error_arg")
+})

@@ -659,3 +659,26 @@ test_that("a budget below one evaluation is refused (known cost) or said (measur
   expect_length(run$value, 1L)
   expect_identical(run$stop_code, "budget")
 })
+
+test_that("a run with no natural end stops at costbo's cap, with a warning", {
+  # a measured cost never valid: nothing is charged, EI goes on
+  prob <- bo_problem(function(x) list(value = sum(sin(3 * x)), cost = NA),
+                     lower = c(0, 0), upper = c(1, 1), budget = 5)
+  old <- options(costbo.max_run_evaluations = 3L)
+  on.exit(options(old), add = TRUE)
+  expect_warning(run <- bo_optimize(prob, policy_ei(), seed = 1,
+                                    on_error = "skip", progress = FALSE),
+                 "cap of 3 evaluations", class = "costbo_warning_cap")
+  expect_identical(run$stop_code, "max_evaluations")
+  expect_identical(sum(run$phase == "bo"), 3L)
+  expect_identical(run$spent, 0)
+  # a cost-aware policy cannot go on: the run ends saying why
+  run2 <- suppressWarnings(bo_optimize(prob, policy_ei_pu(), seed = 1,
+                                       on_error = "skip", progress = FALSE))
+  expect_identical(run2$stop_code, "cost_failed")
+  expect_match(run2$stop_reason, "measured cost was never valid: none of the 6")
+  # an explicit max_evaluations is the user's: no warning
+  expect_no_warning(bo_optimize(prob, policy_ei(), seed = 1,
+                                on_error = "skip", progress = FALSE,
+                                max_evaluations = 2))
+})
