@@ -26,33 +26,14 @@ state_budget_rule <- function(state) {
 
 # Whether each row of X (points as policies propose them, in the problem's
 # units) fits in `remaining`: a known cost when it is at most `remaining`;
-# a measured cost when the log-cost GP of the state gives it probability
-# at least `prob` of being at most `remaining` (before the costs can be
-# modelled, when their geometric mean is at most `remaining`; before any is
-# seen, always). A known cost that fails at a point (an error, or not a
-# positive number) does not fit there.
+# a measured cost when its calibrated prediction (cost_predict(),
+# cost-predict.R) gives it probability at least `prob` of being at most
+# `remaining` (before the costs can be modelled, when their geometric mean
+# is at most `remaining`; before any is seen, always). A known cost that
+# fails at a point (an error, or not a positive number) does not fit there.
 budget_fits <- function(state, X, remaining, prob) {
-  pr <- state$problem
-  n <- nrow(X)
-  if (!(remaining > 0)) return(rep(FALSE, n))
-  if (pr$cost_type == "known") {
-    cost <- vapply(seq_len(n), function(i) {
-      v <- tryCatch(pr$cost(X[i, ]), error = function(e) NA_real_)
-      if (is.numeric(v) && length(v) == 1L && is.finite(v) && v > 0) {
-        v
-      } else NA_real_
-    }, numeric(1))
-    return(!is.na(cost) & cost <= remaining * (1 + 1e-12))
-  }
-  cm <- state$models$cost
-  if (is.null(cm)) {
-    seen <- state_seen_cost(state)
-    return(rep(is.na(seen) || seen <= remaining, n))
-  }
-  p <- predict(cm, problem_model_newdata(pr, X))
-  z <- (log(remaining) - p$mean) / p$sd
-  z[!(p$sd > 0)] <- ifelse(p$mean[!(p$sd > 0)] <= log(remaining), Inf, -Inf)
-  stats::pnorm(z) >= prob
+  if (!(remaining > 0)) return(rep(FALSE, nrow(X)))
+  cost_predict(state, X, remaining)$prob >= prob
 }
 
 # The points among which a budget-feasible proposal is chosen: scrambled

@@ -167,6 +167,22 @@ test_that("a tuning run stays within its budget of training time", {
   if (over > 0 && df0$phase[n] == "bo") {
     expect_gt(run$cost[n], df0$cost_bound[n])
   }
+  # the archive has each configuration's predicted cost, as the run
+  # records it: NA for the initial design; after it the median, the 90%
+  # interval and the probability of fitting that the rule compared with
+  # budget_prob, the bound (the 0.9 quantile) between the median and the
+  # interval's upper end
+  cols <- c("cost_predicted", "cost_lower", "cost_upper", "prob_fit")
+  expect_true(all(cols %in% names(a)))
+  expect_equal(as.data.frame(a)[, cols], df0[, cols], tolerance = 1e-12,
+               ignore_attr = TRUE)
+  expect_true(all(is.na(as.matrix(df0[df0$phase == "initial", cols]))))
+  if (length(bo)) {
+    expect_true(all(df0$prob_fit[bo] >= 0.9))
+    expect_true(all(df0$cost_lower[bo] < df0$cost_predicted[bo] &
+                      df0$cost_predicted[bo] < df0$cost_bound[bo] &
+                      df0$cost_bound[bo] < df0$cost_upper[bo]))
+  }
   # typed records: the archive holds log(cp), costbo the original scale
   df <- as.data.frame(run)
   expect_equal(log(df$cp), a$cp, tolerance = 1e-12)
