@@ -417,7 +417,8 @@ async_launch <- function(state, ctl, be, step, phase, cost, p = NULL) {
             seed = if (ctl$clock == "real") async_seed(),
             fit_time = if (is.null(p)) NA_real_ else p$fit_time,
             policy_time = if (is.null(p)) NA_real_ else p$policy_time,
-            info = if (is.null(p)) list() else p$info)
+            info = if (is.null(p)) list() else p$info,
+            prediction = p$prediction)
   e <- be$launch(state, e)
   state$pending <- c(state$pending, list(e))
   save_checkpoint(state, ctl)
@@ -431,6 +432,7 @@ async_record <- function(state, ctl, i, ev, t_done) {
                         status = ev$status, message = ev$message,
                         fit_time = e$fit_time, policy_time = e$policy_time,
                         eval_time = ev$time, info = e$info)
+  state <- state_record_prediction(state, e$prediction)
   state$launch <- c(state$launch, e$launch)
   state$worker <- c(state$worker, e$worker)
   state$t_launch <- c(state$t_launch, e$t_launch)

@@ -34,9 +34,9 @@
 #' a model can be fitted, rather than spend more than a quarter of the
 #' budget. Several design points start together (asynchronous workers, a
 #' batch of the tuner, `bo_ask(n = )`) only when their costs, counted
-#' together, fit: known costs as they are; measured costs at the geometric
-#' mean of the costs seen, so while no cost has been measured one point
-#' starts alone. A session without enough history for its models
+#' together, fit: known costs as they are; measured costs each at the
+#' largest cost seen, so while no cost has been measured one point starts
+#' alone. A session without enough history for its models
 #' proposes the loop's default design itself, one point (or `n`) per
 #' [bo_ask()], charged as the loop charges its own, then model-based
 #' points; told in the same order with the same seed it reproduces
@@ -103,33 +103,14 @@ state_budget_rule <- function(state) {
 
 # Whether each row of X (points as policies propose them, in the problem's
 # units) fits in `remaining`: a known cost when it is at most `remaining`;
-# a measured cost when the log-cost GP of the state gives it probability
-# at least `prob` of being at most `remaining` (before the costs can be
-# modelled, when their geometric mean is at most `remaining`; before any is
-# seen, always). A known cost that fails at a point (an error, or not a
-# positive number) does not fit there.
+# a measured cost when its calibrated prediction (cost_predict(),
+# cost-predict.R) gives it probability at least `prob` of being at most
+# `remaining` (before the costs can be modelled, when their geometric mean
+# is at most `remaining`; before any is seen, always). A known cost that
+# fails at a point (an error, or not a positive number) does not fit there.
 budget_fits <- function(state, X, remaining, prob) {
-  pr <- state$problem
-  n <- nrow(X)
-  if (!(remaining > 0)) return(rep(FALSE, n))
-  if (pr$cost_type == "known") {
-    cost <- vapply(seq_len(n), function(i) {
-      v <- tryCatch(pr$cost(X[i, ]), error = function(e) NA_real_)
-      if (is.numeric(v) && length(v) == 1L && is.finite(v) && v > 0) {
-        v
-      } else NA_real_
-    }, numeric(1))
-    return(!is.na(cost) & cost <= remaining * (1 + 1e-12))
-  }
-  cm <- state$models$cost
-  if (is.null(cm)) {
-    seen <- state_seen_cost(state)
-    return(rep(is.na(seen) || seen <= remaining, n))
-  }
-  p <- predict(cm, problem_model_newdata(pr, X))
-  z <- (log(remaining) - p$mean) / p$sd
-  z[!(p$sd > 0)] <- ifelse(p$mean[!(p$sd > 0)] <= log(remaining), Inf, -Inf)
-  stats::pnorm(z) >= prob
+  if (!(remaining > 0)) return(rep(FALSE, nrow(X)))
+  cost_predict(state, X, remaining)$prob >= prob
 }
 
 # The points among which a budget-feasible proposal is chosen: scrambled
@@ -254,7 +235,8 @@ design_share <- 0.25
 # design ends and the optimization starts). A charged design never starts
 # a point that does not fit in the remaining budget (a known cost; a
 # measured one by budget_fits(), at the geometric mean of the costs seen
-# while they cannot be modelled); while no measured cost has been seen,
+# while they cannot be modelled; with points pending, each of them and the
+# new one at the largest cost seen); while no measured cost has been seen,
 # nothing can size a batch, so a point starts only when none is pending;
 # with `cap` (the default size) the design also ends once the points a
 # model needs are in (or pending) and the next would take its costs past
@@ -270,9 +252,17 @@ design_ends <- function(state, step, cap, committed = 0, n_pending = 0L) {
   if (n_pending > 0L && is.na(pc$cost) && is.na(state_seen_cost(state))) {
     return(list(wait = TRUE))
   }
+  # points that start together (a batch, pending workers) share the risk
+  # of their measured costs: each counts as the largest cost seen
+  guess <- NA_real_
+  if (n_pending > 0L && is.na(pc$cost)) {
+    guess <- max(state$cost[!is.na(state$cost)])
+    committed <- max(committed, n_pending * guess)
+  }
   spent <- state$spent + committed
   fits <- function(limit) {
     if (!is.na(pc$cost)) return(spent + pc$cost <= limit * (1 + 1e-12))
+    if (!is.na(guess)) return(spent + guess <= limit * (1 + 1e-12))
     budget_fits(state, matrix(step$x, 1L), limit - spent, state$budget_prob)
   }
   if (!fits(state$budget)) {

@@ -179,7 +179,16 @@ paradox_xdt <- function(spec, p) {
 #' proposal does not fit, the configuration the policy values most among
 #' those that fit is evaluated instead, and the tuning ends when none fits.
 #' The budget can then be exceeded only by the last evaluation, which was
-#' predicted to fit. The initial design keeps the same rule as the design
+#' predicted to fit. The archive records, for each configuration after the
+#' initial design, what its cost was predicted to be: `cost_predicted`
+#' (for a measured cost the calibrated predictive median, see the section
+#' on budget accounting of [bo_optimize()]), `cost_lower` and `cost_upper`
+#' (its 90% interval) and `prob_fit` (the probability that it fitted in the
+#' budget left, which the rule compared with `budget_prob`); `NA` for the
+#' initial design. `tuner$run` also records the cost the rule counted on,
+#' the `budget_prob` quantile of that prediction (`cost_bound`).
+#'
+#' The initial design keeps the same rule as the design
 #' of [bo_optimize()] (see [bo_budget]): it never starts a configuration
 #' that does not fit, and the default design ends once a model can be
 #' fitted rather than spend more than a quarter of the budget. It goes to
@@ -188,8 +197,8 @@ paradox_xdt <- function(spec, p) {
 #' once: in one batch when its costs are not charged, in batches of the
 #' configurations whose known costs fit together, and, for measured costs,
 #' the first configuration alone (nothing is known of a cost before one is
-#' measured), then batches whose costs at the geometric mean of the costs
-#' seen fit (an evaluation terminator caps a batch at the evaluations it
+#' measured), then batches whose costs, each at the largest cost seen,
+#' fit (an evaluation terminator caps a batch at the evaluations it
 #' still allows). A budget too small for the configurations a model needs
 #' ends the tuning inside its design, with what it has. Every proposal
 #' after the design is a batch of one. The tuner also stops when the instance's
@@ -360,6 +369,8 @@ tuner_optimize <- function(self, private, inst) {
                     Mlr3ErrorBbotkTerminated = function(e) NULL,
                     terminated_error = function(e) NULL)
     if (is.null(ydt)) return(NULL)
+    # (the predicted costs' columns, NA until a step predicts one)
+    tuner_archive_prediction(inst$archive, NA, NULL)
     n <- inst$archive$n_evals - length(ps)
     lapply(seq_along(ps), function(i) {
       y <- ydt[[ycol]][i]
@@ -382,8 +393,8 @@ tuner_optimize <- function(self, private, inst) {
     # the next points of the design go in one batch while the rule of a
     # charged design (design_ends(), as in bo_optimize() and its
     # asynchronous loop) lets them start together, the batch's points
-    # counting as pending at their known costs or the geometric mean of
-    # the measured costs seen (a measured cost not seen yet: one point);
+    # counting as pending at their known costs or the largest measured
+    # cost seen (a measured cost not seen yet: one point);
     # an unpaid design goes in one batch
     batch <- integer()
     committed <- 0
@@ -444,9 +455,7 @@ tuner_optimize <- function(self, private, inst) {
       return(stop_with(d$code, d$reason))
     }
     step <- d$step
-    guess <- if (known) d$cost else {
-      tuner_cost_bound(state$models$cost, matrix(step$x, 1L), state)
-    }
+    guess <- if (known) d$cost else tuner_cost_bound(state, step)
     ev <- evaluate(list(space_point(spec$space, step$x)), guess)[[1L]]
     if (is.null(ev)) return(stop_with("terminated"))
     ok <- !is.na(ev$value)
@@ -456,6 +465,9 @@ tuner_optimize <- function(self, private, inst) {
                           message = if (ok) "" else "no value reported",
                           fit_time = p$fit_time, policy_time = p$policy_time,
                           info = c(d$p$info, list(cost_bound = guess)))
+    state <- state_record_prediction(state, d$p$prediction)
+    tuner_archive_prediction(inst$archive, inst$archive$n_evals,
+                             d$p$prediction)
     state$memory <- d$p$memory
     state$iteration <- state$iteration + 1L
     private$.run <- structure(state, class = "bo_run")
@@ -504,15 +516,27 @@ tuner_archive_cost <- function(archive, n, c_) {
   invisible(NULL)
 }
 
-# The cost the budget rule counted on at the encoded point u: the
-# budget_prob quantile of the cost model `model` (a GP of the log cost),
-# which fitted in the remaining budget; without a model, the geometric
-# mean of the costs seen (0 before any).
-tuner_cost_bound <- function(model, u, state) {
-  if (is.null(model)) {
-    seen <- state_seen_cost(state)
-    return(if (is.na(seen)) 0 else seen)
+# The cost the budget rule counted on at the step `step` of a fitted state:
+# the budget_prob quantile of its cost's calibrated prediction
+# (cost_quantile(), cost-predict.R), which fitted in the remaining budget;
+# without a model, the geometric mean of the costs seen (0 before any).
+tuner_cost_bound <- function(state, step) {
+  cost_quantile(state, matrix(step$x, 1L), state$budget_prob)
+}
+
+# Write the prediction `pred` of a configuration's cost (cost_predict_step()
+# as the step engine made it; NULL: none) into the columns cost_predicted,
+# cost_lower, cost_upper and prob_fit of archive row n; the columns are
+# made on first use, NA for the configurations of the initial design.
+tuner_archive_prediction <- function(archive, n, pred) {
+  data <- archive$data
+  for (k in cost_record_columns) {
+    if (!k %in% names(data)) data.table::set(data, j = k, value = NA_real_)
+    if (!is.null(pred)) {
+      data.table::set(data, i = as.integer(n), j = k,
+                      value = as.double(pred[[k]]))
+    }
   }
-  pc <- predict(model, u)
-  exp(pc$mean[1L] + stats::qnorm(state$budget_prob) * pc$sd[1L])
+  archive$data <- data
+  invisible(NULL)
 }

@@ -150,7 +150,12 @@ print.summary.bo_run <- function(x, digits = max(3L, getOption("digits") - 3L),
 #'   inputs, `NA` where controlled), and when the problem records its
 #'   noise-free objective `expected_value` (of the chosen set and partial
 #'   query) and `simple_regret`. With information sources, after
-#'   `eval_time`: `source` (0 for the objective).
+#'   `eval_time`: `source` (0 for the objective). Before the policy's
+#'   diagnostics, every run and session has `cost_predicted`, `cost_lower`,
+#'   `cost_upper` and `prob_fit`: what the step's cost was predicted to be
+#'   when it was decided (median, 90% interval and probability of fitting
+#'   in the budget left; `NA` for the initial design; see the section on
+#'   what a run records in [bo_optimize()]).
 #' @family runs
 #' @examples
 #' run <- bo_optimize(test_problem("branin", budget = 3), policy_ei_pu(),
@@ -182,6 +187,7 @@ as.data.frame.bo_run <- function(x, row.names = NULL, optional = FALSE,
     df$t_done <- x$t_done
   }
   df <- problem_columns(pr, x, df)
+  df <- cost_record_df(x, df)
   keys <- unique(unlist(lapply(x$info, names)))
   for (k in keys) {
     df[[k]] <- vapply(x$info, function(i) {

@@ -11,7 +11,9 @@
 # batch early), each list(p, price, predicted): the proposal as
 # state_propose() gives it, its price (problem_price()), its entry as a
 # pending point (list(step, bound, phase), as in asynchronous runs) and its
-# predicted cost (session_predicted_cost()).
+# predicted cost in the state the budget rule saw, given what remains
+# (cost_predict_step(): the price itself when it is known; the calibrated
+# median, 90% interval and probability of fitting of a measured cost).
 session_ask <- function(session, n) {
   pr <- session$problem
   if (n > 1L && inherits(pr, c("bo_problem_cvs", "bo_problem_miso"))) {
@@ -90,7 +92,8 @@ session_ask <- function(session, n) {
     pend <- c(pend, list(entry))
     st$memory <- p$memory
     out[[k]] <- list(p = p, price = pc, entry = entry,
-                     predicted = session_predicted_cost(st, step, pc$cost))
+                     predicted = cost_predict_step(fs, step, pc$cost,
+                                                   remaining))
   }
   out
 }
@@ -146,23 +149,6 @@ warn_batch <- function(n, got, why) {
     type = "warning"))
 }
 
-# The predicted cost of a step in a state whose models are fitted (to the
-# finished evaluations): c(cost, lower, upper), with a known price the price
-# itself; with a measured cost the log-cost GP's predictive median exp(m)
-# and its 90% interval exp(m -/+ 1.645 s) (while the costs cannot be
-# modelled, their geometric mean, without an interval).
-session_predicted_cost <- function(state, step, price) {
-  if (!is.na(price)) return(c(cost = price, lower = price, upper = price))
-  cm <- state$models$cost
-  if (state$problem$cost_type == "measured" && !is.null(cm)) {
-    p <- predict(cm, matrix(step$x, 1L))
-    q <- stats::qnorm(0.95)
-    return(c(cost = exp(p$mean), lower = exp(p$mean - q * p$sd),
-             upper = exp(p$mean + q * p$sd)))
-  }
-  c(cost = state_seen_cost(state), lower = NA_real_, upper = NA_real_)
-}
-
 # The bo_point of proposal `a` of session_ask(), with the batch it belongs
 # to (`batch`: list(key, entries), the entries as pending points) and the
 # policy's memory after the batch (`memory`).
@@ -172,10 +158,20 @@ session_point <- function(session, a, batch, memory) {
   structure(x, info = p$info, memory = memory, models = p$state$models,
             fit_time = p$fit_time, policy_time = p$policy_time,
             control_set = p$control_set, source = p$source,
-            predicted_cost = unname(a$predicted[["cost"]]),
-            cost_interval = unname(a$predicted[c("lower", "upper")]),
+            predicted_cost = unname(a$predicted[["cost_predicted"]]),
+            cost_interval = unname(a$predicted[c("cost_lower",
+                                                 "cost_upper")]),
+            prob_fit = unname(a$predicted[["prob_fit"]]),
+            cost_prediction = a$predicted,
             cost_known = !is.na(a$price$cost), batch = batch,
             class = c(if (is.list(x)) "bo_point_typed", "bo_point"))
+}
+
+# The prediction of its cost that a point of bo_ask() carries, as a step
+# records it (cost_predict_step()); NULL for coordinates told without it.
+session_point_prediction <- function(src) {
+  pred <- if (inherits(src, "bo_point")) attr(src, "cost_prediction")
+  if (is.numeric(pred) && all(cost_record_all %in% names(pred))) pred
 }
 
 # The points of session_ask() as bo_ask() returns them: one bo_point, or a

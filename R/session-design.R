@@ -81,7 +81,9 @@ session_ask_design <- function(session, n, pend) {
               state = session, source = if (!is.na(step$source)) step$source)
     out[[length(out) + 1L]] <- list(
       p = p, price = pc, entry = entry,
-      predicted = session_predicted_cost(session, step, pc$cost))
+      predicted = cost_predict_step(
+        st, step, pc$cost, session$budget - session$spent -
+          async_pending_cost(st)))
   }
   if (length(out) == n) return(done("full"))
   # every point of the design is asked or pending

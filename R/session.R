@@ -182,12 +182,17 @@ state_initial <- function(state, initial, call = sys.call(-1L),
 #'   \eqn{\lambda} of [policy_pbgi_d()]), the fitted models and its
 #'   predicted cost: attribute `"predicted_cost"`, the cost itself for a
 #'   known cost, and for a measured cost the predictive median
-#'   \eqn{\exp(m)} of the GP of the log cost, with the 90% interval
-#'   \eqn{\exp(m \mp 1.645 s)} in attribute `"cost_interval"` (shown by
-#'   [print()]). Pass it back to `bo_tell()` unchanged: the next `bo_ask()`
-#'   then warm-starts from these models and the session proceeds exactly
-#'   as [bo_optimize()] would (`as.numeric(x)` gives the bare coordinates
-#'   for the experiment). With `n > 1`, a list of such points of class
+#'   \eqn{\exp(m)} of the GP of the log cost, with its calibrated 90%
+#'   interval in attribute `"cost_interval"` (shown by [print()]) and the
+#'   probability that it fits in the budget left (the pending points'
+#'   costs counted) in attribute `"prob_fit"` (see the section on budget
+#'   accounting of [bo_optimize()]). Pass it back to `bo_tell()` unchanged:
+#'   the next `bo_ask()` then warm-starts from these models, the session
+#'   records the prediction (columns `cost_predicted`, `cost_lower`,
+#'   `cost_upper` and `prob_fit` of [as.data.frame()], from which later
+#'   intervals learn their calibration) and proceeds exactly as
+#'   [bo_optimize()] would (`as.numeric(x)` gives the bare coordinates for
+#'   the experiment). With `n > 1`, a list of such points of class
 #'   `bo_batch`. Tell them in any order as their experiments finish: once
 #'   one of them is told, the others are *pending* in the session until
 #'   they are told too, and a `bo_ask()` meanwhile proposes points given
@@ -324,6 +329,9 @@ bo_tell <- function(session, x, value, cost = NULL, asked = NULL) {
                           fit_time = times("fit_time"),
                           policy_time = times("policy_time"),
                           info = if (is.null(info)) list() else info)
+  # (the design records no prediction, as the loop's)
+  session <- state_record_prediction(
+    session, if (phase == "bo") session_point_prediction(src))
   session$memory <- memory
   if (phase == "bo") session$iteration <- session$iteration + 1L
   # the points of its batch not told yet are pending

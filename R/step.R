@@ -79,7 +79,8 @@ stop_run <- function(state, code, reason = stop_reasons[[code]]) {
 #              the budget refused, or NULL);
 # and `p`, the proposal acted on (the budget rule's replacement when the
 # policy's point does not fit: the best point that does, by the policy's
-# acquisition).
+# acquisition), with, to evaluate, `prediction`: its cost's prediction in
+# `model` given what remains (cost_predict_step(), recorded with it).
 step_decide <- function(state, p, committed = 0, busy = FALSE,
                         model = state) {
   pr <- state$problem
@@ -113,6 +114,8 @@ step_decide <- function(state, p, committed = 0, busy = FALSE,
   }
   if (problem_repeats_failure(pr, state, step)) return(halt("repeated_failure"))
   if (problem_exhausted(pr, model, step)) return(halt("exhausted"))
+  # what the step's cost is predicted to be, as the rule saw it (recorded)
+  p$prediction <- cost_predict_step(model, step, pc$cost, remaining)
   list(action = "evaluate", p = p, step = problem_realize(pr, step),
        cost = pc$cost)
 }

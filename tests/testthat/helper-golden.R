@@ -115,12 +115,15 @@ with_golden_seed <- function(seed, expr) {
 
 # What a run must reproduce: its record without the wall-clock times (the
 # points, values, costs, acquisition values, phases, statuses, control sets
-# or sources) and without the best value so far (a running maximum of the
-# values, which the traces predate), the per-step information of the policy
-# and how it stopped.
+# or sources), without the best value so far (a running maximum of the
+# values) and the predicted costs (cost_predicted, cost_lower, cost_upper,
+# prob_fit: predictions, not decisions), which the traces predate, the
+# per-step information of the policy and how it stopped.
 golden_trace <- function(run) {
   df <- as.data.frame(run)
-  df <- df[, !grepl("time", names(df)) & names(df) != "best_value",
+  skip <- c("best_value", "cost_predicted", "cost_lower", "cost_upper",
+            "prob_fit")
+  df <- df[, !grepl("time", names(df)) & !names(df) %in% skip,
            drop = FALSE]
   info <- lapply(run$info, function(i) {
     if (is.list(i)) i[!grepl("time|seconds", names(i))] else i

@@ -494,7 +494,7 @@ test_that("a charged design of measured cost launches one point until a cost is 
   first <- which.min(init$launch)
   # nothing else launched before the first design point finished
   expect_true(all(init$t_launch[-first] >= init$t_done[first]))
-  # then the rest of the design, at the geometric mean of the costs seen,
+  # then the rest of the design, at the costs seen,
   # within a quarter of the budget once two points are in
   expect_gte(nrow(init), 2L)
   expect_lte(sum(init$cost), 0.25 * 40 + max(init$cost))

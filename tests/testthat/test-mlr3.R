@@ -167,6 +167,22 @@ test_that("a tuning run stays within its budget of training time", {
   if (over > 0 && df0$phase[n] == "bo") {
     expect_gt(run$cost[n], df0$cost_bound[n])
   }
+  # the archive has each configuration's predicted cost, as the run
+  # records it: NA for the initial design; after it the median, the 90%
+  # interval and the probability of fitting that the rule compared with
+  # budget_prob, the bound (the 0.9 quantile) between the median and the
+  # interval's upper end
+  cols <- c("cost_predicted", "cost_lower", "cost_upper", "prob_fit")
+  expect_true(all(cols %in% names(a)))
+  expect_equal(as.data.frame(a)[, cols], df0[, cols], tolerance = 1e-12,
+               ignore_attr = TRUE)
+  expect_true(all(is.na(as.matrix(df0[df0$phase == "initial", cols]))))
+  if (length(bo)) {
+    expect_true(all(df0$prob_fit[bo] >= 0.9))
+    expect_true(all(df0$cost_lower[bo] < df0$cost_predicted[bo] &
+                      df0$cost_predicted[bo] < df0$cost_bound[bo] &
+                      df0$cost_bound[bo] < df0$cost_upper[bo]))
+  }
   # typed records: the archive holds log(cp), costbo the original scale
   df <- as.data.frame(run)
   expect_equal(log(df$cp), a$cp, tolerance = 1e-12)
@@ -261,8 +277,9 @@ test_that("the initial design goes in the fewest batches the budget allows", {
   expect_identical(r3$a$batch_nr[1:6], rep(1L, 6))
   expect_false(any(as.data.frame(r3$run)$cumulative_cost[1:6] > 0))
   # a paid design of measured cost: the first configuration alone (nothing
-  # is known of the cost), then batches whose costs at the geometric mean
-  # of the costs seen so far fit in the budget
+  # is known of the cost), then batches whose costs fit in the budget: a
+  # lone point at the geometric mean of the costs seen so far, each point
+  # of a larger batch at the largest
   r4 <- tune(1)
   d4 <- as.data.frame(r4$run)
   init <- which(d4$phase == "initial")
@@ -272,7 +289,8 @@ test_that("the initial design goes in the fewest batches the budget allows", {
   for (b in setdiff(unique(r4$a$batch_nr[init]), 1L)) {
     rows <- which(r4$a$batch_nr == b)
     seen <- paid[seq_len(min(rows) - 1L)]
-    expect_lte(sum(seen) + length(rows) * exp(mean(log(seen))), 1 + 1e-12)
+    each <- if (length(rows) > 1L) max(seen) else exp(mean(log(seen)))
+    expect_lte(sum(seen) + length(rows) * each, 1 + 1e-12)
   }
   # an evaluation terminator caps the batch: no evaluation beyond it
   r5 <- tune(60, cost, terminator = bbotk::trm("evals", n_evals = 4))
@@ -317,13 +335,15 @@ test_that("the tuner's design of measured cost keeps to the budget and its share
     expect_identical(r$a$batch_nr[1], 1L)
     expect_false(isTRUE(r$a$batch_nr[2] == 1L))
     # every design configuration after the first was started only when the
-    # spend, the costs counted for its batch and its own (the geometric
-    # mean of the costs seen) fitted in the budget, and in a quarter of it
-    # once the two a model needs were in or started
+    # spend, the costs counted for its batch and its own (each the largest
+    # cost seen, or the geometric mean for a lone point) fitted in the
+    # budget, and in a quarter of it once the two a model needs were in or
+    # started
     for (b in setdiff(unique(r$a$batch_nr[init]), 1L)) {
       rows <- which(r$a$batch_nr == b)
       before <- sum(cost[seq_len(min(rows) - 1L)])
-      guess <- exp(mean(log(cost[seq_len(min(rows) - 1L)])))
+      seen <- cost[seq_len(min(rows) - 1L)]
+      guess <- if (length(rows) > 1L) max(seen) else exp(mean(log(seen)))
       expect_lte(before + length(rows) * guess, budget * (1 + 1e-12))
       if (min(rows) > 2L) {
         expect_lte(before + length(rows) * guess, 0.25 * budget * (1 + 1e-12))

@@ -220,17 +220,33 @@ test_that("a proposal carries its predicted cost and interval", {
   expect_identical(attr(x, "predicted_cost"), 1 + as.numeric(x))
   expect_identical(attr(x, "cost_interval"), rep(1 + as.numeric(x), 2))
   expect_snapshot(print(x))
-  # measured cost: the log-cost GP's median and 90% interval
+  # measured cost: the log-cost GP's median and the calibrated 90%
+  # interval (R/cost-predict.R): before any prediction has been paid for,
+  # log cost = m + s k Z, with s the sd of an observation of the GP with
+  # halved lengthscales and log k ~ N(0, 1) a priori
   init <- measured_init()
   s <- measured_session(20)
   prob <- s$problem
   set.seed(2)
   x <- bo_ask(s)
   cm <- attr(x, "models")$cost
-  p <- predict(cm, matrix(as.numeric(x), 1L))
+  u <- matrix(as.numeric(x), 1L)
+  p <- predict(cm, u)
   expect_equal(attr(x, "predicted_cost"), exp(p$mean), tolerance = 1e-12)
-  expect_equal(attr(x, "cost_interval"),
-               exp(p$mean + c(-1, 1) * qnorm(0.95) * p$sd), tolerance = 1e-12)
+  cf <- coef(cm)
+  wide <- gp_fit(cm$X, cm$y, estimate = "fixed",
+                 lengthscale = cf$lengthscale / 2, outputscale = cf$outputscale,
+                 noise = cf$noise, mean = cf$mean, lower = cm$lower,
+                 upper = cm$upper)
+  sw <- sqrt(predict(wide, u)$sd^2 + cf$noise)
+  cdf <- function(c_) {
+    integrate(function(t) pnorm((log(c_) - p$mean) / (sw * exp(t))) *
+                dnorm(t), -Inf, Inf, rel.tol = 1e-10)$value
+  }
+  ci <- attr(x, "cost_interval")
+  expect_equal(c(cdf(ci[1]), cdf(ci[2])), c(0.05, 0.95), tolerance = 1e-6)
+  # the probability of fitting in the budget left
+  expect_equal(attr(x, "prob_fit"), cdf(budget_left(s)), tolerance = 1e-6)
   # the GP of the log cost is that of the told costs
   ref <- gp_fit(as.matrix(init[, 1:2]), log(init$cost), lower = prob$lower,
                 upper = prob$upper, noise_floor = 1e-4, noise_ceiling = 1e-3)
@@ -427,7 +443,7 @@ test_that("a session of measured cost sizes its design batches from the costs se
   expect_s3_class(b, "bo_batch")
   expect_length(b, 1L)
   s <- bo_tell(s, b[[1]], value = 1, cost = 0.8)
-  # at the geometric mean 0.8 of the costs seen, two more fit in the quarter
+  # at the cost seen, 0.8, two more fit in the quarter
   # of the budget, 2.5, with the 0.8 spent (0.8 + 2 * 0.8 <= 2.5); a third
   # would not, and the model still lacks a second value: it waits
   expect_warning(b2 <- bo_ask(s, n = 3), "2 of the 3",
