@@ -463,6 +463,7 @@ bo_resume <- function(checkpoint, problem = NULL, max_evaluations = NULL,
   ctl$progress <- check_flag(progress)
   ctl$checkpoint <- checkpoint
   state <- upgrade_state(saved$state)
+  check_state_records(state, "checkpoint", call)
   if (!is.null(problem)) {
     old <- state$problem
     same <- inherits(problem, "bo_problem") && problem$d == old$d &&

@@ -209,6 +209,7 @@ bo_ask <- function(session, n = 1L) {
   }
   n <- check_count(n, min = 1L)
   session <- upgrade_state(session)
+  check_state_records(session, "session", sys.call())
   check_session_budget(session)
   asked <- session_ask(session, n)
   session_points(session, asked, n)
@@ -279,8 +280,9 @@ bo_tell <- function(session, x, value, cost = NULL, asked = NULL) {
     stop_arg("session", "a bo_session", session)
   }
   session <- upgrade_state(session)
-  pr <- session$problem
   call <- sys.call()
+  check_state_records(session, "session", call)
+  pr <- session$problem
   xm <- problem_told_point(pr, x, call)
   index <- problem_in_domain(pr, xm, "x", call)
   if (!(is.numeric(value) || is.logical(value)) || length(value) != 1L) {

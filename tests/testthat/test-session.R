@@ -521,3 +521,41 @@ test_that("bo_ask() says whether a session it refuses is finished", {
   expect_identical(budget_left(s), 3)
   expect_false(is_finished(s))
 })
+
+test_that("bo_ask(), bo_tell() and bo_resume() refuse states whose records disagree", {
+  prob <- bo_problem(function(x) -sum((x - 0.4)^2), lower = c(0, 0),
+                     upper = c(1, 1), cost = function(x) 1 + x[1],
+                     budget = 20)
+  init <- data.frame(x1 = c(0.1, 0.5, 0.9), x2 = c(0.2, 0.4, 0.6),
+                     value = c(-0.13, -0.01, -0.29))
+  s <- bo_session(prob, policy_ei(), initial = init, charge_initial = TRUE)
+  s <- bo_tell(s, c(0.3, 0.3), -0.02)
+  edits <- list(
+    function(s) { s$value <- s$value[-1]; s },
+    function(s) { s$cost <- c(s$cost, 1); s },
+    function(s) { s$X <- s$X[-1, , drop = FALSE]; s },
+    function(s) { s$phase[2] <- "warmup"; s },
+    function(s) { s$status <- as.list(s$status); s },
+    function(s) { s$spent <- s$spent + 1; s },
+    function(s) { s$info <- s$info[-1]; s })
+  for (e in edits) {
+    bad <- e(s)
+    expect_error(bo_tell(bad, c(0.2, 0.2), -0.05), "`session` must be",
+                 class = "costbo_error_arg")
+    expect_error(bo_ask(bad), "records agree", class = "costbo_error_arg")
+  }
+  # the unaltered session goes on
+  expect_s3_class(bo_tell(s, c(0.2, 0.2), -0.05), "bo_session")
+  # a checkpoint whose state was altered (and its checksum made again by
+  # writing it through costbo's own writer) is refused by bo_resume()
+  f <- tempfile(fileext = ".rds")
+  on.exit(unlink(f))
+  run <- bo_optimize(test_problem("branin", budget = 8), policy_ei(),
+                     seed = 1, max_evaluations = 1, checkpoint = f,
+                     progress = FALSE)
+  saved <- costbo:::read_checkpoint(f)
+  saved$state$cost <- saved$state$cost[-1]
+  costbo:::write_checkpoint(saved, f)
+  expect_error(bo_resume(f, progress = FALSE), "`checkpoint` must be",
+               class = "costbo_error_arg")
+})
