@@ -489,8 +489,11 @@ test_that("policy_bmsei's tree is capped at 200 nodes", {
                class = "costbo_error_arg")
   expect_s3_class(policy_bmsei(steps = 5), "bo_policy")
   expect_error(policy_bmsei(steps = 6), class = "costbo_error_arg")
+  # a path of N steps has N nodes: more steps than the cap are refused at
+  # once (not after building vectors of that length)
   e <- expect_error(policy_bmsei(steps = 201, path = TRUE),
                     class = "costbo_error_arg")
-  expect_match(conditionMessage(e), "`steps` must be a tree of at most 200",
+  expect_match(conditionMessage(e), "`steps` must be a single whole number in [1, 200]",
                fixed = TRUE)
+  expect_s3_class(policy_bmsei(steps = 200, path = TRUE), "bo_policy")
 })
