@@ -266,7 +266,7 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
     ds <- sobol_unit(10L * s$d, s$d)
     r <- call_c(C_rollout_cmdp_propose, s$pack, ds, dr$z, dr$raw,
                dr$unif, cmdp_control(horizon, base_code, s$remaining,
-                                     control))
+                                     control, FALSE))
     list(x = s$lower + r$x * (s$upper - s$lower),
          info = list(acquisition = r$value, h = horizon),
          memory = state$memory)
@@ -275,7 +275,8 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
     s <- rollout_state(state)
     dr <- cmdp_draws(s$d, horizon, n_samples, control)
     call_c(C_rollout_cmdp_value, s$pack, to_unit(X, s), dr$z, dr$raw, dr$unif,
-          cmdp_control(horizon, base_code, s$remaining, control))$value
+          cmdp_control(horizon, base_code, s$remaining, control,
+                       FALSE))$value
   }
   # (calls a known cost written in R from C, see check_run_ready())
   new_bo_policy(
@@ -330,7 +331,8 @@ rollout_max_kg_horizon <- 10L
 # miso_propose().
 kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
                       params) {
-  nodes <- kg_control(n_nodes, control$n_deep, alpha, max(max_h, h, 1L))
+  nodes <- kg_control(n_nodes, control$n_deep, alpha, max(max_h, h, 1L),
+                      latent = FALSE)
   propose <- function(state) {
     if (problem_search(state$problem)$kind == "pairs") {
       return(miso_propose(state, h, nodes, n_cand, control))
@@ -393,8 +395,11 @@ miso_propose <- function(state, h, nodes, n_cand, control) {
 
 # The control objects of the KG engine of src/rollout.c, read by name.
 # kg_control() (unpack_kg()): Gauss-Hermite nodes of the first and of later
-# transitions, discount alpha in (0, 1], largest horizon.
-kg_control <- function(n_nodes, n_deep, alpha, max_h, call = sys.call(-1L)) {
+# transitions, discount alpha in (0, 1], largest horizon, and whether the
+# fantasy outcomes are latent values of f (else observations; the rule of
+# src/gp.h).
+kg_control <- function(n_nodes, n_deep, alpha, max_h, latent,
+                       call = sys.call(-1L)) {
   structure(list(
     n_nodes = check_count_max(n_nodes, 1L, 1000L, arg = "n_nodes",
                               call = call),
@@ -402,7 +407,8 @@ kg_control <- function(n_nodes, n_deep, alpha, max_h, call = sys.call(-1L)) {
     alpha = check_number(alpha, min = 0, max = 1, min_open = TRUE,
                          arg = "alpha", call = call),
     max_h = check_count_max(max_h, 1L, rollout_max_kg_horizon,
-                            arg = "max_h", call = call)),
+                            arg = "max_h", call = call),
+    latent = as.integer(check_flag(latent, arg = "latent", call = call))),
     class = "costbo_kg_control")
 }
 
@@ -557,14 +563,17 @@ cmdp_draws <- function(d, h, n_samples, control) {
 # The control object of the CMDP engine (unpack_cmdp() in src/rollout.c):
 # horizon, base policy (0: EI-PU then EI, 1: EI), remaining budget, the
 # inner maximizations' control (control$inner_starts L-BFGS-B starts,
-# control$inner_maxit iterations) and the outer compass search
-# (control$starts searches of at most control$maxit polls).
-cmdp_control <- function(h, base_code, remaining, control,
+# control$inner_maxit iterations), the outer compass search
+# (control$starts searches of at most control$maxit polls), and whether the
+# fantasy outcomes are latent values of f (else observations; the rule of
+# src/gp.h).
+cmdp_control <- function(h, base_code, remaining, control, latent,
                          call = sys.call(-1L)) {
   structure(list(
     h = check_count_max(h, 1L, 100L, arg = "h", call = call),
     base = check_count_max(base_code, 0L, 1L, arg = "base", call = call),
     remaining = rollout_remaining(remaining, call),
+    latent = as.integer(check_flag(latent, arg = "latent", call = call)),
     inner = max_control(control$inner_starts, maxit = control$inner_maxit),
     starts = check_count_max(control$starts, 1L, 1000L, arg = "starts",
                              call = call),

@@ -7,7 +7,7 @@ rollout_fit <- function() {
 
 # The packed EI acquisition and a CMDP rollout value through the C engine.
 cmdp_values <- function(fit, X, h, cost = 1, remaining = Inf, base = 0L,
-                        n = 64L, seed = 1) {
+                        n = 64L, seed = 1, latent = FALSE) {
   spec <- costbo:::acq_spec(fit, "ei", NULL, cost, NULL, NULL, NULL, NULL,
                             NULL, call = NULL)
   ctl <- costbo:::check_rollout_control(list())
@@ -15,14 +15,16 @@ cmdp_values <- function(fit, X, h, cost = 1, remaining = Inf, base = 0L,
   dr <- costbo:::cmdp_draws(fit$d, h, n, ctl)
   .Call(costbo:::C_rollout_cmdp_value, costbo:::acq_pack(spec),
         matrix(X, ncol = fit$d), dr$z, dr$raw, dr$unif,
-        costbo:::cmdp_control(h, base, remaining, ctl))
+        costbo:::cmdp_control(h, base, remaining, ctl, latent))
 }
 
-kg_values <- function(fit, X, cand, n_nodes = 10L, h = 1L, alpha = 0.9) {
+kg_values <- function(fit, X, cand, n_nodes = 10L, h = 1L, alpha = 0.9,
+                      latent = FALSE) {
   spec <- costbo:::acq_spec(fit, "ei", NULL, 1, NULL, NULL, NULL, NULL,
                             NULL, call = NULL)
   .Call(costbo:::C_rollout_rh_value, costbo:::acq_pack(spec),
-        matrix(X, ncol = fit$d), cand, costbo:::kg_control(n_nodes, 10L, alpha, h),
+        matrix(X, ncol = fit$d), cand, costbo:::kg_control(n_nodes, 10L, alpha, h,
+                                                     latent),
         as.integer(h))
 }
 
@@ -39,6 +41,43 @@ test_that("rollout with h = 1 is the expected improvement of an observation", {
   p <- predict(fit, matrix(x))
   expect_equal(v, ref_ei(p$mean, sqrt(p$sd^2 + fit_nugget(fit)), max(fit$y)),
                tolerance = 1e-12)
+})
+
+test_that("a latent two-step CMDP rollout is its definition", {
+  skip_on_cran()
+  # a deterministic objective's GP: noise at the top of the band of exact
+  # data (1e-3 of the outputscale), so that latent fantasies differ from
+  # observations
+  X <- matrix(c(0.05, 0.3, 0.55, 0.8, 0.95))
+  fit <- gp_fit(X, sin(6 * X[, 1]), lower = 0, upper = 1, estimate = "fixed",
+                lengthscale = 0.2, outputscale = 1, noise = 1e-3, mean = 0)
+  nug <- fit_nugget(fit)
+  best <- max(fit$y)
+  grid <- matrix(seq(0, 1, length.out = 1001))
+  n <- 1024L
+  for (x in c(0.42, 0.67)) {
+    r <- cmdp_values(fit, x, 2L, base = 1L, n = n, seed = 3, latent = TRUE)
+    set.seed(3)
+    z <- costbo:::cmdp_draws(1L, 2L, n,
+                             costbo:::check_rollout_control(list()))$z[, 1]
+    # per draw, with the rollout's draws: y1 = m + s z (s the latent sd),
+    # then the improvement and the closed-form EI of f at the grid's argmax
+    # of EI in the conditioned state (the grid's argmax is within 1e-4 of
+    # the maximizer's over the interval)
+    per <- ref_cmdp_latent2(fit, x, best, grid, z, nug)
+    expect_equal(drop(r$samples), per, tolerance = 1e-4)
+    # the definition E[max(best, y1, y2)] - best by quadrature over y1
+    # (trapezoid on z, step 0.005) and in closed form over y2; the rollout's
+    # quasi-Monte Carlo average is within its Monte Carlo error of it
+    zq <- seq(-8, 8, by = 0.005)
+    wq <- stats::dnorm(zq) * 0.005
+    ref <- sum(wq * ref_cmdp_latent2(fit, x, best, grid, zq, nug))
+    se <- stats::sd(drop(r$samples)) / sqrt(n)
+    expect_lt(abs(r$value - ref), 4 * se)
+    # with fantasy observations the per-draw values differ
+    o <- cmdp_values(fit, x, 2L, base = 1L, n = n, seed = 3)
+    expect_gt(max(abs(o$samples - r$samples)), 1e-4)
+  }
 })
 
 test_that("uniform cost and unlimited budget: CMDP rollout is EI rollout", {
@@ -109,7 +148,8 @@ test_that("the CMDP proposal is affordable", {
     r <- .Call(costbo:::C_rollout_cmdp_propose, costbo:::acq_pack(spec),
                sobol_points(10, 1), dr$z, dr$raw, dr$unif,
                costbo:::cmdp_control(2L, 0L, rem,
-                                     utils::modifyList(ctl, list(maxit = 5L))))
+                                     utils::modifyList(ctl, list(maxit = 5L)),
+                                     FALSE))
     expect_lte(r$cost, rem)
     expect_equal(r$cost, 1 + 2 * r$x, tolerance = 1e-12)
     expect_gt(r$value, 0)
@@ -130,6 +170,38 @@ test_that("KG by Gauss-Hermite agrees with a Monte Carlo reference", {
     expect_lt(abs(kg100 - ref[["mean"]]), 4 * ref[["se"]])
     # 10 nodes: quadrature error of the piecewise-linear maximum
     expect_equal(kg10, kg100, tolerance = 0.05)
+  }
+})
+
+test_that("KG and the two-step rolling horizon follow the fantasy rule", {
+  skip_on_cran()
+  # a deterministic objective's GP with noise at the top of the band of
+  # exact data, so that latent fantasies differ from observations
+  X <- matrix(c(0.05, 0.3, 0.55, 0.8, 0.95))
+  fit <- gp_fit(X, sin(6 * X[, 1]), lower = 0, upper = 1, estimate = "fixed",
+                lengthscale = 0.2, outputscale = 1, noise = 1e-3, mean = 0)
+  nug <- fit_nugget(fit)
+  cand <- matrix(seq(0, 1, length.out = 11))
+  A <- function(x) rbind(fit$X, cand, x)
+  for (x in c(0.2, 0.42, 0.67)) {
+    for (latent in c(TRUE, FALSE)) {
+      # the same Gauss-Hermite rule, computed by conditioning the GP
+      expect_equal(kg_values(fit, x, cand, n_nodes = 10L, latent = latent),
+                   ref_kg_gh(fit, x, A(x), 10L, latent, nug),
+                   tolerance = 1e-8)
+    }
+    # the latent outcome has the smaller spread
+    expect_lt(kg_values(fit, x, cand, latent = TRUE),
+              kg_values(fit, x, cand, latent = FALSE))
+  }
+  # the states of the lookahead: their fantasy updates, greedy choices and
+  # deeper KG
+  for (x in c(0.42, 0.67)) {
+    for (latent in c(TRUE, FALSE)) {
+      expect_equal(kg_values(fit, x, cand, h = 2L, latent = latent),
+                   ref_rh_two_step(fit, x, cand, 0.9, 10L, 10L, latent, nug),
+                   tolerance = 1e-8)
+    }
   }
 })
 
@@ -196,16 +268,21 @@ test_that("the KG gradient matches finite differences", {
   spec <- costbo:::acq_spec(fit, "ei", NULL, 1, NULL, NULL, NULL, NULL,
                             NULL, call = NULL)
   cand <- sobol_points(30, 2)
-  kgg <- function(x) {
-    .Call(costbo:::C_rollout_kg_grad, costbo:::acq_pack(spec),
-          matrix(x, ncol = 2), cand, costbo:::kg_control(10L, 10L, 0.9, 1L))
-  }
   pts <- rbind(c(0.13, 0.71), c(0.52, 0.33), c(0.88, 0.94), c(0.31, 0.08))
-  for (i in seq_len(nrow(pts))) {
-    g <- kgg(pts[i, ])
-    expect_gt(g[1], 0)
-    fdg <- ref_grad(function(x) kgg(x)[1], pts[i, ], h = 1e-6)
-    expect_equal(g[-1], fdg, tolerance = 1e-4)
+  # fantasy observations and latent values (the spread of the update
+  # differs, and so do the derivatives in the variance at x)
+  for (latent in c(FALSE, TRUE)) {
+    kgg <- function(x) {
+      .Call(costbo:::C_rollout_kg_grad, costbo:::acq_pack(spec),
+            matrix(x, ncol = 2), cand,
+            costbo:::kg_control(10L, 10L, 0.9, 1L, latent))
+    }
+    for (i in seq_len(nrow(pts))) {
+      g <- kgg(pts[i, ])
+      expect_gt(g[1], 0)
+      fdg <- ref_grad(function(x) kgg(x)[1], pts[i, ], h = 1e-6)
+      expect_equal(g[-1], fdg, tolerance = 1e-4)
+    }
   }
 })
 
@@ -398,7 +475,7 @@ test_that("with a measured cost CMDP rollout prices steps at the GP's mean cost"
     dr <- costbo:::cmdp_draws(1L, h, n, ctl)
     .Call(costbo:::C_rollout_cmdp_value, costbo:::acq_pack(spec),
           matrix(x, ncol = 1L), dr$z, dr$raw, dr$unif,
-          costbo:::cmdp_control(h, 0L, remaining, ctl))
+          costbo:::cmdp_control(h, 0L, remaining, ctl, FALSE))
   }
   # a point priced above the remaining budget has value 0
   expect_identical(values(0.42, 2L, price(0.42) - 1e-6, 8L)$value, 0)
