@@ -358,7 +358,8 @@ test_that("the control constructors check their settings", {
   err(cc(2L, 2L, 1, rc, FALSE))
   err(cc(2L, 0L, NA, rc, FALSE))
   err(cc(2L, 0L, 1, rc, NA))
-  err(policy_rollout(2, control = list(inner_starts = -1)))
+  err(policy_cmdp_rollout(2, control = list(inner_starts = -1)))
+  err(policy_kg_rollout(2, control = list(n_deep = 0)))
   kc <- costbo:::kg_control
   expect_identical(kc(10L, 10L, 0.9, 2L, FALSE)$latent, 0L)
   err(kc(0L, 10L, 0.9, 2L, FALSE))

@@ -43,6 +43,53 @@ test_that("rollout with h = 1 is the expected improvement of an observation", {
                tolerance = 1e-12)
 })
 
+# A deterministic state of the kind paper 001's study runs: Dropwave with its
+# measured cosine cost (here a budget that never binds) after a design and
+# `steps` steps of EI; its evaluations as a data frame.
+dropwave_data <- function(seed, steps = 4L) {
+  prob <- test_problem("dropwave", seed = seed, budget = 1e6)
+  run <- bo_optimize(prob, policy_ei(), n_init = 6, seed = seed,
+                     max_evaluations = steps, progress = FALSE,
+                     charge_initial = FALSE)
+  list(problem = prob,
+       initial = as.data.frame(run)[, c("x1", "x2", "value", "cost")])
+}
+
+test_that("on a deterministic objective an h = 1 CMDP rollout is EI of f, far into the tail", {
+  skip_on_cran()
+  rel <- old <- ei_all <- NULL
+  for (seed in 1:2) {
+    dw <- dropwave_data(seed)
+    ses <- function(pol) bo_session(dw$problem, pol, initial = dw$initial)
+    set.seed(40 + seed)
+    X0 <- as.matrix(dw$initial[, c("x1", "x2")])
+    # points anywhere, and points near the evaluations, where EI is tiny
+    X <- rbind(matrix(runif(120, -5.12, 5.12), ncol = 2),
+               X0[rep(seq_len(nrow(X0)), 12), ] +
+                 matrix(rnorm(24 * nrow(X0), sd = 0.01), ncol = 2))
+    X <- pmin(pmax(X, -5.12), 5.12)
+    ei <- bo_acquisition(ses(policy_ei()), X)
+    r1 <- bo_acquisition(ses(policy_cmdp_rollout(1, n_samples = 64)), X)
+    r0 <- bo_acquisition(ses(policy_cmdp_rollout(1, n_samples = 64,
+                                                 fantasy = "observation")), X)
+    ok <- ei > 1e-300   # normal doubles
+    rel <- c(rel, abs(r1[ok] / ei[ok] - 1))
+    old <- c(old, abs(r0[ok] / ei[ok] - 1))
+    ei_all <- c(ei_all, ei[ok])
+    expect_identical(r1[!ok] <= 1e-300, rep(TRUE, sum(!ok)))
+  }
+  # the tail is reached: EI from above 1e-2 down past 1e-80
+  expect_lt(min(ei_all), 1e-80)
+  expect_gt(max(ei_all), 1e-2)
+  expect_gt(sum(ei_all < 1e-20), 20)
+  expect_lt(max(rel), 1e-10)
+  # fantasy observations (the sd of an observation) are not EI of f: off by
+  # a few tenths of a percent at ordinary values and by orders of magnitude
+  # in the tail
+  expect_gt(stats::median(old[ei_all > 1e-4]), 1e-4)
+  expect_gt(max(old), 1)
+})
+
 test_that("a latent two-step CMDP rollout is its definition", {
   skip_on_cran()
   # a deterministic objective's GP: noise at the top of the band of exact
@@ -218,6 +265,72 @@ test_that("rolling-horizon value with h = 1 is KG; larger h adds discounted KG",
                tolerance = 1e-9)
 })
 
+test_that("the two constructors make policy_rollout()'s policies, bit for bit", {
+  skip_on_cran()
+  quiet <- function(expr) {
+    withCallingHandlers(expr, costbo_warning_deprecated = function(w) {
+      invokeRestart("muffleWarning")
+    })
+  }
+  lee <- test_problem("lee2021", budget = 12)
+  branin <- test_problem("branin", budget = 3)
+  miso <- test_problem_miso("rosenbrock", budget = 8, seed = 2)
+  obs <- "observation"
+  cases <- list(
+    list(lee, quiet(policy_rollout(2, n_samples = 8)),
+         policy_cmdp_rollout(2, n_samples = 8, fantasy = obs)),
+    list(lee, quiet(policy_rollout(3, base = "ei", n_samples = 4)),
+         policy_cmdp_rollout(3, n_samples = 4, base = "ei", fantasy = obs)),
+    list(branin, quiet(policy_rollout(2, base = "kg", n_nodes = 3,
+                                      n_cand = 20)),
+         policy_kg_rollout(2, n_nodes = 3, n_cand = 20, fantasy = obs)),
+    list(branin, quiet(policy_rollout("adaptive", max_horizon = 3,
+                                      n_nodes = 3, n_cand = 20,
+                                      control = list(error_const = 0))),
+         policy_kg_rollout(max_horizon = 3, n_nodes = 3, n_cand = 20,
+                           fantasy = obs, control = list(error_const = 0))),
+    list(miso, quiet(policy_rollout("adaptive", max_horizon = 3,
+                                    n_nodes = 3, n_cand = 20)),
+         policy_kg_rollout(max_horizon = 3, n_nodes = 3, n_cand = 20,
+                           fantasy = obs)),
+    # greedy KG is the KG rollout of horizon 1
+    list(branin, policy_kg(n_nodes = 4, n_cand = 20),
+         policy_kg_rollout(1, n_nodes = 4, n_cand = 20, fantasy = obs)))
+  run <- function(prob, pol) {
+    df <- as.data.frame(bo_optimize(prob, pol, n_init = 4, seed = 3,
+                                    max_evaluations = 2,
+                                    charge_initial = FALSE, progress = FALSE))
+    df[, !grepl("time", names(df))]
+  }
+  for (k in cases) {
+    a <- run(k[[1]], k[[2]])
+    expect_identical(run(k[[1]], k[[3]]), a, label = k[[3]]$label)
+    expect_identical(sum(a$phase == "bo"), 2L)
+  }
+  # the default on a deterministic objective is another policy (its values
+  # differ); on a noisy one it is the same
+  ref <- run(lee, policy_cmdp_rollout(2, n_samples = 8, fantasy = obs))
+  lat <- run(lee, policy_cmdp_rollout(2, n_samples = 8))
+  expect_false(identical(lat$acquisition, ref$acquisition))
+  noisy <- test_problem("branin", budget = 3, noise_sd = 0.5)
+  expect_identical(run(noisy, policy_kg_rollout(2, n_nodes = 3, n_cand = 20)),
+                   run(noisy, policy_kg_rollout(2, n_nodes = 3, n_cand = 20,
+                                                fantasy = obs)))
+  # labels and parameters
+  expect_identical(policy_cmdp_rollout(3, n_samples = 16)$label,
+                   "CMDP rollout (h = 3, 16 QMC samples)")
+  expect_identical(policy_cmdp_rollout(2, base = "ei", fantasy = obs)$label,
+                   "EI rollout (h = 2, 64 QMC samples, observed fantasies)")
+  expect_identical(policy_kg_rollout()$label,
+                   "rolling-horizon rollout (KG, h <= 5, alpha = 0.9)")
+  expect_identical(policy_kg_rollout(3, fantasy = obs)$label,
+                   "KG rollout (h = 3, alpha = 0.9, observed fantasies)")
+  expect_identical(policy_kg_rollout(7)$params$max_horizon, 7L)
+  expect_identical(policy_cmdp_rollout()$params,
+                   list(horizon = 4L, n_samples = 64L, base = "eipu_then_ei",
+                        fantasy = "latent"))
+})
+
 test_that("the horizon rule returns the hand-worked values of Theorem 3", {
   hr <- function(phi, ebar, alpha, n_left) {
     .Call(costbo:::C_rollout_horizon, as.double(phi), as.double(ebar),
@@ -345,7 +458,7 @@ test_that("KG and h = 2 proposals reach 99% of the grid maximum", {
   grid <- as.matrix(expand.grid(g, g))
   for (seed in 1:3) {
     for (pol in list(policy_kg(n_cand = 30),
-                     policy_rollout(2, base = "kg", n_cand = 30))) {
+                     policy_kg_rollout(2, n_cand = 30))) {
       st <- fixed_state(seed, policy = pol)
       set.seed(100 + seed)
       p <- pol$propose(st)
@@ -368,8 +481,8 @@ test_that("looking ahead is non-increasing in the error constant", {
   for (seed in c(4, 6)) {
     st <- fixed_state(seed, n = 10)
     r <- lapply(Ks, function(K) {
-      pol <- policy_rollout("adaptive", n_cand = 30, max_horizon = 4,
-                            control = list(error_const = K))
+      pol <- policy_kg_rollout(n_cand = 30, max_horizon = 4,
+                               control = list(error_const = K))
       set.seed(5)
       pol$propose(st)$info
     })
@@ -388,7 +501,7 @@ test_that("on Branin the defaults look ahead within 20 steps", {
   skip_on_cran()
   # (20 unit-cost steps after a free design: the paper's protocol)
   run <- bo_optimize(test_problem("branin", seed = 1),
-                     policy_rollout("adaptive"), seed = 1, progress = FALSE,
+                     policy_kg_rollout(), seed = 1, progress = FALSE,
                      charge_initial = FALSE)
   df <- as.data.frame(run)
   h <- df$h[df$phase == "bo"]
@@ -402,16 +515,16 @@ test_that("on Branin the defaults look ahead within 20 steps", {
 
 test_that("a large error bound gives h = 1 and h is recorded", {
   prob <- test_problem("branin", budget = 3)
-  run <- bo_optimize(prob, policy_rollout("adaptive",
-                                          control = list(error_offset = 1e6)),
+  run <- bo_optimize(prob, policy_kg_rollout(
+                                control = list(error_offset = 1e6)),
                      seed = 2, progress = FALSE, charge_initial = FALSE)
   df <- as.data.frame(run)
   h <- df$h[df$phase != "initial"]
   expect_length(h, 3L)
   expect_true(all(h == 1))
   expect_true(all(df$error_bound[df$phase != "initial"] >= 1e6))
-  run2 <- bo_optimize(prob, policy_rollout("adaptive",
-                                           control = list(error_const = 0)),
+  run2 <- bo_optimize(prob, policy_kg_rollout(
+                                 control = list(error_const = 0)),
                       seed = 2, progress = FALSE, charge_initial = FALSE)
   h2 <- as.data.frame(run2)$h[run2$phase != "initial"]
   expect_true(all(h2 == c(2, 2, 1)))  # h <= remaining evaluations
@@ -428,7 +541,7 @@ test_that("the base policy is sequentially consistent and runs reproduce", {
                    kg_values(fit, 0.3, cand[c(1, 1, 2, 3, 4), , drop = FALSE],
                              h = 2L))
   prob <- test_problem("lee2021", budget = 15)
-  pol <- policy_rollout(2, n_samples = 4, control = list(maxit = 2))
+  pol <- policy_cmdp_rollout(2, n_samples = 4, control = list(maxit = 2))
   r1 <- bo_optimize(prob, pol, seed = 7, progress = FALSE)
   r2 <- bo_optimize(prob, pol, seed = 7, progress = FALSE)
   expect_identical(r1$X, r2$X)
@@ -453,6 +566,30 @@ test_that("rollout policies reject bad arguments", {
                class = "costbo_error_arg")
   expect_error(policy_kg(n_nodes = 0), class = "costbo_error_arg")
   expect_error(policy_kg(n_cand = 1.5), class = "costbo_error_arg")
+  # the two constructors check their arguments where they enter, naming
+  # them
+  named <- function(expr, arg) {
+    e <- expect_error(expr, class = "costbo_error_arg")
+    expect_identical(e$arg, arg)
+  }
+  named(policy_cmdp_rollout(0), "horizon")
+  named(policy_cmdp_rollout("adaptive"), "horizon")
+  named(policy_cmdp_rollout(2, n_samples = 0), "n_samples")
+  named(policy_cmdp_rollout(2, base = "kg"), "base")
+  named(policy_cmdp_rollout(2, fantasy = "noisy"), "fantasy")
+  named(policy_cmdp_rollout(2, fantasy = NA), "fantasy")
+  named(policy_cmdp_rollout(2, control = list(foo = 1)), "control")
+  named(policy_cmdp_rollout(2, control = list(n_raw = -1)), "control$n_raw")
+  named(policy_kg_rollout("fixed"), "horizon")
+  named(policy_kg_rollout(0), "horizon")
+  named(policy_kg_rollout(2.5), "horizon")
+  named(policy_kg_rollout(max_horizon = 0), "max_horizon")
+  named(policy_kg_rollout(discount = 0), "discount")
+  named(policy_kg_rollout(discount = 1.5), "discount")
+  named(policy_kg_rollout(n_nodes = 0), "n_nodes")
+  named(policy_kg_rollout(n_cand = 0), "n_cand")
+  named(policy_kg_rollout(fantasy = c("a", "b")), "fantasy")
+  named(policy_kg_rollout(control = list(n_deep = 0)), "control$n_deep")
 })
 
 test_that("with a measured cost CMDP rollout prices steps at the GP's mean cost", {
@@ -497,24 +634,29 @@ test_that("the size arguments of the rollout policies are capped", {
   expect_error(policy_kg(n_nodes = 1e6), class = "costbo_error_arg")
   expect_error(policy_kg(n_cand = 1e6), class = "costbo_error_arg")
   expect_s3_class(policy_kg(n_nodes = 1000), "bo_policy")
-  expect_error(policy_rollout("adaptive", max_horizon = 11),
+  expect_error(policy_kg_rollout(max_horizon = 11),
                class = "costbo_error_arg")
-  expect_error(policy_rollout(horizon = 11, base = "kg"),
+  expect_error(policy_kg_rollout(horizon = 11), class = "costbo_error_arg")
+  expect_s3_class(policy_kg_rollout(horizon = 10), "bo_policy")
+  expect_s3_class(policy_cmdp_rollout(horizon = 11), "bo_policy")
+  expect_error(policy_cmdp_rollout(horizon = 101), class = "costbo_error_arg")
+  expect_error(policy_cmdp_rollout(n_samples = 1e6),
                class = "costbo_error_arg")
-  expect_s3_class(policy_rollout(horizon = 11), "bo_policy")
-  expect_error(policy_rollout(horizon = 101), class = "costbo_error_arg")
-  expect_error(policy_rollout(n_samples = 1e6), class = "costbo_error_arg")
   # one proposal at h = 2, n = 20 takes about 5 s with 1000 samples, 30 s
   # with 4096 (issue 39)
-  e <- expect_error(policy_rollout(n_samples = 1025),
+  e <- expect_error(policy_cmdp_rollout(n_samples = 1025),
                     class = "costbo_error_arg")
   expect_match(conditionMessage(e),
                "`n_samples` must be a single whole number in [1, 1024]",
                fixed = TRUE)
-  expect_s3_class(policy_rollout(n_samples = 1024), "bo_policy")
-  expect_error(policy_rollout("adaptive", control = list(n_deep = 1001)),
+  expect_s3_class(policy_cmdp_rollout(n_samples = 1024), "bo_policy")
+  expect_error(policy_kg_rollout(control = list(n_deep = 1001)),
                class = "costbo_error_arg")
-  e <- expect_error(policy_rollout("adaptive", n_nodes = 2000),
+  # (the deprecated constructor keeps its caps)
+  expect_error(policy_rollout(horizon = 11, base = "kg"),
+               class = "costbo_error_arg")
+  expect_error(policy_rollout(horizon = 101), class = "costbo_error_arg")
+  e <- expect_error(policy_kg_rollout(n_nodes = 2000),
                     class = "costbo_error_arg")
   expect_match(conditionMessage(e), "`n_nodes` must be a single whole number in [1, 1000]",
                fixed = TRUE)
