@@ -368,28 +368,30 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
   n_nodes <- check_count_max(n_nodes, 1L, 1000L, arg = "n_nodes")
   n_cand <- check_count_max(n_cand, 1L, 2000L, arg = "n_cand")
   control <- check_rollout_control(control)
-  # the call that makes the same policy (fantasy observations), with the
-  # arguments given
-  given <- as.list(match.call())[-1L]
-  ctl <- if (!length(control_given)) NULL else
-    paste("control =", paste(deparse(control_given), collapse = " "))
-  new <- if (base == "kg") {
-    paste0("policy_kg_rollout(", paste(c(
-      sprintf("horizon = %s", if (adaptive) "\"adaptive\"" else horizon),
-      if (!is.null(given$max_horizon)) sprintf("max_horizon = %d", max_horizon),
-      if (!is.null(given$discount)) sprintf("discount = %g", discount),
-      if (!is.null(given$n_nodes)) sprintf("n_nodes = %d", n_nodes),
-      if (!is.null(given$n_cand)) sprintf("n_cand = %d", n_cand),
-      "fantasy = \"observation\"", ctl), collapse = ", "), ")")
-  } else {
-    paste0("policy_cmdp_rollout(", paste(c(
-      sprintf("horizon = %d", horizon), sprintf("n_samples = %d", n_samples),
-      if (base == "ei") "base = \"ei\"", "fantasy = \"observation\"", ctl),
-      collapse = ", "), ")")
+  # the call that makes the same policy (fantasy observations): the
+  # arguments given that the new constructor takes, by value
+  given <- names(match.call())[-1L]
+  arg <- function(name, value, always = FALSE) {
+    if (is.numeric(value)) value <- as.double(value)
+    if (always || name %in% given) {
+      paste(name, "=", paste(deparse(value), collapse = " "))
+    }
   }
-  deprecated_function("policy_rollout", new,
-                      paste("the same policy; by default, `fantasy = \"latent\"`:",
-                            "values of f on a deterministic objective"))
+  args <- if (base == "kg") {
+    c(arg("horizon", horizon, TRUE), arg("max_horizon", max_horizon),
+      arg("discount", discount), arg("n_nodes", n_nodes),
+      arg("n_cand", n_cand))
+  } else {
+    c(arg("horizon", horizon, TRUE), arg("n_samples", n_samples, TRUE),
+      if (base == "ei") arg("base", base, TRUE))
+  }
+  args <- c(args, "fantasy = \"observation\"",
+            if (length(control_given)) arg("control", control_given))
+  new <- sprintf("%s(%s)", if (base == "kg") "policy_kg_rollout" else
+    "policy_cmdp_rollout", paste(args, collapse = ", "))
+  deprecated_function("policy_rollout", new, paste(
+    "the same policy; by default, `fantasy = \"latent\"`:",
+    "values of f on a deterministic objective"))
   if (!adaptive && base == "kg" && horizon > max_horizon) {
     max_horizon <- horizon
   }
@@ -462,10 +464,10 @@ cmdp_policy <- function(name, label, horizon, n_samples, base, fantasy,
 #' eq. 23), the observation's noise variance \eqn{\sigma_\epsilon^2} being
 #' the GP's (on a deterministic objective, its numerical noise band: this
 #' is [policy_kg_rollout()] with `horizon = 1` and `fantasy =
-#' "observation"`). KG is maximized over the box: over a `10 d`-point design plus
-#' the candidates, then by L-BFGS-B with its analytic gradient from the 5
-#' best of them; points whose cost exceeds the remaining budget are
-#' skipped. On a problem
+#' "observation"`). KG is maximized over the box: over a `10 d`-point
+#' design plus the candidates, then by L-BFGS-B with its analytic gradient
+#' from the 5 best of them; points whose cost exceeds the remaining budget
+#' are skipped. On a problem
 #' with information sources this is misoKG (Poloczek et al. 2017): it
 #' maximizes KG of the objective per unit cost over pairs (point, source);
 #' see [policy_kg_rollout()].
