@@ -190,8 +190,8 @@ test_that("every policy proposes valid typed points on a mixed space", {
                                 n_starts = 2, maxit = 50, n_greedy = 1),
                    policy_bmsei(steps = 2, fantasies = 2, n_raw = 64,
                                 n_starts = 2, maxit = 50, n_greedy = 1),
-                   policy_rollout(horizon = 2, n_samples = 4),
-                   policy_rollout(horizon = "adaptive"), policy_kg())
+                   policy_cmdp_rollout(horizon = 2, n_samples = 4),
+                   policy_kg_rollout(), policy_kg())
   for (pol in policies) {
     # (a free design, so that the budget goes to the policy's steps)
     run <- bo_optimize(prob, pol, seed = 3, progress = FALSE,
