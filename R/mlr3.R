@@ -448,6 +448,7 @@ tuner_optimize <- function(self, private, inst) {
                           "bo", status = if (ok) "ok" else "error",
                           message = if (ok) "" else "no value reported",
                           fit_time = p$fit_time, policy_time = p$policy_time,
+                          rule_time = d$p$rule_time,
                           info = c(d$p$info, list(cost_bound = guess)))
     state$memory <- d$p$memory
     state$iteration <- state$iteration + 1L
