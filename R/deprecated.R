@@ -44,6 +44,7 @@ deprecated_function <- function(old, new, note = NULL, call = sys.call(-1L)) {
   msg <- sprintf("`%s()` is deprecated: use `%s`%s", old, new,
                  if (is.null(note)) "" else paste0(" (", note, ")"))
   warning(costbo_condition(c("costbo_warning_deprecated", "costbo_warning"),
-                           msg, user_call(call), type = "warning"))
+                           msg, user_call(call), replacement = new,
+                           type = "warning"))
   invisible(NULL)
 }
