@@ -417,6 +417,7 @@ async_launch <- function(state, ctl, be, step, phase, cost, p = NULL) {
             seed = if (ctl$clock == "real") async_seed(),
             fit_time = if (is.null(p)) NA_real_ else p$fit_time,
             policy_time = if (is.null(p)) NA_real_ else p$policy_time,
+            rule_time = if (is.null(p)) NA_real_ else p$rule_time,
             info = if (is.null(p)) list() else p$info,
             prediction = p$prediction)
   e <- be$launch(state, e)
@@ -431,7 +432,8 @@ async_record <- function(state, ctl, i, ev, t_done) {
   state <- state_record(state, e$step, ev$value, ev$cost, e$phase,
                         status = ev$status, message = ev$message,
                         fit_time = e$fit_time, policy_time = e$policy_time,
-                        eval_time = ev$time, info = e$info)
+                        eval_time = ev$time, info = e$info,
+                        rule_time = e$rule_time)
   state <- state_record_prediction(state, e$prediction)
   state$launch <- c(state$launch, e$launch)
   state$worker <- c(state$worker, e$worker)
@@ -457,6 +459,7 @@ async_record_now <- function(state, ctl, be, step, ev, phase, p = NULL) {
             worker = NA_integer_, t_launch = be$now(state),
             fit_time = if (is.null(p)) NA_real_ else p$fit_time,
             policy_time = if (is.null(p)) NA_real_ else p$policy_time,
+            rule_time = if (is.null(p)) NA_real_ else p$rule_time,
             info = if (is.null(p)) list() else p$info)
   state$pending <- c(state$pending, list(e))
   async_record(state, ctl, length(state$pending), ev, be$now(state))

@@ -113,6 +113,24 @@ budget_fits <- function(state, X, remaining, prob) {
   cost_predict(state, X, remaining)$prob >= prob
 }
 
+# The known costs at the rows of X (points as policies propose them), NA
+# where the cost fails (an error, or not a positive number): one call of
+# the problem's cost per row.
+problem_known_costs <- function(problem, X) UseMethod("problem_known_costs")
+problem_known_costs.bo_problem <- function(problem, X) {
+  cost <- problem$cost
+  vapply(seq_len(nrow(X)), function(i) {
+    valid_cost(tryCatch(cost(X[i, ]), error = function(e) NA_real_))
+  }, numeric(1))
+}
+
+# A known cost's value v when it is a positive number, else NA.
+valid_cost <- function(v) {
+  if (is.numeric(v) && length(v) == 1L && is.finite(v) && v > 0) {
+    v
+  } else NA_real_
+}
+
 # The points among which a budget-feasible proposal is chosen: scrambled
 # Sobol points of the box (and its two corners for a known cost), the valid
 # points of a typed space, the candidates of a finite domain (their indices
@@ -127,6 +145,14 @@ problem_candidates.bo_problem <- function(problem, n) {
     x <- rbind(x, problem$lower, problem$upper, deparse.level = 0L)
   }
   x
+}
+
+# The keys by which the rule tells an evaluated point: each row of X as its
+# coordinates in 15 significant digits (as.character()), joined by ",", made
+# a column at a time (what pasting each row gives, without a call per row).
+point_keys <- function(X) {
+  if (!nrow(X)) return(character())
+  do.call(paste, c(lapply(seq_len(ncol(X)), function(j) X[, j]), sep = ","))
 }
 
 # How many candidates the rule values: many for a closed-form acquisition
@@ -149,8 +175,7 @@ budget_feasible_proposal <- function(state, p, remaining) {
   if (is.null(X)) return(NULL)
   # an evaluated point of a deterministic objective is not proposed again
   if (!isTRUE(pr$noisy) && nrow(state$X)) {
-    seen <- paste(apply(state$X, 1L, paste, collapse = ","))
-    X <- X[!(apply(X, 1L, paste, collapse = ",") %in% seen), , drop = FALSE]
+    X <- X[!(point_keys(X) %in% point_keys(state$X)), , drop = FALSE]
   }
   fits <- if (nrow(X)) budget_fits(state, X, remaining, state$budget_prob)
   if (!any(fits)) return(list(p = NULL, none = TRUE))

@@ -139,14 +139,7 @@ cost_predictive <- function(state, X) {
 
 # The known costs at the rows of X (NA where the cost function fails or
 # gives anything but one positive number).
-cost_known <- function(problem, X) {
-  vapply(seq_len(nrow(X)), function(i) {
-    v <- tryCatch(problem$cost(X[i, ]), error = function(e) NA_real_)
-    if (is.numeric(v) && length(v) == 1L && is.finite(v) && v > 0) {
-      v
-    } else NA_real_
-  }, numeric(1))
-}
+cost_known <- function(problem, X) problem_known_costs(problem, X)
 
 # What the cost at the rows of X is predicted to be, in a state whose models
 # are fitted, with `remaining` budget (NULL: no probability): a data frame

@@ -1,3 +1,5 @@
+# Replaced functions and renamed arguments. A function replaced by others
+# keeps working for one release (deprecated_function(), at the end).
 # Arguments renamed so that each name means one thing across the package
 # (`model` is a fitted GP, `noise` a variance, `cost` a cost function or
 # number, `beta` the UCB weight). The old names keep working for one
@@ -34,4 +36,15 @@ renamed_arg <- function(value, old, new, both, call = sys.call(-1L)) {
                            sprintf("`%s` is deprecated: use `%s`", old, new),
                            user_call(call), type = "warning"))
   value
+}
+
+# A deprecated function `old`: a warning of class costbo_warning_deprecated
+# naming `new`, the call to use instead, and `note` (what it differs in).
+deprecated_function <- function(old, new, note = NULL, call = sys.call(-1L)) {
+  msg <- sprintf("`%s()` is deprecated: use `%s`%s", old, new,
+                 if (is.null(note)) "" else paste0(" (", note, ")"))
+  warning(costbo_condition(c("costbo_warning_deprecated", "costbo_warning"),
+                           msg, user_call(call), replacement = new,
+                           type = "warning"))
+  invisible(NULL)
 }

@@ -218,13 +218,24 @@ guide_calls <- function(cache) {
 }
 
 # A policy's call as a string, its arguments named by the constructor's
-# formals (policy_rollout(2) gives "policy_rollout(horizon = 2)").
+# formals (policy_bmsei(2) gives "policy_bmsei(steps = 2)"); a deprecated
+# constructor's call is the call that makes the same policy, which its
+# warning names (policy_rollout(2) gives "policy_cmdp_rollout(horizon = 2,
+# n_samples = 64, fantasy = \"observation\")").
 guide_call_string <- function(e) {
   f <- if (is.call(e) && is.name(e[[1L]])) {
     get0(as.character(e[[1L]]), envir = asNamespace("costbo"),
          mode = "function")
   }
   if (is.function(f)) e <- match.call(f, e)
+  new <- NULL
+  withCallingHandlers(
+    tryCatch(eval(e, asNamespace("costbo")), error = function(err) NULL),
+    costbo_warning_deprecated = function(w) {
+      if (is.character(w$replacement)) new <<- w$replacement
+      invokeRestart("muffleWarning")
+    })
+  if (!is.null(new)) return(new)
   paste(deparse(e, width.cutoff = 500L), collapse = " ")
 }
 

@@ -31,7 +31,10 @@
 #' budget is recorded, marked `within_budget = FALSE`, and ends the run
 #' (the reporting rule of Astudillo et al. 2021; the rule of the studies in
 #' `inst/scripts`). Problems with control sets or information sources,
-#' whose policies price their own choices, always follow `"stop"`.
+#' whose policies price their own choices, always follow `"stop"`. The
+#' seconds the rule takes at each step are the column `rule_time` of
+#' [as.data.frame()] (apart from `fit_time` and `policy_time`, and counted
+#' in neither).
 #'
 #' A measured cost is predicted for the budget by the GP of the log cost,
 #' calibrated: the predicted cost is the GP's median \eqn{\exp(m)}; its
@@ -757,7 +760,8 @@ record_step <- function(state, step, ev, p, ctl) {
   state <- state_record(state, step, ev$value, ev$cost, "bo",
                         status = ev$status, message = ev$message,
                         fit_time = p$fit_time, policy_time = p$policy_time,
-                        eval_time = ev$time, info = p$info)
+                        eval_time = ev$time, info = p$info,
+                        rule_time = p$rule_time)
   state <- state_record_prediction(state, p$prediction)
   state$memory <- p$memory
   state$iteration <- state$iteration + 1L

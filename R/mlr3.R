@@ -464,6 +464,7 @@ tuner_optimize <- function(self, private, inst) {
                           "bo", status = if (ok) "ok" else "error",
                           message = if (ok) "" else "no value reported",
                           fit_time = p$fit_time, policy_time = p$policy_time,
+                          rule_time = d$p$rule_time,
                           info = c(d$p$info, list(cost_bound = guess)))
     state <- state_record_prediction(state, d$p$prediction)
     tuner_archive_prediction(inst$archive, inst$archive$n_evals,

@@ -1,30 +1,32 @@
 # Rollout policies (src/rollout.c): CMDP rollout (Lee et al. 2021), the
 # knowledge gradient and rolling-horizon rollout (Yue and Kontar 2020).
 
-#' Rollout policies
+#' CMDP rollout (Lee et al. 2021)
 #'
-#' Nonmyopic policies that value a point \eqn{x} by simulating, on fantasy
-#' updates of the objective's GP, what a base policy would collect after
-#' evaluating it.
+#' The cost-constrained rollout of paper 001: a nonmyopic policy that
+#' values a point \eqn{x} by simulating, on fantasy updates of the
+#' objective's GP, what the base policy "EI per unit cost for \eqn{h - 1}
+#' steps, then EI" would collect after evaluating it, counting only the
+#' trajectories that fit the remaining budget.
 #'
-#' @section CMDP rollout (Lee et al. 2021):
-#' With a numeric `horizon` \eqn{h} and `base = "eipu_then_ei"`, the value
-#' of \eqn{x} is the expected total improvement \eqn{E[\max(f^*, y_1,
-#' \dots, y_L) - f^*]} of the trajectory "\eqn{x}, then \eqn{h - 2} steps of
-#' argmax EI per unit cost, then one step of argmax EI" (`base = "ei"`: EI at
-#' every step), where the outcomes are fantasy observations (see *Fantasy
-#' observations*) conditioned on by rank-one Cholesky updates. A trajectory
-#' stops before the first step whose cumulative cost would exceed the
-#' remaining budget, so only feasible trajectories are counted; a point whose
-#' own cost exceeds the remaining budget has value 0 and is proposed only
-#' when no point is feasible (then the cheapest design point). The last
-#' stage's improvement is integrated in closed form, \eqn{E[(y_L -
-#' b)^+]} given the running best \eqn{b} with \eqn{y_L} an observation, so
-#' `horizon = 1` is the expected improvement of an observation: EI with the
-#' predictive sd \eqn{\sqrt{s^2(x) + \sigma_\epsilon^2}} (restricted to
-#' affordable points; on a deterministic objective, whose noise variance is
-#' tiny, this is EI). The expectation over the other \eqn{h - 1} outcomes is
-#' a quasi-Monte Carlo average over `n_samples` scrambled Sobol normal draws,
+#' @section The value:
+#' With horizon \eqn{h}, the value of \eqn{x} is the expected total
+#' improvement \eqn{E[\max(f^*, y_1, \dots, y_L) - f^*]} of the trajectory
+#' "\eqn{x}, then \eqn{h - 2} steps of argmax EI per unit cost, then one
+#' step of argmax EI" (`base = "ei"`: EI at every step), where the outcomes
+#' \eqn{y_t} are fantasy outcomes (see *Fantasy outcomes*) conditioned on by
+#' rank-one Cholesky updates (paper 001, App. B). A trajectory stops before
+#' the first step whose cumulative cost would exceed the remaining budget,
+#' so only feasible trajectories are counted; a point whose own cost
+#' exceeds the remaining budget has value 0 and is proposed only when no
+#' point is feasible (then the cheapest design point). The last stage's
+#' improvement is integrated in closed form, \eqn{E[(y_L - b)^+]} given the
+#' running best \eqn{b} (computed from log EI, so accurate far in the
+#' tail). On a deterministic objective the outcomes are values of
+#' \eqn{f}, so the last stage is the EI of \eqn{f} and `horizon = 1` is EI
+#' (restricted to affordable points), computed once rather than averaged
+#' over samples. The expectation over the other \eqn{h - 1} outcomes is a
+#' quasi-Monte Carlo average over `n_samples` scrambled Sobol normal draws,
 #' the same for every \eqn{x} (common random numbers).
 #'
 #' Costs: the known cost, or, for a measured cost, the posterior mean
@@ -34,10 +36,9 @@
 #' trajectory. A known cost may be any of [bo_problem()]'s: a constant, a
 #' cost constructor's ([cost_linear()], [cost_cosine()], the costs of
 #' [test_problem()]'s problems), evaluated in C, or a function written in
-#' R, which the C core calls back wherever the rollout prices a point (as
-#' does the knowledge gradient's and the rolling horizon's check of the
-#' remaining budget).
+#' R, which the C core calls back wherever the rollout prices a point.
 #'
+#' @section Maximization:
 #' The inner argmax steps use the C maximizer on fixed raw points (multistart
 #' L-BFGS-B, deterministic tie-breaking), so the base policy is sequentially
 #' consistent and the value is a deterministic function of \eqn{x} given the
@@ -47,24 +48,101 @@
 #' them (steps from 0.05 of the box, halved after a failed poll, at most
 #' `maxit` polls; L-BFGS-B cannot be nested inside the inner maximizations).
 #'
-#' @section Rolling-horizon rollout (Yue and Kontar 2020):
-#' With `base = "kg"`, the value of \eqn{x} with horizon \eqn{h} is
-#' \eqn{KG(x) + \sum_{j=1}^{h-1} \alpha^j E[KG_j(x_j)]}, where \eqn{x_j} is
-#' the greedy knowledge-gradient choice among the candidates in the
-#' \eqn{j}-th fantasized state; the expectations over the observations are
-#' tensor Gauss-Hermite rules with `n_nodes` nodes for the first transition
-#' and `control$n_deep` for later ones, 10 and 10 by default as in the
-#' paper (fewer deep nodes, e.g. `control = list(n_deep = 3)`, make long
-#' horizons cheaper at the price of a coarser expectation). The end-stage
-#' decision, the argmax of the posterior mean, is what the last KG term
-#' values (KG is the expected gain of that maximum). `horizon = 1` is greedy
-#' KG. Every fantasized state is conditioned on observations at \eqn{x} and
-#' at candidates only, so the states of the lookahead tree are held as
-#' posterior means and covariances of those points, and a fantasy is their
-#' rank-one update (exactly the GP's conditioning); the greedy argmax skips
-#' candidates whose bound on KG cannot beat the best one found, so it is
-#' exact.
+#' @section Fantasy outcomes:
+#' All lookahead in the rollouts follows one rule. On a noisy objective a
+#' fantasy outcome at \eqn{x} is an observation, drawn from its predictive
+#' distribution, mean \eqn{m(x)} and variance \eqn{s^2(x) +
+#' \sigma_\epsilon^2} (the posterior variance of \eqn{f} plus the noise
+#' variance and the jitter). On a deterministic objective (`noise = FALSE`
+#' in [bo_problem()], the default), whose GP has a noise variance only for
+#' numerical reasons, it is the latent value \eqn{f(x)}, variance
+#' \eqn{s^2(x)}, so a rollout's last stage is the EI of \eqn{f}. Either is
+#' conditioned on as the GP conditions on data (with the noise on its
+#' diagonal). `fantasy = "observation"` draws observations on every
+#' objective: the rollouts of costbo before this rule, kept so that results
+#' made with them can be reproduced.
 #'
+#' @section Random numbers:
+#' Each proposal draws, in this order: the scrambled Sobol normals
+#' (`n_samples` x \eqn{h}), the inner raw points (`control$n_raw`), their
+#' selection uniforms, and the outer design (`10 d` points). So
+#' `set.seed()` repeats a run.
+#'
+#' @param horizon The horizon \eqn{h}, a whole number from 1 to 100 (the
+#'   work grows like \eqn{h}).
+#' @param n_samples Quasi-Monte Carlo samples (at most 1024: one proposal
+#'   at horizon 2 on 20 points takes about 5 s with 1000 samples, the
+#'   reference implementation's number, and 30 s with 4096).
+#' @param base The base policy: `"eipu_then_ei"` (paper 001's, EI per unit
+#'   cost then EI at the last step) or `"ei"` (EI at every step).
+#' @param fantasy What a fantasy outcome is on a deterministic objective:
+#'   `"latent"` (default), the value of \eqn{f}, or `"observation"`, an
+#'   observation whose variance includes the GP's noise band and jitter
+#'   (see *Fantasy outcomes*). On a noisy objective both draw observations.
+#' @param control A list of tuning settings, all optional: `n_raw` (100),
+#'   `inner_starts` (2), `inner_maxit` (50): raw points, L-BFGS-B starts
+#'   and iterations of the inner maximizations; `starts` (2), `maxit` (10):
+#'   the derivative-free outer search (starts, polls). Caps: `n_raw` 1e5,
+#'   `inner_starts` and `starts` 1000, `inner_maxit` and `maxit` 10000.
+#'   (The settings of [policy_kg_rollout()] are accepted and unused.)
+#' @return A `bo_policy`.
+#' @references
+#' Lee, E. H., Eriksson, D., Perrone, V. and Seeger, M. (2021). A
+#' nonmyopic approach to cost-constrained Bayesian optimization. *UAI*.
+#' @family policies
+#' @examples
+#' prob <- test_problem("lee2021", budget = 20)
+#' run <- bo_optimize(prob, policy_cmdp_rollout(horizon = 2, n_samples = 8),
+#'                    seed = 1, progress = FALSE)
+#' as.data.frame(run)[, c("x1", "x2", "value", "acquisition")]
+#' @export
+policy_cmdp_rollout <- function(horizon = 4, n_samples = 64,
+                                base = c("eipu_then_ei", "ei"),
+                                fantasy = c("latent", "observation"),
+                                control = list()) {
+  horizon <- check_count_max(horizon, 1L, 100L, arg = "horizon")
+  n_samples <- check_count_max(n_samples, 1L, 1024L, arg = "n_samples")
+  base <- check_choice(base, c("eipu_then_ei", "ei"))
+  fantasy <- check_choice(fantasy, c("latent", "observation"))
+  control <- check_rollout_control(control)
+  label <- sprintf("%s rollout (h = %d, %d QMC samples%s)",
+                   if (base == "ei") "EI" else "CMDP", horizon, n_samples,
+                   if (fantasy == "observation") ", observed fantasies" else "")
+  cmdp_policy(if (base == "ei") "ei_rollout" else "cmdp_rollout", label,
+              horizon, n_samples, base, fantasy, control,
+              params = list(horizon = horizon, n_samples = n_samples,
+                            base = base, fantasy = fantasy))
+}
+
+#' Rolling-horizon rollout (Yue and Kontar 2020)
+#'
+#' The rollout of paper 004: a nonmyopic policy that values a point
+#' \eqn{x} by the discounted knowledge gradients that greedy KG, its base
+#' policy, would collect after evaluating it, on fantasy updates of the
+#' objective's GP, looking ahead a fixed number of steps or, with
+#' `horizon = "adaptive"`, as far as the Rolling Horizon Theorem allows at
+#' each stage.
+#'
+#' @section The value:
+#' The value of \eqn{x} with horizon \eqn{h} is \eqn{KG(x) +
+#' \sum_{j=1}^{h-1} \alpha^j E[KG_j(x_j)]}, where \eqn{x_j} is the greedy
+#' knowledge-gradient choice among the candidates in the \eqn{j}-th
+#' fantasized state; the expectations over the fantasy outcomes (see
+#' *Fantasy outcomes* in [policy_cmdp_rollout()]) are tensor Gauss-Hermite
+#' rules with `n_nodes` nodes for the first transition and `control$n_deep`
+#' for later ones, 10 and 10 by default as in the paper (fewer deep nodes,
+#' e.g. `control = list(n_deep = 3)`, make long horizons cheaper at the
+#' price of a coarser expectation). The end-stage decision, the argmax of
+#' the posterior mean, is what the last KG term values (KG is the expected
+#' gain of that maximum). `horizon = 1` is greedy KG ([policy_kg()] is
+#' `policy_kg_rollout(1, fantasy = "observation")`). Every fantasized state
+#' is conditioned on outcomes at \eqn{x} and at candidates only, so the
+#' states of the lookahead tree are held as posterior means and covariances
+#' of those points, and a fantasy is their rank-one update (exactly the
+#' GP's conditioning); the greedy argmax skips candidates whose bound on KG
+#' cannot beat the best one found, so it is exact.
+#'
+#' @section Rolling horizon:
 #' With `horizon = "adaptive"` the horizon is chosen before every step by
 #' the Rolling Horizon Theorem (paper 004, Thm. 3): the smallest \eqn{j} in
 #' \eqn{2, \dots,} `max_horizon` with \eqn{\sum_{i=2}^j \alpha^{i-2}
@@ -72,7 +150,7 @@
 #' profit \eqn{\phi(i)} is the KG of the base policy's choice in the
 #' \eqn{(i-1)}-th state of its own path: greedy KG from the current state,
 #' its first decision the greedy decision over the box (below) and its
-#' fantasized observations the posterior means (the paper leaves \eqn{\phi}
+#' fantasized outcomes the posterior means (the paper leaves \eqn{\phi}
 #' generic). The error bound is Corollary 1, \eqn{\bar e_k = K \sigma^2
 #' P_X \sqrt{\log(e/P_X)} + u}, with \eqn{P_X = \sqrt{s_n^2(x) /
 #' \sigma^2}} the power function at the decision being evaluated and
@@ -97,15 +175,17 @@
 #' (Branin, Six-hump camel, Goldstein-Price, Bohachevsky, Griewank-3 with
 #' their budgets of \eqn{10 d} evaluations), the rule looks ahead at about
 #' half of the stages, mostly with \eqn{h = 2} or 3, as in the paper's
-#' Fig. 1 (measured by `bench/rollout.R horizons`; with \eqn{K = 1} it
-#' never looks ahead, with \eqn{K = 0.1} almost never). The chosen \eqn{h}
-#' is non-decreasing in \eqn{K} while it is above 1, and 1 for every
-#' \eqn{K} above the largest one that allows lookahead. The number of
-#' remaining evaluations \eqn{N - k + 1} is the remaining budget divided by
-#' the mean cost of the evaluations so far (Alg. 1), rounded down, and
-#' \eqn{h} never exceeds it. Every evaluation records the chosen `h`,
-#' `error_bound` (\eqn{\bar e_k}) and `power` (\eqn{P_X}).
+#' Fig. 1 (measured by `bench/rollout.R horizons`, with fantasy
+#' observations; with \eqn{K = 1} it never looks ahead, with \eqn{K = 0.1}
+#' almost never). The chosen \eqn{h} is non-decreasing in \eqn{K} while it
+#' is above 1, and 1 for every \eqn{K} above the largest one that allows
+#' lookahead. The number of remaining evaluations \eqn{N - k + 1} is the
+#' remaining budget divided by the mean cost of the evaluations so far
+#' (Alg. 1), rounded down, and \eqn{h} never exceeds it. Every evaluation
+#' records the chosen `h`, `error_bound` (\eqn{\bar e_k}) and `power`
+#' (\eqn{P_X}).
 #'
+#' @section Optimization over the box:
 #' KG is computed on the finite set of the conditioned inputs, `n_cand`
 #' scrambled Sobol candidates and \eqn{x}; the greedy choices inside the
 #' lookahead are made over the candidates. The decision is optimized over
@@ -122,11 +202,13 @@
 #' \eqn{h > 2} the screening and the search use the two-step value (a
 #' tenth of the cost of each further stage), and only the end points of
 #' the searches are scored with the \eqn{h}-step value, which chooses
-#' among them. Ties go to the first point.
+#' among them. Ties go to the first point. A known cost is honoured as by
+#' [policy_cmdp_rollout()]: points whose cost exceeds the remaining budget
+#' are skipped.
 #'
-#' @section Multiple information sources (Yue and Kontar 2020, Sec. 7):
+#' @section Multiple information sources (paper 004, Sec. 7):
 #' On a problem with `sources` ([bo_problem()], [test_problem_miso()]) the
-#' KG-based policies (`base = "kg"`, and [policy_kg()]) model all sources
+#' KG-based policies (this one and [policy_kg()]) model all sources
 #' with [gp_fit_miso()] and choose a pair (point, source): the stage reward
 #' is the knowledge gradient of the objective (source 0) per unit cost,
 #' \eqn{KG(x, s) / c_s(x)} with \eqn{KG(x, s) = E[\max_a \mu_{n+1}(a, 0)]
@@ -134,7 +216,7 @@
 #' (paper 004, eq. 22-23, as misoKG), and the greedy base policy and the
 #' decision run over every candidate and design point paired with every
 #' source (ties go to the first pair: candidates and design points in
-#' order, source 0 first). The fantasized observation of a source is drawn
+#' order, source 0 first). The fantasized outcome of a source is drawn
 #' from that source's posterior, and the end stage is the argmax of the
 #' objective's posterior mean. The horizon rule is the single-source one
 #' with \eqn{\phi(i)} the KG (not divided by the cost) of the greedy
@@ -149,58 +231,41 @@
 #' \eqn{x}-gradients) with the source of the starting pair held fixed; with
 #' `source_costs` a function of \eqn{x} the search runs in R.
 #'
-#' @section Fantasy observations:
-#' All lookahead in costbo follows one rule: a fantasy observation at
-#' \eqn{x} is drawn from the predictive distribution of an observation,
-#' mean \eqn{m(x)} and variance \eqn{s^2(x) + \sigma_\epsilon^2} (the
-#' posterior variance of \eqn{f} plus the noise variance and the jitter),
-#' and conditioned on as an observation (with the noise on its diagonal).
-#' The CMDP rollout draws it by quasi-Monte Carlo, the rolling horizon and
-#' KG by Gauss-Hermite quadrature.
-#'
 #' @section Random numbers:
-#' Each proposal draws, in this order: CMDP: the scrambled Sobol normals
-#' (`n_samples` x \eqn{h}), the inner raw points (`control$n_raw`), their
-#' selection uniforms, and the outer design (`10 d` points);
-#' rolling horizon and KG: the candidates, then the design. So
-#' `set.seed()` repeats a run.
+#' Each proposal draws the candidates, then the design. So `set.seed()`
+#' repeats a run.
 #'
-#' @param horizon The horizon \eqn{h}: a whole number \eqn{\ge 1}, or
-#'   `"adaptive"` (rolling horizon by Theorem 3; needs `base = "kg"`). At
-#'   most 100 for the CMDP and EI rollouts (their work grows like
-#'   \eqn{h}) and 10 for `base = "kg"` (its work grows like `n_nodes`
-#'   \eqn{\times} `n_deep`\eqn{^{h-2}}).
-#' @param base The base policy: `"eipu_then_ei"` (CMDP rollout, the
-#'   default for a numeric horizon), `"ei"` (EI rollout) or `"kg"`
-#'   (rolling-horizon rollout, the default for `horizon = "adaptive"`).
-#' @param n_samples Quasi-Monte Carlo samples of the CMDP rollout (at most
-#'   1024: one proposal at horizon 2 on 20 points takes about 5 s with 1000
-#'   samples, the reference implementation's number, and 30 s with 4096).
+#' @param horizon The horizon \eqn{h}: `"adaptive"` (default: chosen at
+#'   every step by Theorem 3) or a whole number from 1 to 10 (the work
+#'   grows like `n_nodes` \eqn{\times} `n_deep`\eqn{^{h-2}}).
 #' @param max_horizon Largest horizon considered by `"adaptive"` (at most
 #'   10).
-#' @param discount The discount factor \eqn{\alpha} in (0, 1] of the
-#'   rolling-horizon rollout.
+#' @param discount The discount factor \eqn{\alpha} in (0, 1].
 #' @param n_nodes Gauss-Hermite nodes of the knowledge gradient and of the
 #'   first transition, at most 1000 (the range of [gauss_hermite()]).
 #' @param n_cand Candidate points of the knowledge gradient, at most 2000
 #'   (the rolling horizon keeps their joint covariances at every stage:
 #'   memory grows like `n_cand`\eqn{^2} times the horizon).
-#' @param control A list of tuning settings, all optional: `n_raw` (100) and
-#'   `inner_starts` (2), `inner_maxit` (50): raw points, L-BFGS-B starts
-#'   and iterations of the inner maximizations (and the L-BFGS-B
-#'   iterations of the KG refinement); `starts` (2), `maxit` (10): the
-#'   derivative-free outer search of the CMDP and rolling-horizon values
-#'   (starts, polls); `n_deep` (10): Gauss-Hermite nodes of later
-#'   transitions; `n_top` (5): the points of largest reward from which the
-#'   decision is refined; `error_const` (0.01) and `error_offset` (0):
-#'   \eqn{K} and \eqn{u} of the error bound. Caps: `n_raw` 1e5, `n_deep`
-#'   1000, `inner_starts`, `starts` and `n_top` 1000, `inner_maxit` and
-#'   `maxit` 10000.
+#' @param fantasy What a fantasy outcome is on a deterministic objective:
+#'   `"latent"` (default), the value of \eqn{f}, or `"observation"`, an
+#'   observation whose variance includes the GP's noise band and jitter
+#'   (see *Fantasy outcomes* in [policy_cmdp_rollout()]); it sets the
+#'   spread \eqn{\tilde\sigma(a, x)} of the updated means (see
+#'   [policy_kg()]), with \eqn{\sigma_\epsilon^2 = 0} for the latent value
+#'   (conditioned on with the noise band on its diagonal: \eqn{\tilde
+#'   \sigma(a, x) = \Sigma_n(a, x) \Sigma_n(x, x)^{1/2} / (\Sigma_n(x, x)
+#'   + \sigma_\epsilon^2)}). On a noisy objective both draw observations.
+#' @param control A list of tuning settings, all optional: `n_deep` (10):
+#'   Gauss-Hermite nodes of later transitions; `n_top` (5): the points of
+#'   largest reward from which the decision is refined; `inner_maxit` (50):
+#'   L-BFGS-B iterations of the KG refinement; `starts` (2), `maxit` (10):
+#'   the derivative-free search of the rolling-horizon values (starts,
+#'   polls); `error_const` (0.01) and `error_offset` (0): \eqn{K} and
+#'   \eqn{u} of the error bound. Caps: `n_deep` 1000, `starts` and `n_top`
+#'   1000, `inner_maxit` and `maxit` 10000. (The settings of
+#'   [policy_cmdp_rollout()] are accepted and unused.)
 #' @return A `bo_policy`.
 #' @references
-#' Lee, E. H., Eriksson, D., Perrone, V. and Seeger, M. (2021). A
-#' nonmyopic approach to cost-constrained Bayesian optimization. *UAI*.
-#'
 #' Yue, X. and Kontar, R. A. (2020). Why non-myopic Bayesian optimization
 #' is promising and how far should we look-ahead? A study via rollout.
 #' *AISTATS*.
@@ -210,19 +275,79 @@
 #' Statistical Association*.
 #' @family policies
 #' @examples
-#' prob <- test_problem("lee2021", budget = 20)
-#' run <- bo_optimize(prob, policy_rollout(horizon = 2, n_samples = 8),
-#'                    seed = 1, progress = FALSE)
-#' as.data.frame(run)$h
 #' # the rolling horizon: the chosen h, error bound and power function
 #' run <- bo_optimize(test_problem("branin", budget = 4),
-#'                    policy_rollout(horizon = "adaptive", n_cand = 30),
+#'                    policy_kg_rollout(n_cand = 30),
 #'                    seed = 1, progress = FALSE)
 #' as.data.frame(run)[, c("h", "error_bound", "power")]
+#' @export
+policy_kg_rollout <- function(horizon = "adaptive", max_horizon = 5,
+                              discount = 0.9, n_nodes = 10, n_cand = 100,
+                              fantasy = c("latent", "observation"),
+                              control = list()) {
+  adaptive <- identical(horizon, "adaptive")
+  if (!adaptive) {
+    if (is.character(horizon)) {
+      stop_arg("horizon", sprintf("\"adaptive\" or a whole number in 1..%d",
+                                  rollout_max_kg_horizon), horizon)
+    }
+    horizon <- check_count_max(horizon, 1L, rollout_max_kg_horizon,
+                               arg = "horizon")
+  }
+  max_horizon <- check_count_max(max_horizon, 1L, rollout_max_kg_horizon,
+                                 arg = "max_horizon")
+  discount <- check_number(discount, min = 0, max = 1, min_open = TRUE)
+  n_nodes <- check_count_max(n_nodes, 1L, 1000L, arg = "n_nodes")
+  n_cand <- check_count_max(n_cand, 1L, 2000L, arg = "n_cand")
+  fantasy <- check_choice(fantasy, c("latent", "observation"))
+  control <- check_rollout_control(control)
+  if (!adaptive && horizon > max_horizon) max_horizon <- horizon
+  obs <- if (fantasy == "observation") ", observed fantasies" else ""
+  label <- if (adaptive) {
+    sprintf("rolling-horizon rollout (KG, h <= %d, alpha = %g%s)",
+            max_horizon, discount, obs)
+  } else sprintf("KG rollout (h = %d, alpha = %g%s)", horizon, discount, obs)
+  kg_policy("kg_rollout", label, if (adaptive) 0L else horizon, max_horizon,
+            discount, n_nodes, n_cand, control,
+            params = list(horizon = horizon, max_horizon = max_horizon,
+                          discount = discount, n_nodes = n_nodes,
+                          n_cand = n_cand, fantasy = fantasy),
+            fantasy = fantasy)
+}
+
+#' Rollout policies (deprecated)
+#'
+#' `policy_rollout()` made two policies, switching on `base`: use
+#' [policy_cmdp_rollout()] (a numeric `horizon` with `base =
+#' "eipu_then_ei"` or `"ei"`) and [policy_kg_rollout()] (`base = "kg"`, or
+#' `horizon = "adaptive"`). It keeps working for one release, with a
+#' warning of class `costbo_warning_deprecated` that names the call to use,
+#' and makes the policies it always made: their fantasy outcomes are
+#' observations on every objective, as those of the new constructors with
+#' `fantasy = "observation"` (whose default, `"latent"`, fantasizes the
+#' value of \eqn{f} on a deterministic objective; see *Fantasy outcomes*
+#' in [policy_cmdp_rollout()]).
+#'
+#' @inheritParams policy_kg_rollout
+#' @param horizon The horizon \eqn{h}: a whole number \eqn{\ge 1} (at most
+#'   100, or 10 with `base = "kg"`), or `"adaptive"` (needs `base = "kg"`).
+#' @param base The base policy: `"eipu_then_ei"` (the CMDP rollout, the
+#'   default for a numeric horizon), `"ei"` (EI rollout) or `"kg"`
+#'   (rolling-horizon rollout, the default for `horizon = "adaptive"`).
+#' @param n_samples Quasi-Monte Carlo samples of the CMDP rollout (at most
+#'   1024).
+#' @param control As for [policy_cmdp_rollout()] and [policy_kg_rollout()].
+#' @return A `bo_policy`.
+#' @family policies
+#' @examples
+#' pol <- suppressWarnings(policy_rollout(2, n_samples = 8))
+#' # the same policy:
+#' policy_cmdp_rollout(2, n_samples = 8, fantasy = "observation")
 #' @export
 policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
                            max_horizon = 5, discount = 0.9, n_nodes = 10,
                            n_cand = 100, control = list()) {
+  control_given <- control
   adaptive <- identical(horizon, "adaptive")
   base <- if (is.null(base)) {
     if (adaptive) "kg" else "eipu_then_ei"
@@ -243,6 +368,30 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
   n_nodes <- check_count_max(n_nodes, 1L, 1000L, arg = "n_nodes")
   n_cand <- check_count_max(n_cand, 1L, 2000L, arg = "n_cand")
   control <- check_rollout_control(control)
+  # the call that makes the same policy (fantasy observations): the
+  # arguments given that the new constructor takes, by value
+  given <- names(match.call())[-1L]
+  arg <- function(name, value, always = FALSE) {
+    if (is.numeric(value)) value <- as.double(value)
+    if (always || name %in% given) {
+      paste(name, "=", paste(deparse(value), collapse = " "))
+    }
+  }
+  args <- if (base == "kg") {
+    c(arg("horizon", horizon, TRUE), arg("max_horizon", max_horizon),
+      arg("discount", discount), arg("n_nodes", n_nodes),
+      arg("n_cand", n_cand))
+  } else {
+    c(arg("horizon", horizon, TRUE), arg("n_samples", n_samples, TRUE),
+      if (base == "ei") arg("base", base, TRUE))
+  }
+  args <- c(args, "fantasy = \"observation\"",
+            if (length(control_given)) arg("control", control_given))
+  new <- sprintf("%s(%s)", if (base == "kg") "policy_kg_rollout" else
+    "policy_cmdp_rollout", paste(args, collapse = ", "))
+  deprecated_function("policy_rollout", new, paste(
+    "the same policy; by default, `fantasy = \"latent\"`:",
+    "values of f on a deterministic objective"))
   if (!adaptive && base == "kg" && horizon > max_horizon) {
     max_horizon <- horizon
   }
@@ -259,6 +408,24 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
                                    discount = discount, n_nodes = n_nodes,
                                    n_cand = n_cand)))
   }
+  cmdp_policy(paste0("rollout_", base),
+              sprintf("%s rollout (h = %d, %d QMC samples)",
+                      if (base == "ei") "EI" else "CMDP", horizon, n_samples),
+              horizon, n_samples, base, "observation", control,
+              params = list(horizon = horizon, base = base,
+                            n_samples = n_samples))
+}
+
+# Whether the fantasy outcomes of a rollout with setting `fantasy` are latent
+# values of f in `state` (the rule of src/gp.h): on a deterministic
+# objective unless the setting is "observation".
+rollout_latent <- function(fantasy, state) {
+  fantasy == "latent" && !isTRUE(state$problem$noisy)
+}
+
+# The CMDP engine's policies (checked settings): base "eipu_then_ei" or "ei".
+cmdp_policy <- function(name, label, horizon, n_samples, base, fantasy,
+                        control, params) {
   base_code <- match(base, c("eipu_then_ei", "ei")) - 1L
   propose <- function(state) {
     s <- rollout_state(state)
@@ -266,7 +433,7 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
     ds <- sobol_unit(10L * s$d, s$d)
     r <- call_c(C_rollout_cmdp_propose, s$pack, ds, dr$z, dr$raw,
                dr$unif, cmdp_control(horizon, base_code, s$remaining,
-                                     control))
+                                     control, rollout_latent(fantasy, state)))
     list(x = s$lower + r$x * (s$upper - s$lower),
          info = list(acquisition = r$value, h = horizon),
          memory = state$memory)
@@ -275,22 +442,18 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
     s <- rollout_state(state)
     dr <- cmdp_draws(s$d, horizon, n_samples, control)
     call_c(C_rollout_cmdp_value, s$pack, to_unit(X, s), dr$z, dr$raw, dr$unif,
-          cmdp_control(horizon, base_code, s$remaining, control))$value
+          cmdp_control(horizon, base_code, s$remaining, control,
+                       rollout_latent(fantasy, state)))$value
   }
   # (calls a known cost written in R from C, see check_run_ready())
-  new_bo_policy(
-    paste0("rollout_", base),
-    sprintf("%s rollout (h = %d, %d QMC samples)",
-            if (base == "ei") "EI" else "CMDP", horizon, n_samples),
-    propose, acquisition,
-    params = list(horizon = horizon, base = base, n_samples = n_samples),
-    domains = "box", known_cost = TRUE)
+  new_bo_policy(name, label, propose, acquisition, params = params,
+                domains = "box", known_cost = TRUE)
 }
 
 #' Knowledge gradient
 #'
 #' The greedy knowledge-gradient policy, the base heuristic of the
-#' rolling-horizon rollout ([policy_rollout()]): it maximizes
+#' rolling-horizon rollout ([policy_kg_rollout()]): it maximizes
 #' \eqn{KG(x) = E[\max_a \mu_{n+1}(a)] - \max_a \mu_n(a)}, the expected
 #' gain of the maximum of the posterior mean after observing \eqn{x}, over
 #' the finite set \eqn{a} of the observed inputs, `n_cand` scrambled Sobol
@@ -298,15 +461,18 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
 #' is a Gauss-Hermite rule with `n_nodes` nodes: the updated mean is
 #' \eqn{\mu_n(a) + \tilde\sigma(a, x) Z} with \eqn{\tilde\sigma(a, x) =
 #' \Sigma_n(a, x) / \sqrt{\Sigma_n(x, x) + \sigma_\epsilon^2}} (paper 004,
-#' eq. 23). KG is maximized over the box: over a `10 d`-point design plus
-#' the candidates, then by L-BFGS-B with its analytic gradient from the 5
-#' best of them; points whose cost exceeds the remaining budget are
-#' skipped. On a problem
+#' eq. 23), the observation's noise variance \eqn{\sigma_\epsilon^2} being
+#' the GP's (on a deterministic objective, its numerical noise band: this
+#' is [policy_kg_rollout()] with `horizon = 1` and `fantasy =
+#' "observation"`). KG is maximized over the box: over a `10 d`-point
+#' design plus the candidates, then by L-BFGS-B with its analytic gradient
+#' from the 5 best of them; points whose cost exceeds the remaining budget
+#' are skipped. On a problem
 #' with information sources this is misoKG (Poloczek et al. 2017): it
 #' maximizes KG of the objective per unit cost over pairs (point, source);
-#' see [policy_rollout()].
+#' see [policy_kg_rollout()].
 #'
-#' @inheritParams policy_rollout
+#' @inheritParams policy_kg_rollout
 #' @return A `bo_policy`.
 #' @family policies
 #' @examples
@@ -327,11 +493,19 @@ rollout_max_kg_horizon <- 10L
 
 # The KG-based policies: h = 0 chooses the horizon by Theorem 3. On a
 # problem with information sources they choose pairs (x, source) by
-# miso_propose().
+# miso_propose(). `fantasy` as in policy_kg_rollout(): the engine's control
+# with latent fantasies serves the states where rollout_latent() says so.
 kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
-                      params) {
-  nodes <- kg_control(n_nodes, control$n_deep, alpha, max(max_h, h, 1L))
+                      params, fantasy = "observation") {
+  nodes_of <- local({
+    obs <- kg_control(n_nodes, control$n_deep, alpha, max(max_h, h, 1L),
+                      latent = FALSE)
+    lat <- kg_control(n_nodes, control$n_deep, alpha, max(max_h, h, 1L),
+                      latent = TRUE)
+    function(state) if (rollout_latent(fantasy, state)) lat else obs
+  })
   propose <- function(state) {
+    nodes <- nodes_of(state)
     if (problem_search(state$problem)$kind == "pairs") {
       return(miso_propose(state, h, nodes, n_cand, control))
     }
@@ -347,6 +521,7 @@ kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
          memory = state$memory)
   }
   acquisition <- function(state, X) {
+    nodes <- nodes_of(state)
     if (problem_search(state$problem)$kind == "pairs") {
       return(miso_acquisition(state, X, max(h, 1L), nodes, n_cand))
     }
@@ -393,8 +568,11 @@ miso_propose <- function(state, h, nodes, n_cand, control) {
 
 # The control objects of the KG engine of src/rollout.c, read by name.
 # kg_control() (unpack_kg()): Gauss-Hermite nodes of the first and of later
-# transitions, discount alpha in (0, 1], largest horizon.
-kg_control <- function(n_nodes, n_deep, alpha, max_h, call = sys.call(-1L)) {
+# transitions, discount alpha in (0, 1], largest horizon, and whether the
+# fantasy outcomes are latent values of f (else observations; the rule of
+# src/gp.h).
+kg_control <- function(n_nodes, n_deep, alpha, max_h, latent,
+                       call = sys.call(-1L)) {
   structure(list(
     n_nodes = check_count_max(n_nodes, 1L, 1000L, arg = "n_nodes",
                               call = call),
@@ -402,7 +580,8 @@ kg_control <- function(n_nodes, n_deep, alpha, max_h, call = sys.call(-1L)) {
     alpha = check_number(alpha, min = 0, max = 1, min_open = TRUE,
                          arg = "alpha", call = call),
     max_h = check_count_max(max_h, 1L, rollout_max_kg_horizon,
-                            arg = "max_h", call = call)),
+                            arg = "max_h", call = call),
+    latent = as.integer(check_flag(latent, arg = "latent", call = call))),
     class = "costbo_kg_control")
 }
 
@@ -557,14 +736,17 @@ cmdp_draws <- function(d, h, n_samples, control) {
 # The control object of the CMDP engine (unpack_cmdp() in src/rollout.c):
 # horizon, base policy (0: EI-PU then EI, 1: EI), remaining budget, the
 # inner maximizations' control (control$inner_starts L-BFGS-B starts,
-# control$inner_maxit iterations) and the outer compass search
-# (control$starts searches of at most control$maxit polls).
-cmdp_control <- function(h, base_code, remaining, control,
+# control$inner_maxit iterations), the outer compass search
+# (control$starts searches of at most control$maxit polls), and whether the
+# fantasy outcomes are latent values of f (else observations; the rule of
+# src/gp.h).
+cmdp_control <- function(h, base_code, remaining, control, latent,
                          call = sys.call(-1L)) {
   structure(list(
     h = check_count_max(h, 1L, 100L, arg = "h", call = call),
     base = check_count_max(base_code, 0L, 1L, arg = "base", call = call),
     remaining = rollout_remaining(remaining, call),
+    latent = as.integer(check_flag(latent, arg = "latent", call = call)),
     inner = max_control(control$inner_starts, maxit = control$inner_maxit),
     starts = check_count_max(control$starts, 1L, 1000L, arg = "starts",
                              call = call),

@@ -129,13 +129,46 @@ typed_neighbours <- function(space, U) {
 # has fewer).
 problem_design.bo_problem_typed <- function(problem, n, design = "sobol") {
   sp <- problem$space
-  U <- space_transform(sp, sobol_unit(if (space_discrete(sp)) 64L * n else n,
-                                      sp$d))
-  U <- U[!duplicated(U), , drop = FALSE]
-  U <- U[seq_len(min(n, nrow(U))), , drop = FALSE]
+  U <- sobol_unit(if (space_discrete(sp)) 64L * n else n, sp$d)
+  U <- typed_first_distinct(sp, U, n)
   m <- nrow(U)
   list(x = U, control_set = rep(NA_integer_, m),
        source = rep(NA_integer_, m), index = rep(NA_integer_, m))
+}
+
+# The first n distinct rows of T(U) (all of them when there are fewer), in
+# their order: what T(U)[!duplicated(T(U)), ][1:n, ] gives, but transformed
+# and compared in blocks growing from the first n rows, so that a space
+# whose numeric parameters make almost every point distinct (the usual
+# case) transforms and compares about n rows, not all 64 n of a design or
+# of the budget rule's candidates.
+typed_first_distinct <- function(space, U, n) {
+  m <- nrow(U)
+  k <- min(n, m)
+  repeat {
+    V <- space_transform(space, U[seq_len(k), , drop = FALSE])
+    keep <- !duplicated(row_ids(V))
+    if (sum(keep) >= n || k == m) break
+    k <- min(4L * k, m)
+  }
+  V <- V[keep, , drop = FALSE]
+  V[seq_len(min(n, nrow(V))), , drop = FALSE]
+}
+
+# Row ids of the matrix X: for each row, the index of the first row equal
+# to it (element by element, as duplicated() compares the rows of a
+# matrix), by a hashed match() per column that folds each column's ids
+# into the ids of the columns before it (exact in double precision up to
+# 9e7 rows).
+row_ids <- function(X) {
+  n <- nrow(X)
+  if (!ncol(X)) return(rep(1L, n))
+  id <- match(X[, 1L], X[, 1L])
+  for (j in seq_len(ncol(X))[-1L]) {
+    key <- (id - 1) * n + match(X[, j], X[, j])
+    id <- match(key, key)
+  }
+  id
 }
 
 problem_synthetic.bo_problem_typed <- function(problem, m) {
@@ -238,6 +271,18 @@ problem_cost_label.bo_problem_typed <- function(problem) {
   if (problem$cost_type == "known" && !is.null(problem$user_cost)) {
     "known (function of the typed point)"
   } else NextMethod()
+}
+
+# The user's known cost at the typed points of the rows of X, decoded at
+# once (space_values() of the rows, the values space_point() gives each).
+problem_known_costs.bo_problem_typed <- function(problem, X) {
+  cost <- problem$user_cost
+  if (is.null(cost)) return(NextMethod())
+  v <- space_values(problem$space, X)
+  vapply(seq_len(nrow(X)), function(i) {
+    pt <- lapply(v, `[`, i)
+    valid_cost(tryCatch(cost(pt), error = function(e) NA_real_))
+  }, numeric(1))
 }
 
 # the valid points of the space (no corners: they may not be valid points)

@@ -143,8 +143,13 @@ print.summary.bo_run <- function(x, digits = max(3L, getOption("digits") - 3L),
 #'   status `"ok"`), `best_value` (the best successful value so far, of the
 #'   objective itself, source 0, with information sources: the largest, or
 #'   the smallest for a minimized problem; `NA` before the first),
-#'   `fit_time`, `policy_time`, `eval_time` (seconds), then the policy's
-#'   diagnostics (e.g. `acquisition`, `lambda`). With control sets, after
+#'   `fit_time`, `policy_time`, `rule_time`, `eval_time` (seconds spent
+#'   fitting the models, in the policy, in the budget rule of
+#'   `budget_rule` (checking that the proposal fits and, when it does not,
+#'   choosing among the points that do; see [bo_optimize()]) and in the
+#'   evaluation; the first three are `NA` for the initial design, and
+#'   `rule_time` also for evaluations recorded before costbo recorded it),
+#'   then the policy's diagnostics (e.g. `acquisition`, `lambda`). With control sets, after
 #'   `eval_time`: `control_set` (the index of the chosen set, `NA` for the
 #'   initial design), `random_x1`, ..., `random_xd` (the realized random
 #'   inputs, `NA` where controlled), and when the problem records its
@@ -178,6 +183,7 @@ as.data.frame.bo_run <- function(x, row.names = NULL, optional = FALSE,
                    cost_valid = !is.na(x$cost),
                    best_value = user_value(pr, best), fit_time = x$fit_time,
                    policy_time = x$policy_time,
+                   rule_time = state_rule_time(x),
                    eval_time = x$eval_time, stringsAsFactors = FALSE)
   if (!is.null(x$launch)) {
     # an asynchronous run (bo_async): launch order, worker and clock times

@@ -13,8 +13,10 @@
 # pending point (list(step, bound, phase), as in asynchronous runs) and its
 # predicted cost in the state the budget rule saw, given what remains
 # (cost_predict_step(): the price itself when it is known; the calibrated
-# median, 90% interval and probability of fitting of a measured cost).
-session_ask <- function(session, n) {
+# median, 90% interval and probability of fitting of a measured cost). The
+# budget rule's seconds are in each p's rule_time, the first's counting
+# `rule_time`, those of the session's check before (check_session_budget()).
+session_ask <- function(session, n, rule_time = 0) {
   pr <- session$problem
   if (n > 1L && inherits(pr, c("bo_problem_cvs", "bo_problem_miso"))) {
     stop_arg("n", paste("1 for problems with control sets or information",
@@ -62,8 +64,13 @@ session_ask <- function(session, n) {
               source = pol$source)
     # the budget counts the pending points' costs (async_bound())
     remaining <- st$budget - st$spent - async_pending_cost(st)
+    t2 <- proc.time()[["elapsed"]]
     alt <- session_budget_rule(fs, p, remaining)
     p <- alt$p
+    if (!is.null(p)) {
+      p$rule_time <- proc.time()[["elapsed"]] - t2 +
+        if (k == 1L) rule_time else 0
+    }
     if (!alt$none && session_repeats(pend, p$step, pr)) {
       p <- session_distinct(fs, p, pend)
     }
@@ -157,7 +164,8 @@ session_point <- function(session, a, batch, memory) {
   x <- problem_ask_point(session$problem, p$step, p)
   structure(x, info = p$info, memory = memory, models = p$state$models,
             fit_time = p$fit_time, policy_time = p$policy_time,
-            control_set = p$control_set, source = p$source,
+            rule_time = p$rule_time, control_set = p$control_set,
+            source = p$source,
             predicted_cost = unname(a$predicted[["cost_predicted"]]),
             cost_interval = unname(a$predicted[c("cost_lower",
                                                  "cost_upper")]),

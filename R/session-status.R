@@ -167,7 +167,9 @@ is_finished.bo_run <- function(x, ...) {
 # budget_feasible_proposal(), with the models of the last proposal): FALSE
 # ends the session (is_finished(), bo_ask()). TRUE under the rule "stop" and
 # for problems whose policies price their own choices. The candidates'
-# scrambling does not move the caller's random-number stream.
+# scrambling does not move the caller's random-number stream. The
+# candidates are priced in blocks of 256, up to the first block with one
+# that fits (a known cost is called once per candidate priced).
 session_affordable <- function(state) {
   if (state_budget_rule(state) != "feasible") return(TRUE)
   saved <- save_rng()
@@ -175,7 +177,16 @@ session_affordable <- function(state) {
   pr <- state$problem
   X <- problem_candidates(pr, budget_candidate_count(pr, TRUE))
   if (is.null(X)) return(TRUE)
-  any(budget_fits(state, X, state$budget - state$spent, state$budget_prob))
+  remaining <- state$budget - state$spent
+  n <- nrow(X)
+  for (from in seq_len(ceiling(n / 256L)) * 256L - 255L) {
+    rows <- from:min(n, from + 255L)
+    if (any(budget_fits(state, X[rows, , drop = FALSE], remaining,
+                        state$budget_prob))) {
+      return(TRUE)
+    }
+  }
+  FALSE
 }
 
 # bo_ask() of a finished session: an error of class costbo_error_budget.

@@ -210,8 +210,10 @@ bo_ask <- function(session, n = 1L) {
   n <- check_count(n, min = 1L)
   session <- upgrade_state(session)
   check_state_records(session, "session", sys.call())
+  t0 <- proc.time()[["elapsed"]]
   check_session_budget(session)
-  asked <- session_ask(session, n)
+  # the budget rule's check that something fits counts as the first point's
+  asked <- session_ask(session, n, proc.time()[["elapsed"]] - t0)
   session_points(session, asked, n)
 }
 
@@ -330,6 +332,7 @@ bo_tell <- function(session, x, value, cost = NULL, asked = NULL) {
                           message = if (ok) "" else "no value reported",
                           fit_time = times("fit_time"),
                           policy_time = times("policy_time"),
+                          rule_time = times("rule_time"),
                           info = if (is.null(info)) list() else info)
   # (the design records no prediction, as the loop's)
   session <- state_record_prediction(

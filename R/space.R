@@ -367,25 +367,40 @@ space_decode <- function(space, U) {
 }
 
 # Typed values of the rows of U (no checks): a named list of one vector per
-# parameter (numbers, integers, strings for categories).
+# parameter (numbers, integers, strings for categories). Called once per
+# point by a typed objective or known cost (the acquisitions' maximizers
+# call a known cost at every point they try), so one row takes a short
+# path (min()/max() and which.max(), the values of pmin()/pmax() and
+# max.col(ties.method = "first") on one row).
 space_values <- function(space, U) {
   U <- space_transform(space, matrix(U, ncol = space$d))
-  out <- lapply(seq_along(space$params), function(i) {
-    p <- space$params[[i]]
-    j <- space$first[i]
-    u <- U[, j]
-    switch(p$type,
-      num = if (p$log) {
-        pmin(pmax(exp(log(p$lower) + u * (log(p$upper) - log(p$lower))),
-                  p$lower), p$upper)
-      } else pmin(pmax(p$lower + u * (p$upper - p$lower), p$lower), p$upper),
-      int = as.integer(if (p$log) {
-        round(exp(log(p$lower) + u * (log(p$upper) - log(p$lower))))
-      } else p$lower + round(u * (p$upper - p$lower + 1) - 0.5)),
-      cat = p$levels[max.col(U[, j - 1L + seq_along(p$levels), drop = FALSE],
-                             "first")])
-  })
-  names(out) <- names(space$params)
+  one <- nrow(U) == 1L
+  params <- space$params
+  first <- space$first
+  out <- vector("list", length(params))
+  for (i in seq_along(params)) {
+    p <- unclass(params[[i]])
+    j <- first[i]
+    out[[i]] <- if (p$type == "cat") {
+      B <- U[, j - 1L + seq_along(p$levels), drop = FALSE]
+      p$levels[if (one) which.max(B) else max.col(B, "first")]
+    } else {
+      lo <- p$lower
+      up <- p$upper
+      u <- U[, j]
+      if (p$type == "num") {
+        v <- if (p$log) {
+          exp(log(lo) + u * (log(up) - log(lo)))
+        } else lo + u * (up - lo)
+        if (one) min(max(v, lo), up) else pmin(pmax(v, lo), up)
+      } else {
+        as.integer(if (p$log) {
+          round(exp(log(lo) + u * (log(up) - log(lo))))
+        } else lo + round(u * (up - lo + 1) - 0.5))
+      }
+    }
+  }
+  names(out) <- names(params)
   out
 }
 

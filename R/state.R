@@ -11,7 +11,7 @@ new_state <- function(problem, policy, charge_initial, model = list(),
     X = matrix(0, 0, d), value = double(), cost = double(),
     charged = logical(), phase = character(), status = character(),
     message = character(), fit_time = double(), policy_time = double(),
-    eval_time = double(), info = list(),
+    rule_time = double(), eval_time = double(), info = list(),
     control_set = integer(), random = matrix(0, 0, d), expected = double(),
     source = integer(), index = integer(),
     spent = 0, budget = problem$budget, budget_start = problem$budget,
@@ -23,14 +23,18 @@ new_state <- function(problem, policy, charge_initial, model = list(),
 }
 
 # Record one evaluation (or failure) of a step (new_step(); its point x
-# is the one evaluated). `charge`: does its cost count against the budget
-# (by default every cost but an initial point's of a state that does not
-# charge its initial design; a session's history passes its own)?
+# is the one evaluated), with the seconds spent fitting the models, in the
+# policy, in the budget rule (step_decide()) and in the evaluation.
+# `charge`: does its cost count against the budget (by default every cost
+# but an initial point's of a state that does not charge its initial
+# design; a session's history passes its own)?
 state_record <- function(state, step, value, cost, phase, status = "ok",
                          message = "", fit_time = NA_real_,
                          policy_time = NA_real_, eval_time = NA_real_,
-                         info = list(),
+                         info = list(), rule_time = NA_real_,
                          charge = phase != "initial" || state$charge_initial) {
+  rule_times <- state_rule_time(state)
+  if (length(rule_time) != 1L) rule_time <- NA_real_
   state <- problem_record(state$problem, state, step)
   x <- step$x
   paid <- !is.na(cost) && charge
@@ -43,6 +47,7 @@ state_record <- function(state, step, value, cost, phase, status = "ok",
   state$message <- c(state$message, message)
   state$fit_time <- c(state$fit_time, fit_time)
   state$policy_time <- c(state$policy_time, policy_time)
+  state$rule_time <- c(rule_times, rule_time)
   state$eval_time <- c(state$eval_time, eval_time)
   state$info <- c(state$info, list(info))
   if (paid) state$spent <- state$spent + cost
@@ -52,6 +57,14 @@ state_record <- function(state, step, value, cost, phase, status = "ok",
     state$budget_start <- state$budget - state$spent
   }
   state
+}
+
+# The budget rule's seconds of each recorded evaluation (NA for the
+# evaluations of a state saved before they were recorded).
+state_rule_time <- function(state) {
+  n <- length(state$value)
+  t <- state$rule_time
+  if (length(t) == n) t else c(t, rep(NA_real_, n - length(t)))[seq_len(n)]
 }
 
 # The evaluations that inform the objective's model: the successful ones

@@ -80,9 +80,12 @@ stop_run <- function(state, code, reason = stop_reasons[[code]]) {
 # and `p`, the proposal acted on (the budget rule's replacement when the
 # policy's point does not fit: the best point that does, by the policy's
 # acquisition), with, to evaluate, `prediction`: its cost's prediction in
-# `model` given what remains (cost_predict_step(), recorded with it).
+# `model` given what remains (cost_predict_step(), recorded with it), and
+# the seconds the budget rule took in `p$rule_time` (0 when the step fails
+# before the rule is applied).
 step_decide <- function(state, p, committed = 0, busy = FALSE,
                         model = state) {
+  p$rule_time <- 0
   pr <- state$problem
   step <- p$step
   fail <- function(p, message) {
@@ -100,14 +103,18 @@ step_decide <- function(state, p, committed = 0, busy = FALSE,
   pc <- problem_price(pr, step)
   if (nzchar(pc$message)) return(fail(p, pc$message))
   remaining <- state$budget - state$spent - committed
+  t0 <- proc.time()[["elapsed"]]
   alt <- budget_apply_rule(model, p, remaining)
+  rule_time <- proc.time()[["elapsed"]] - t0
   if (alt$none) return(declined(pc, budget_none_reason(state, remaining)))
   if (!identical(alt$p, p)) {
     p <- alt$p
     step <- p$step
+    p$rule_time <- rule_time
     pc <- problem_price(pr, step)
     if (nzchar(pc$message)) return(fail(p, pc$message))
   }
+  p$rule_time <- rule_time
   if (!is.na(pc$cost) &&
       state$spent + committed + pc$cost > state$budget * (1 + 1e-12)) {
     return(declined(pc))

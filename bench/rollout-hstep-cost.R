@@ -19,7 +19,7 @@ cat(sprintf("costbo build %s, %d points\n",
             substr(costbo_build()$source_hash, 1L, 8L), nrow(G)))
 for (h in 2:max_h) {
   t <- system.time(.Call(costbo:::C_rollout_rh_value, costbo:::acq_pack(spec),
-                         G, cand, costbo:::kg_control(10L, 10L, 0.9, h),
+                         G, cand, costbo:::kg_control(10L, 10L, 0.9, h, FALSE),
                          as.integer(h)))[["elapsed"]]
   cat(sprintf("h = %d: %.1f ms per value\n", h, 1000 * t / nrow(G)))
 }

@@ -75,6 +75,10 @@ SEXP C_qmc_sobol_max_dim(void);
 SEXP C_qmc_sobol(SEXP n, SEXP d, SEXP skip, SEXP scramble, SEXP normal);
 SEXP C_qmc_gauss_hermite(SEXP n, SEXP physicists);
 
+/* design.c */
+SEXP C_design_minimax(SEXP ref, SEXP n, SEXP starts, SEXP maxit,
+                      SEXP patience, SEXP tol);
+
 /* tree.c */
 SEXP C_tree_value(SEXP acq, SEXP fantasies, SEXP zf, SEXP zc, SEXP budget,
                   SEXP X, SEXP grad);

@@ -217,14 +217,19 @@ void gp_upper(const cb_gp *gp, double *U);
  * Cholesky factor, O(n^2).  Returns 0, or 1 when n == cap or the new pivot
  * is not positive.
  *
- * The fantasy convention of every lookahead (B-MS-EI tree, CMDP rollout,
- * KG and rolling-horizon rollout): a fantasy observation at x is drawn
- * from the predictive distribution of an observation, y = m(x) +
- * sqrt(var(x) + noise + jitter) z with z standard normal (or a
- * Gauss-Hermite node), and conditioned on as an observation, with the
- * noise and jitter on its diagonal (this function).  The rank-one
- * covariance updates of the rolling horizon (rollout.c) are this update
- * written on the posterior covariances. */
+ * The fantasy rule of the lookaheads: on a noisy objective a fantasy
+ * outcome at x is an observation, drawn from its predictive distribution,
+ * y = m(x) + sqrt(var(x) + noise + jitter) z with z standard normal (or a
+ * Gauss-Hermite node); on a deterministic objective, whose noise band is
+ * numerical only, it is the latent value, y = m(x) + sqrt(var(x)) z, so
+ * that the last stage of a lookahead is EI of f and a one-step lookahead
+ * is EI.  Either is conditioned on as the GP conditions on data, with the
+ * noise and jitter on its diagonal (this function).  The rollouts
+ * (rollout.c) follow the rule (`latent` of their controls; the setting
+ * "observation" of the rollout policies draws observations everywhere, as
+ * costbo did before the rule); the B-MS-EI tree (tree.c) still draws
+ * observations everywhere.  The rank-one covariance updates of the rolling
+ * horizon are this update written on the posterior covariances. */
 int gp_fantasy_add(cb_gp *gp, const double *x, int ldx, double y);
 
 /* Undo the most recent gp_fantasy_add exactly. */

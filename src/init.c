@@ -27,6 +27,7 @@ static const R_CallMethodDef call_entries[] = {
     CALLDEF(C_qmc_sobol_max_dim, 0),
     CALLDEF(C_qmc_sobol, 5),
     CALLDEF(C_qmc_gauss_hermite, 2),
+    CALLDEF(C_design_minimax, 6),
     CALLDEF(C_tree_value, 7),
     CALLDEF(C_tree_maximize, 9),
     CALLDEF(C_tree_argmax, 5),

@@ -22,14 +22,19 @@ void rollout_cmdp_setup(cb_cmdp *r) {
                                  sizeof(double));
 }
 
-/* Mean and sd of a fantasy observation at x in the user's units: the
- * predictive distribution including the noise variance and jitter (the
- * fantasy convention of gp.h). */
-static void cmdp_moments(cb_acq *a, const double *x, double *m, double *s) {
+/* Mean and sd of a fantasy outcome at x in the user's units (the fantasy
+ * rule of gp.h): of the latent value f(x) when latent (a deterministic
+ * objective), else of an observation, whose variance includes the noise
+ * variance and jitter. */
+static void cmdp_moments(cb_acq *a, const double *x, int latent, double *m,
+                         double *s) {
   double mi, vi;
   gp_predict_at(a->f, x, 1, NULL, NULL, &mi, &vi, NULL, NULL, a->work);
   *m = a->f_shift + a->f_scale * mi;
-  *s = a->f_scale * sqrt((vi > 0.0 ? vi : 0.0) + a->f->noise + a->f->jitter);
+  if (latent)
+    *s = a->f_scale * sqrt(vi > 0.0 ? vi : 0.0);
+  else
+    *s = a->f_scale * sqrt((vi > 0.0 ? vi : 0.0) + a->f->noise + a->f->jitter);
 }
 
 /* One trajectory from x with the draws z[i + t * nsamp]; f is left as found
@@ -45,7 +50,7 @@ static double cmdp_sample(cb_cmdp *r, const double *x, int i, double c0) {
   memcpy(xcur, x, (size_t)d * sizeof(double));
   for (int t = 0; t < r->h; t++) {
     double m, s;
-    cmdp_moments(a, xcur, &m, &s);
+    cmdp_moments(a, xcur, r->latent, &m, &s);
     if (t == r->h - 1) { /* last stage: E[(y - best)^+] in closed form */
       val = best - best0 + acq_ei(m, s, best, NULL);
       break;
@@ -89,6 +94,16 @@ double rollout_cmdp_value(cb_cmdp *r, const double *x, double *samples) {
   const double best = a->best, nu = a->nu;
   const double c0 = acq_cost(a, r->d, x);
   double tot = 0.0;
+  if (r->latent && r->h == 1) {
+    /* no outcome is drawn: the value is EI of f, the same for every draw */
+    const double v = c0 <= r->remaining ? cmdp_sample(r, x, 0, c0) : 0.0;
+    if (samples)
+      for (int i = 0; i < r->nsamp; i++) samples[i] = v;
+    a->type = type;
+    a->best = best;
+    a->nu = nu;
+    return v;
+  }
   for (int i = 0; i < r->nsamp; i++) {
     double v = 0.0;
     if (c0 <= r->remaining) {
@@ -261,9 +276,23 @@ static void rh_set_x(cb_kg *k, const double *x) {
   }
 }
 
-/* State l + 1 = state l conditioned on the fantasy observation of column b
- * at mean + sd z (sd including the noise and jitter): the rank-one update
- * of the means and covariances that gp_fantasy_add makes to the GP. */
+/* The coefficient of the standard normal Z in the change of the posterior
+ * mean at a row whose covariance with the fantasized decision is 1, when
+ * the decision's posterior variance is v (the fantasy rule of gp.h):
+ * conditioned on an observation, mean + sqrt(v + nj) Z, with nj the noise
+ * variance and jitter on its diagonal, 1 / sqrt(v + nj); on the latent
+ * value, mean + sqrt(v) Z, conditioned on with the same diagonal,
+ * sqrt(v) / (v + nj). */
+static double rh_coef(const cb_kg *k, double v) {
+  const double nj = k->f->noise + k->f->jitter;
+  if (!k->latent) return 1.0 / sqrt(v + nj);
+  return sqrt(v > 0.0 ? v : 0.0) / (v + nj);
+}
+
+/* State l + 1 = state l conditioned on the fantasy outcome of column b at
+ * z (the fantasy rule of gp.h: mean + sd z with sd that of an observation,
+ * or of the latent value when k->latent): the rank-one update of the means
+ * and covariances that gp_fantasy_add makes to the GP. */
 static void rh_update(cb_kg *k, int l, int b, double z) {
   const int nr = k->nr, nd = k->nd;
   const double *mu = k->mu + (size_t)l * nr, *C = k->C + (size_t)l * nr * nd;
@@ -277,7 +306,7 @@ static void rh_update(cb_kg *k, int l, int b, double z) {
     memcpy(C1, C, (size_t)nr * (size_t)nd * sizeof(double));
     return;
   }
-  const double s = sqrt(piv), a = z / s;
+  const double a = k->latent ? z * rh_coef(k, cb[rb]) : z / sqrt(piv);
   for (int r = 0; r < nr; r++) mu1[r] = mu[r] + cb[r] * a;
   for (int c = 0; c < nd; c++) {
     const double *Cc = C + (size_t)c * nr;
@@ -295,7 +324,8 @@ static double rh_kg(cb_kg *k, int l, int c, double mmax) {
   const double *Cc = k->C + ((size_t)l * k->nd + c) * nr;
   const double v = Cc[k->col[c]];
   if (!(v > 0.0)) return 0.0;
-  const double is = 1.0 / sqrt(v + k->f->noise + k->f->jitter);
+  const double is = k->latent ? rh_coef(k, v)
+                              : 1.0 / sqrt(v + k->f->noise + k->f->jitter);
   double e = 0.0;
   for (int g = 0; g < k->n_nodes; g++) {
     const double z = k->gh_x[g] * is;
@@ -341,7 +371,8 @@ static int rh_argmax(cb_kg *k, int l, double *best, double *raw) {
         if (Cc[i] > hi) hi = Cc[i];
         if (Cc[i] < lo) lo = Cc[i];
       }
-      b = (k->ep_hi * hi - k->ep_lo * lo) / sqrt(v + nj);
+      b = k->latent ? (k->ep_hi * hi - k->ep_lo * lo) * rh_coef(k, v)
+                    : (k->ep_hi * hi - k->ep_lo * lo) / sqrt(v + nj);
       if (b < 0.0) b = 0.0;
     }
     k->bound[c] = b / rh_cost(k, c) * (1.0 + 1e-12) + 1e-300;
@@ -416,7 +447,10 @@ double rollout_kg_at(cb_kg *k, const double *x, double *grad) {
     vx -= w[i] * w[i];
   }
   if (!(vx > 0.0)) return 0.0;
+  /* sig = cov / s (an observation) or cov * q (the latent value) */
   const double den = vx + f->noise + f->jitter, s = sqrt(den);
+  const int lat = k->latent;
+  const double q = lat ? rh_coef(k, vx) : 0.0;
   /* the member (x, 0) of A: its mean and covariance with x */
   double m0x = mx, c0x = vx;
   if (k->miso && x[d - 1] != 0.0) {
@@ -439,10 +473,10 @@ double rollout_kg_at(cb_kg *k, const double *x, double *grad) {
     const double *vi = k->V + (size_t)i * n;
     double c = gp_kernel(f, k->P + i, k->nr, x, 1);
     for (int t = 0; t < n; t++) c -= vi[t] * w[t];
-    sig[i] = c / s;
+    sig[i] = lat ? c * q : c / s;
     if (k->mu[i] > mmax) mmax = k->mu[i];
   }
-  sig[na] = c0x / s;
+  sig[na] = lat ? c0x * q : c0x / s;
   double e = 0.0;
   for (int g = 0; g < k->n_nodes; g++) {
     const double z = k->gh_x[g];
@@ -462,8 +496,10 @@ double rollout_kg_at(cb_kg *k, const double *x, double *grad) {
   if (!(e > 0.0)) return 0.0;
   if (!dograd) return e;
   /* gradient: KG = sum_g w_g (mu_i + sig_i z_g) - max mu, with i the
-   * member at node g; sig_i = c_i / s, c_i = k(a_i, x) - V_i' w,
-   * s^2 = v + noise, v = k(x, x) - w'w, w = L^-1 k(X, x).  The terms in
+   * member at node g; sig_i = c_i / s (an observation) or c_i q (the
+   * latent value), c_i = k(a_i, x) - V_i' w, s^2 = den = v + noise,
+   * q = sqrt(v) / den, v = k(x, x) - w'w, w = L^-1 k(X, x); gv collects
+   * the derivative in v, gm that in the mean of x.  The terms in
    * L^-1 dk(X, x)/dx are collected in r and solved once. */
   double *r = k->u, gv = 0.0, gm = 0.0;
   for (int i = 0; i < n; i++) r[i] = 0.0;
@@ -472,13 +508,20 @@ double rollout_kg_at(cb_kg *k, const double *x, double *grad) {
     const int i = k->arg[g];
     if (i == na) {
       gm += k->gh_w[g];
-      gv += wz * (1.0 / s - vx / (2.0 * den * s));
+      /* d(v / s) / dv, or d(v q) / dv = q (3/2 - v / den) */
+      gv += lat ? wz * q * (1.5 - vx / den)
+                : wz * (1.0 / s - vx / (2.0 * den * s));
     } else {
       const double *vi = k->V + (size_t)i * n;
+      const double ci = lat ? wz * q : wz / s;
       for (int c = 0; c < d; c++) k->xt[c] = k->P[i + (size_t)c * k->nr];
-      gp_kernel_dx(f, x, k->xt, wz / s, grad);
-      for (int t = 0; t < n; t++) r[t] -= wz / s * vi[t];
-      gv -= wz * sig[i] / (2.0 * den);
+      gp_kernel_dx(f, x, k->xt, ci, grad);
+      for (int t = 0; t < n; t++) r[t] -= ci * vi[t];
+      /* c_i d(1 / s) / dv, or c_i dq / dv = c_i q (1 / (2 v) - 1 / den) */
+      if (lat)
+        gv += wz * sig[i] * (0.5 / vx - 1.0 / den);
+      else
+        gv -= wz * sig[i] / (2.0 * den);
     }
   }
   if (mmax == mx) gm -= 1.0;
@@ -593,6 +636,7 @@ static void unpack_cmdp(SEXP ctl, cb_cmdp *r) {
   r->h = cb_elt_int(ctl, cls, "h");
   r->base = cb_elt_int(ctl, cls, "base");
   r->remaining = cb_elt_real(ctl, cls, "remaining");
+  r->latent = cb_elt_int(ctl, cls, "latent");
   unpack_max_control(cb_elt_list(ctl, cls, "inner"), &r->inner);
 }
 
@@ -733,6 +777,7 @@ static void unpack_kg(SEXP ctl, cb_kg *k) {
   k->n_deep = cb_elt_int(ctl, cls, "n_deep");
   k->alpha = cb_elt_real(ctl, cls, "alpha");
   k->max_h = cb_elt_int(ctl, cls, "max_h");
+  k->latent = cb_elt_int(ctl, cls, "latent");
 }
 
 /* nodes: a costbo_kg_control; ccost: m x nsrc costs of the candidates

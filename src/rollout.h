@@ -9,13 +9,16 @@
  * EI" (base CB_BASE_EIPU_THEN_EI; CB_BASE_EI uses EI at every step), where
  * a trajectory stops before the first step whose cumulative cost would
  * exceed the remaining budget (only feasible prefixes are counted; an x
- * whose own cost exceeds it has value 0).  Outcomes y_t are draws of f from
- * the current posterior, y_t = m_t + s_t z_t, with z given per sample (the
- * same z for every x: common random numbers).  The last stage's improvement
- * is integrated in closed form (EI at the last point given the running
- * best), so h = 1 is EI exactly.  Costs are acq_cost(): the known cost, or
- * the posterior mean of a lognormal cost.  Inner maximizations run max_box()
- * on fixed raw points, so the value is a deterministic function of x.
+ * whose own cost exceeds it has value 0).  Outcomes y_t are fantasy
+ * outcomes by the rule of gp.h (latent: values of f; else observations),
+ * y_t = m_t + s_t z_t, with z given per sample (the same z for every x:
+ * common random numbers).  The last stage's improvement is integrated in
+ * closed form, acq_ei() at the last point given the running best (from log
+ * EI, accurate in the far tail), so with latent outcomes h = 1 is EI of f
+ * exactly (computed once, not per sample).  Costs are acq_cost(): the known
+ * cost, or the posterior mean of a lognormal cost.  Inner maximizations run
+ * max_box() on fixed raw points, so the value is a deterministic function
+ * of x.
  *
  * Rolling-horizon rollout (Yue and Kontar 2020, paper 004).  The value of x
  * with horizon h is KG(x) + sum_{j=1}^{h-1} alpha^j E[KG_j(x_j)], where x_j
@@ -25,8 +28,9 @@
  * later ones; both 10 by default, as in the paper).  The knowledge gradient
  * KG(x) = E[max_a mu'(a)] - max_a mu(a) is taken over the finite set A =
  * (conditioned inputs, candidates, x), by Gauss-Hermite quadrature over the
- * observation at x; the end-stage decision argmax_A mu of the last state is
- * what the last KG term values.  h = 1 is greedy KG.
+ * fantasy outcome at x (the rule of gp.h: latent or an observation, as for
+ * the CMDP rollout); the end-stage decision argmax_A mu of the last state
+ * is what the last KG term values.  h = 1 is greedy KG.
  *
  * Every state of the lookahead tree is conditioned on observations at x
  * and at candidates only, so A is the same set in every state.  A state is
@@ -53,6 +57,7 @@ enum { CB_BASE_EIPU_THEN_EI = 0, CB_BASE_EI = 1 };
 typedef struct {
   cb_acq *acq;
   int d, h, base;
+  int latent; /* fantasy outcomes are latent values of f (else observations) */
   int nsamp;
   const double *z; /* nsamp x h standard normal draws (column-major) */
   double remaining;
@@ -90,6 +95,7 @@ typedef struct {
   double ep_hi, ep_lo; /* sum of w |z| over the positive / negative nodes */
   double alpha;        /* discount */
   int max_h;           /* levels of states kept (largest horizon) */
+  int latent;          /* fantasy outcomes are latent values (gp.h) */
   int miso;            /* f is CB_MISO (inputs carry the source) */
   int nsrc;            /* sources of the greedy choices (1 if !miso) */
   const double *cand_cost; /* m x nsrc costs, or NULL: rewards are KG */

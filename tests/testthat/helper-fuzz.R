@@ -93,6 +93,8 @@ fuzz_baselines <- function() {
     policy_pbgi = list("policy_pbgi", list(lambda = 0.01)),
     policy_pbgi_d = list("policy_pbgi_d", list()),
     policy_rollout = list("policy_rollout", list()),
+    policy_cmdp_rollout = list("policy_cmdp_rollout", list()),
+    policy_kg_rollout = list("policy_kg_rollout", list()),
     policy_ts_psq = list("policy_ts_psq", list()),
     policy_ucb = list("policy_ucb", list()),
     policy_ucb_cvs = list("policy_ucb_cvs", list()),

@@ -28,11 +28,16 @@ golden_cases <- function() {
     pbgi = function() policy_pbgi(), pbgi_d = function() policy_pbgi_d(),
     bmsei_path = function() policy_bmsei(steps = 3, path = TRUE),
     bmsei_tree = function() policy_bmsei(steps = 2, fantasies = 3),
-    rollout = function() policy_rollout(horizon = 2, n_samples = 8,
-                                        n_nodes = 3, n_cand = 20),
-    rolling = function() policy_rollout(horizon = "adaptive", n_samples = 8,
-                                        max_horizon = 3, n_nodes = 3,
-                                        n_cand = 20))
+    # the deprecated constructor makes the policies it made (fantasy
+    # observations on every problem)
+    rollout = function() golden_deprecated(policy_rollout(
+      horizon = 2, n_samples = 8, n_nodes = 3, n_cand = 20)),
+    rolling = function() golden_deprecated(policy_rollout(
+      horizon = "adaptive", n_samples = 8, max_horizon = 3, n_nodes = 3,
+      n_cand = 20)),
+    cmdp_rollout = function() policy_cmdp_rollout(horizon = 2, n_samples = 8),
+    kg_rolling = function() policy_kg_rollout(max_horizon = 3, n_nodes = 3,
+                                              n_cand = 20))
   # a known cost written in R: its acquisitions are maximized with the
   # GP's gradients from predict()
   r_cost <- function() {
@@ -64,7 +69,8 @@ golden_cases <- function() {
                  candidates = cand, budget = 10)
     }
   }
-  for (p in setdiff(names(plain), c("kg", "rollout", "rolling"))) {
+  for (p in setdiff(names(plain), c("kg", "rollout", "rolling",
+                                    "cmdp_rollout", "kg_rolling"))) {
     cases[[paste0("finite_prior/", p)]] <- list(
       problem = function() finite(TRUE), policy = plain[[p]])
     if (!startsWith(p, "bmsei")) {
@@ -91,17 +97,27 @@ golden_cases <- function() {
   miso <- function() test_problem_miso("rosenbrock", budget = 12, seed = 2)
   miso_pols <- list(
     kg = function() policy_kg(n_nodes = 4, n_cand = 20),
-    rollout = function() policy_rollout(horizon = 2, base = "kg",
-                                        n_samples = 8, n_nodes = 3,
-                                        n_cand = 20),
-    rolling = function() policy_rollout(horizon = "adaptive", base = "kg",
-                                        n_samples = 8, max_horizon = 3,
-                                        n_nodes = 3, n_cand = 20))
+    rollout = function() golden_deprecated(policy_rollout(
+      horizon = 2, base = "kg", n_samples = 8, n_nodes = 3, n_cand = 20)),
+    rolling = function() golden_deprecated(policy_rollout(
+      horizon = "adaptive", base = "kg", n_samples = 8, max_horizon = 3,
+      n_nodes = 3, n_cand = 20)),
+    kg_rollout = function() policy_kg_rollout(horizon = 2, n_nodes = 3,
+                                              n_cand = 20),
+    kg_rolling = function() policy_kg_rollout(max_horizon = 3, n_nodes = 3,
+                                              n_cand = 20))
   for (p in names(miso_pols)) {
     cases[[paste0("miso/", p)]] <- list(problem = miso,
                                         policy = miso_pols[[p]])
   }
   cases
+}
+
+# A deprecated constructor's policy, without its warning.
+golden_deprecated <- function(expr) {
+  withCallingHandlers(expr, costbo_warning_deprecated = function(w) {
+    invokeRestart("muffleWarning")
+  })
 }
 
 # expr evaluated under set.seed(seed), leaving the caller's stream as it was.

@@ -23,5 +23,6 @@ measured_cost_problem <- function(budget = 12) {
 
 run_frame <- function(run) {
   df <- as.data.frame(run)
-  df[, setdiff(names(df), c("fit_time", "policy_time", "eval_time"))]
+  df[, setdiff(names(df), c("fit_time", "policy_time", "rule_time",
+                            "eval_time"))]
 }

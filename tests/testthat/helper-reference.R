@@ -361,3 +361,63 @@ ref_cmdp_noisy <- function(fit, x, best, grid, n, noisy = TRUE) {
   })
   c(mean = mean(v), se = stats::sd(v) / sqrt(n))
 }
+
+# CMDP rollout with h = 2 and the EI base policy on a deterministic
+# objective, per standard normal draw z (a vector), by its definition with
+# latent fantasies: the first outcome y1 = m(x) + s(x) z is the value of f
+# (s without the noise), conditioned on with the noise and jitter `nug` on
+# the diagonal; the next point is the argmax over `grid` of EI in that
+# state given the incumbent b1 = max(best, y1), and the second outcome's
+# improvement is integrated in closed form, EI of f there; the value is
+# b1 - best + that EI. The conditioned posterior on the grid is computed
+# densely in R (ref_predict(), from the fit's coefficients): its sd does
+# not depend on y1 and its mean is affine in y1, so two values of y1 give
+# it for all.
+ref_cmdp_latent2 <- function(fit, x, best, grid, z, nug) {
+  cf <- coef(fit)
+  post <- function(Xd, yd, Xn) {
+    ref_predict(Xd, yd, Xn, fit$kernel, cf$lengthscale, cf$outputscale,
+                nug, cf$mean)
+  }
+  p <- post(fit$X, fit$y, matrix(x))
+  at <- function(y1) post(rbind(fit$X, x), c(fit$y, y1), grid)
+  g0 <- at(p$mean)
+  slope <- at(p$mean + 1)$mean - g0$mean
+  vapply(z, function(zi) {
+    y1 <- p$mean + p$sd * zi
+    b1 <- max(best, y1)
+    e <- ref_ei(g0$mean + slope * (y1 - p$mean), g0$sd, b1)
+    b1 - best + max(e)
+  }, 0)
+}
+
+# Knowledge gradient at x over the set A (rows, including x) by a
+# Gauss-Hermite rule of n nodes (ref_gh()) over the fantasy outcome y = m(x)
+# + sd z, conditioned on by gp_condition(): sd is that of the latent value
+# (latent = TRUE) or of an observation (the nugget `nug` added).
+ref_kg_gh <- function(fit, x, A, n, latent, nug) {
+  gh <- ref_gh(n)
+  p <- predict(fit, matrix(x, 1L))
+  sd <- if (latent) p$sd else sqrt(p$sd^2 + nug)
+  m0 <- max(predict(fit, A)$mean)
+  g <- vapply(gh$nodes, function(z) {
+    max(predict(gp_condition(fit, matrix(x, 1L), p$mean + sd * z), A)$mean)
+  }, 0)
+  sum(gh$weights * g) - m0
+}
+
+# Two-step rolling-horizon value of x (paper 004) by its definition: KG(x)
+# plus alpha times the expectation, over the fantasy outcome at x (n nodes),
+# of the largest KG among the candidates `cand` in the conditioned state,
+# each over the set A = (inputs, candidates, x) by n_deep nodes.
+ref_rh_two_step <- function(fit, x, cand, alpha, n, n_deep, latent, nug) {
+  A <- rbind(fit$X, cand, x)
+  gh <- ref_gh(n)
+  p <- predict(fit, matrix(x, 1L))
+  sd <- if (latent) p$sd else sqrt(p$sd^2 + nug)
+  nxt <- vapply(gh$nodes, function(z) {
+    f1 <- gp_condition(fit, matrix(x, 1L), p$mean + sd * z)
+    max(apply(cand, 1L, function(c) ref_kg_gh(f1, c, A, n_deep, latent, nug)))
+  }, 0)
+  ref_kg_gh(fit, x, A, n, latent, nug) + alpha * sum(gh$weights * nxt)
+}

@@ -239,7 +239,7 @@ boundary_cases <- function() {
   raw <- sobol_points(20, 2)
   unif <- runif(20)
   rc <- costbo:::check_rollout_control(list(n_raw = 20))
-  kg <- costbo:::kg_control(5L, 5L, 0.9, 2L)
+  kg <- costbo:::kg_control(5L, 5L, 0.9, 2L, FALSE)
   list(
     max = list(obj = costbo:::max_control(4L), run = function(o) {
       .Call(costbo:::C_acq_maximize, acq, c(0, 0), c(1, 1), 20L, o)
@@ -253,7 +253,7 @@ boundary_cases <- function() {
         .Call(costbo:::C_tree_maximize, q1, 1L, 0.5, 0.5, 5, c(0, 0),
               c(1, 1), o, double())
       }),
-    cmdp = list(obj = costbo:::cmdp_control(2L, 0L, Inf, rc),
+    cmdp = list(obj = costbo:::cmdp_control(2L, 0L, Inf, rc, FALSE),
                 run = function(o) {
                   .Call(costbo:::C_rollout_cmdp_propose, ei, raw[1:3, ],
                         matrix(0.3, 2, 2), raw, unif, o)
@@ -352,16 +352,21 @@ test_that("the control constructors check their settings", {
   err(policy_bmsei(maxit = 2.5))
   rc <- costbo:::check_rollout_control(list())
   cc <- costbo:::cmdp_control
-  expect_s3_class(cc(3L, 1L, 2.5, rc)$inner, "costbo_max_control")
-  err(cc(0L, 0L, 1, rc))
-  err(cc(2L, 2L, 1, rc))
-  err(cc(2L, 0L, NA, rc))
-  err(policy_rollout(2, control = list(inner_starts = -1)))
+  expect_s3_class(cc(3L, 1L, 2.5, rc, TRUE)$inner, "costbo_max_control")
+  expect_identical(cc(3L, 1L, 2.5, rc, TRUE)$latent, 1L)
+  err(cc(0L, 0L, 1, rc, FALSE))
+  err(cc(2L, 2L, 1, rc, FALSE))
+  err(cc(2L, 0L, NA, rc, FALSE))
+  err(cc(2L, 0L, 1, rc, NA))
+  err(policy_cmdp_rollout(2, control = list(inner_starts = -1)))
+  err(policy_kg_rollout(2, control = list(n_deep = 0)))
   kc <- costbo:::kg_control
-  err(kc(0L, 10L, 0.9, 2L))
-  err(kc(10L, 10L, 0, 2L))
-  err(kc(10L, 10L, 1.5, 2L))
-  err(kc(10L, 10L, 0.9, 11L))
+  expect_identical(kc(10L, 10L, 0.9, 2L, FALSE)$latent, 0L)
+  err(kc(0L, 10L, 0.9, 2L, FALSE))
+  err(kc(10L, 10L, 0, 2L, FALSE))
+  err(kc(10L, 10L, 1.5, 2L, FALSE))
+  err(kc(10L, 10L, 0.9, 11L, FALSE))
+  err(kc(10L, 10L, 0.9, 2L, 1))
   hc <- costbo:::rh_control
   expect_identical(hc(0L, rc, 7, Inf)$n_left, 7L)
   err(hc(11L, rc, 5, 1))

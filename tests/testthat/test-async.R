@@ -198,8 +198,8 @@ test_that("every policy for a box, a finite set or a typed space runs asynchrono
                policy_ucb(), policy_pbgi(), policy_pbgi_d(), policy_random(),
                policy_bmsei(steps = 2, fantasies = 3),
                policy_bmsei(steps = 2, path = TRUE, fantasies = 3),
-               policy_rollout(horizon = 2, n_samples = 8), policy_kg(),
-               policy_rollout(horizon = "adaptive", n_cand = 30))
+               policy_cmdp_rollout(horizon = 2, n_samples = 8), policy_kg(),
+               policy_kg_rollout(n_cand = 30))
   for (pol in pols) {
     run <- bo_optimize(box, pol, workers = 3, clock = "simulated", seed = 1,
                        progress = FALSE, n_init = 4)

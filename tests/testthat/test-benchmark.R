@@ -350,7 +350,7 @@ test_that("the GP settings reach the runs and the policies' choices are kept", {
   expect_equal(bm$replications$regret, utils::tail(rd$simple_regret[ok], 1))
   # the rolling-horizon rollout records its horizon at every step
   bm <- bo_benchmark(list(b = test_problem("branin", budget = 2)),
-                     list(RH = policy_rollout("adaptive", n_cand = 20)),
+                     list(RH = policy_kg_rollout(n_cand = 20)),
                      reps = 1, n_init = 4, charge_initial = FALSE,
                      progress = FALSE)
   ev <- bm$evaluations

@@ -84,3 +84,47 @@ test_that("an old and a new name together are an error naming the old one", {
                "left out when its new name `cost_family` is given",
                class = "costbo_error_arg")
 })
+
+test_that("policy_rollout() makes its policies with a warning naming the call to use", {
+  skip_on_cran()
+  w <- function(expr) {
+    msg <- NULL
+    pol <- withCallingHandlers(expr, costbo_warning_deprecated = function(c) {
+      msg <<- conditionMessage(c)
+      invokeRestart("muffleWarning")
+    })
+    list(policy = pol, message = msg)
+  }
+  a <- w(policy_rollout(2, n_samples = 8))
+  expect_match(a$message, paste0("`policy_rollout()` is deprecated: use ",
+                                 "`policy_cmdp_rollout(horizon = 2, ",
+                                 "n_samples = 8, fantasy = \"observation\")`"),
+               fixed = TRUE)
+  b <- w(policy_rollout("adaptive", n_cand = 20,
+                        control = list(error_const = 0.1)))
+  expect_match(b$message, paste0(
+    "use `policy_kg_rollout(horizon = \"adaptive\", n_cand = 20, ",
+    "fantasy = \"observation\", control = list(error_const = 0.1))`"),
+    fixed = TRUE)
+  expect_warning(policy_rollout(3, base = "kg"), "policy_kg_rollout(horizon = 3",
+                 fixed = TRUE, class = "costbo_warning_deprecated")
+  expect_warning(policy_rollout(2, base = "ei"), "base = \"ei\"",
+                 fixed = TRUE, class = "costbo_warning_deprecated")
+  # the policies it made before, and the calls it names make the same runs
+  expect_identical(a$policy$name, "rollout_eipu_then_ei")
+  expect_identical(a$policy$label, "CMDP rollout (h = 2, 8 QMC samples)")
+  expect_identical(b$policy$label,
+                   "rolling-horizon rollout (KG, h <= 5, alpha = 0.9)")
+  expect_identical(a$policy$params,
+                   list(horizon = 2L, base = "eipu_then_ei", n_samples = 8L))
+  prob <- test_problem("branin", budget = 2)
+  strip <- function(run) as.data.frame(run)[c("x1", "x2", "value",
+                                                "acquisition", "h")]
+  run <- function(pol) {
+    strip(bo_optimize(prob, pol, seed = 1, n_init = 4, progress = FALSE,
+                      charge_initial = FALSE))
+  }
+  expect_identical(run(b$policy),
+                   run(policy_kg_rollout(n_cand = 20, fantasy = "observation",
+                                         control = list(error_const = 0.1))))
+})

@@ -43,6 +43,83 @@ test_that("a minimax design leaves smaller holes than Sobol points, and set.seed
   expect_false(identical(minimax_points(9, 3, restarts = 1), a))
 })
 
+test_that("the default minimax design of 9 points in the square is within 5% of the 3 x 3 grid's fill distance", {
+  # the 3 x 3 grid at 1/6, 1/2, 5/6 is a minimax design (fill sqrt(2)/6);
+  # both fill distances by brute force on the same fine grid
+  g <- c(1, 3, 5) / 6
+  f_grid <- grid_fill(as.matrix(expand.grid(g, g)))
+  expect_equal(f_grid, sqrt(2) / 6, tolerance = 1e-12)
+  for (s in 1:3) {
+    set.seed(s)
+    X <- minimax_points(9, 2)
+    expect_lt(grid_fill(X), 1.05 * f_grid)
+  }
+})
+
+test_that("a minimax design's fill distance is the brute-force one on its reference set, and set.seed() repeats the design", {
+  set.seed(11)
+  ref <- costbo:::minimax_reference(256L * 4L, 4L)
+  set.seed(11)
+  X <- minimax_points(7, 4, n_ref = 256L * 4L, restarts = 2)
+  D <- outer(rowSums(ref^2), rowSums(X^2), "+") - 2 * tcrossprod(ref, X)
+  expect_equal(attr(X, "fill_distance"), sqrt(max(apply(D, 1L, min))),
+               tolerance = 1e-10)
+  expect_identical(names(attributes(X)), c("dim", "fill_distance"))
+  set.seed(11)
+  expect_identical(minimax_points(7, 4, n_ref = 256L * 4L, restarts = 2), X)
+  set.seed(12)
+  expect_false(identical(minimax_points(7, 4, n_ref = 256L * 4L,
+                                        restarts = 2), X))
+})
+
+test_that("one design point moves to the centre of the smallest ball of the reference set", {
+  # an acute triangle: the circumcentre; with points inside it, the same
+  A <- rbind(c(0.1, 0.2), c(0.9, 0.3), c(0.4, 0.95))
+  set.seed(2)
+  w <- matrix(runif(60), 20)
+  ref <- rbind(A, (w / rowSums(w)) %*% A)
+  circ <- function(A) {
+    # |x - a|^2 = |x - b|^2 = |x - c|^2: two linear equations
+    M <- 2 * rbind(A[2, ] - A[1, ], A[3, ] - A[1, ])
+    solve(M, c(sum(A[2, ]^2 - A[1, ]^2), sum(A[3, ]^2 - A[1, ]^2)))
+  }
+  res <- costbo:::minimax_run(ref, 1L, 5L, tol = 1e-10)
+  expect_equal(as.vector(res$x), circ(A), tolerance = 1e-6)
+  expect_equal(res$fill, sqrt(sum((A[1, ] - circ(A))^2)), tolerance = 1e-9)
+  # an obtuse triangle: the midpoint of its longest side
+  B <- rbind(c(0.1, 0.1), c(0.9, 0.2), c(0.45, 0.3))
+  res <- costbo:::minimax_run(B, 1L, 3L, tol = 1e-10)
+  expect_equal(as.vector(res$x), (B[1, ] + B[2, ]) / 2, tolerance = 1e-6)
+  # the corners of the 6-cube with inner points: its centre, radius sqrt(6)/2
+  C <- rbind(as.matrix(expand.grid(rep(list(c(0, 1)), 6))),
+             matrix(runif(600, 0.2, 0.8), 100))
+  res <- costbo:::minimax_run(C, 1L, 70L, tol = 1e-10)
+  expect_equal(as.vector(res$x), rep(0.5, 6), tolerance = 1e-6)
+  expect_equal(res$fill, sqrt(6) / 2, tolerance = 1e-9)
+  expect_lte(res$sweeps, 2L)
+})
+
+test_that("relocation sweeps do not increase the fill distance of the farthest-point start", {
+  set.seed(5)
+  ref <- costbo:::minimax_reference(512L * 3L, 3L)
+  start <- costbo:::minimax_run(ref, 10L, 17L, maxit = 0L)
+  # the farthest-point start by brute force: from row 17, the farthest row
+  far <- ref[17L, , drop = FALSE]
+  near <- colSums((t(ref) - ref[17L, ])^2)
+  while (nrow(far) < 10L) {
+    i <- which.max(near)
+    far <- rbind(far, ref[i, ])
+    near <- pmin(near, colSums((t(ref) - ref[i, ])^2))
+  }
+  expect_equal(start$x, unname(far), tolerance = 0)
+  expect_equal(start$fill, sqrt(max(near)), tolerance = 1e-12)
+  expect_identical(start$sweeps, 0L)
+  res <- costbo:::minimax_run(ref, 10L, 17L)
+  expect_lt(res$fill, 0.9 * start$fill)
+  expect_gte(res$sweeps, 1L)
+  expect_lte(res$sweeps, 30L)
+})
+
 test_that("minimax_points() checks its arguments", {
   expect_error(minimax_points(0, 2), "`n` must be", class = "costbo_error_arg")
   expect_error(minimax_points(3, 0), "`d` must be", class = "costbo_error_arg")

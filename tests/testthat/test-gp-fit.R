@@ -157,7 +157,8 @@ test_that("a fantasy update equals a fresh factorization and undoes exactly", {
                             call = NULL)
   ctl <- costbo:::cmdp_control(2L, 1L, Inf, list(inner_starts = 0L,
                                                  inner_maxit = 1L,
-                                                 starts = 1L, maxit = 0L))
+                                                 starts = 1L, maxit = 0L),
+                                FALSE)
   z <- cbind(c(-1.3, 0.4, 2.2), 0)
   raw <- rbind(c(0.62, 0.35))
   cmdp <- function(X) {

@@ -89,8 +89,8 @@ test_that("with one source the multi-source rollout is the single-source one", {
   mis <- bo_problem(function(x, source) NA, lower = c(0, 0),
                     upper = c(1, 1), budget = 20, sources = 1,
                     source_costs = 2)
-  pol <- policy_rollout(horizon = "adaptive", max_horizon = 3, n_cand = 20,
-                        control = list(error_const = 0.01))
+  pol <- policy_kg_rollout(max_horizon = 3, n_cand = 20,
+                           control = list(error_const = 0.01))
   s1 <- costbo:::state_fit(bo_session(one, pol, initial = init))
   sm <- bo_session(mis, pol, initial = cbind(init, source = 0))
   # the same GP: the multi-source kernel with one source is Matern 5/2
@@ -105,9 +105,9 @@ test_that("with one source the multi-source rollout is the single-source one", {
   g$hyp <- c(f$hyp[1:2], 1, f$hyp[3:6])
   sm$models$f <- g
   for (h in c(1L, 2L, 0L)) {
-    p <- policy_rollout(horizon = if (h == 0L) "adaptive" else h,
-                        base = "kg", max_horizon = 3, n_cand = 20,
-                        control = list(error_const = 0.01))
+    p <- policy_kg_rollout(horizon = if (h == 0L) "adaptive" else h,
+                           max_horizon = 3, n_cand = 20,
+                           control = list(error_const = 0.01))
     s1$policy <- sm$policy <- p
     set.seed(7)
     a <- p$propose(s1)

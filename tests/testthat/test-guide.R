@@ -20,10 +20,12 @@ test_that("every policy of the guide is the call that makes it", {
                "policy_bmsei(steps = 4, fantasies = c(4, 4, 2))")
   expect_equal(at("measured cost, model tuning", "4-B-MS-EI"),
                "policy_bmsei(steps = 4)")
+  # (the deprecated policy_rollout() of the rollout study's recipes, as
+  # the call that makes the same policy)
   expect_equal(at("known cost, d = 2", "CMDP rollout h = 2"),
-               "policy_rollout(horizon = 2, n_samples = 64L)")
+               "policy_cmdp_rollout(horizon = 2, n_samples = 64, fantasy = \"observation\")")
   expect_equal(at("unit cost", "rolling horizon"),
-               "policy_rollout(horizon = \"adaptive\")")
+               "policy_kg_rollout(horizon = \"adaptive\", fantasy = \"observation\")")
   expect_equal(at("known cost, d = 4-32", "PBGI"),
                "policy_pbgi(lambda = 1e-04)")
   expect_equal(at("control sets", "ETC-Ada"),
@@ -39,7 +41,8 @@ test_that("a label's call comes from the recipes, NA when they disagree", {
     c = list(policies = "list(U = policy_ucb(beta = 2))"))))
   calls <- costbo:::guide_calls(cache)
   expect_equal(calls[["EI"]], "policy_ei()")
-  expect_equal(calls[["R 2"]], "policy_rollout(horizon = 2)")
+  expect_equal(calls[["R 2"]],
+               "policy_cmdp_rollout(horizon = 2, n_samples = 64, fantasy = \"observation\")")
   expect_true(is.na(calls[["U"]]))
 })
 

@@ -51,7 +51,7 @@ test_that("bad settings are errors naming the argument before anything is paid",
                     class = "costbo_error_arg")
   expect_match(conditionMessage(e), "^`cost` .*not NA")
   expect_identical(conditionCall(e)[[1L]], quote(bo_optimize))
-  expect_error(bo_session(b$prob, policy_rollout("adaptive")),
+  expect_error(bo_session(b$prob, policy_kg_rollout()),
                "^`cost` ", class = "costbo_error_arg")
   expect_identical(b$calls$n, 0L)
   r <- counted(bo_problem(function(x) sum(x), c(0, 0), c(1, 1),

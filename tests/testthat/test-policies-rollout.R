@@ -7,7 +7,7 @@ rollout_fit <- function() {
 
 # The packed EI acquisition and a CMDP rollout value through the C engine.
 cmdp_values <- function(fit, X, h, cost = 1, remaining = Inf, base = 0L,
-                        n = 64L, seed = 1) {
+                        n = 64L, seed = 1, latent = FALSE) {
   spec <- costbo:::acq_spec(fit, "ei", NULL, cost, NULL, NULL, NULL, NULL,
                             NULL, call = NULL)
   ctl <- costbo:::check_rollout_control(list())
@@ -15,14 +15,16 @@ cmdp_values <- function(fit, X, h, cost = 1, remaining = Inf, base = 0L,
   dr <- costbo:::cmdp_draws(fit$d, h, n, ctl)
   .Call(costbo:::C_rollout_cmdp_value, costbo:::acq_pack(spec),
         matrix(X, ncol = fit$d), dr$z, dr$raw, dr$unif,
-        costbo:::cmdp_control(h, base, remaining, ctl))
+        costbo:::cmdp_control(h, base, remaining, ctl, latent))
 }
 
-kg_values <- function(fit, X, cand, n_nodes = 10L, h = 1L, alpha = 0.9) {
+kg_values <- function(fit, X, cand, n_nodes = 10L, h = 1L, alpha = 0.9,
+                      latent = FALSE) {
   spec <- costbo:::acq_spec(fit, "ei", NULL, 1, NULL, NULL, NULL, NULL,
                             NULL, call = NULL)
   .Call(costbo:::C_rollout_rh_value, costbo:::acq_pack(spec),
-        matrix(X, ncol = fit$d), cand, costbo:::kg_control(n_nodes, 10L, alpha, h),
+        matrix(X, ncol = fit$d), cand, costbo:::kg_control(n_nodes, 10L, alpha, h,
+                                                     latent),
         as.integer(h))
 }
 
@@ -39,6 +41,90 @@ test_that("rollout with h = 1 is the expected improvement of an observation", {
   p <- predict(fit, matrix(x))
   expect_equal(v, ref_ei(p$mean, sqrt(p$sd^2 + fit_nugget(fit)), max(fit$y)),
                tolerance = 1e-12)
+})
+
+# A deterministic state of the kind paper 001's study runs: Dropwave with its
+# measured cosine cost (here a budget that never binds) after a design and
+# `steps` steps of EI; its evaluations as a data frame.
+dropwave_data <- function(seed, steps = 4L) {
+  prob <- test_problem("dropwave", seed = seed, budget = 1e6)
+  run <- bo_optimize(prob, policy_ei(), n_init = 6, seed = seed,
+                     max_evaluations = steps, progress = FALSE,
+                     charge_initial = FALSE)
+  list(problem = prob,
+       initial = as.data.frame(run)[, c("x1", "x2", "value", "cost")])
+}
+
+test_that("on a deterministic objective an h = 1 CMDP rollout is EI of f, far into the tail", {
+  skip_on_cran()
+  rel <- old <- ei_all <- NULL
+  for (seed in 1:2) {
+    dw <- dropwave_data(seed)
+    ses <- function(pol) bo_session(dw$problem, pol, initial = dw$initial)
+    set.seed(40 + seed)
+    X0 <- as.matrix(dw$initial[, c("x1", "x2")])
+    # points anywhere, and points near the evaluations, where EI is tiny
+    X <- rbind(matrix(runif(120, -5.12, 5.12), ncol = 2),
+               X0[rep(seq_len(nrow(X0)), 12), ] +
+                 matrix(rnorm(24 * nrow(X0), sd = 0.01), ncol = 2))
+    X <- pmin(pmax(X, -5.12), 5.12)
+    ei <- bo_acquisition(ses(policy_ei()), X)
+    r1 <- bo_acquisition(ses(policy_cmdp_rollout(1, n_samples = 64)), X)
+    r0 <- bo_acquisition(ses(policy_cmdp_rollout(1, n_samples = 64,
+                                                 fantasy = "observation")), X)
+    ok <- ei > 1e-300   # normal doubles
+    rel <- c(rel, abs(r1[ok] / ei[ok] - 1))
+    old <- c(old, abs(r0[ok] / ei[ok] - 1))
+    ei_all <- c(ei_all, ei[ok])
+    expect_identical(r1[!ok] <= 1e-300, rep(TRUE, sum(!ok)))
+  }
+  # the tail is reached: EI from above 1e-2 down past 1e-80
+  expect_lt(min(ei_all), 1e-80)
+  expect_gt(max(ei_all), 1e-2)
+  expect_gt(sum(ei_all < 1e-20), 20)
+  expect_lt(max(rel), 1e-10)
+  # fantasy observations (the sd of an observation) are not EI of f: off by
+  # a few tenths of a percent at ordinary values and by orders of magnitude
+  # in the tail
+  expect_gt(stats::median(old[ei_all > 1e-4]), 1e-4)
+  expect_gt(max(old), 1)
+})
+
+test_that("a latent two-step CMDP rollout is its definition", {
+  skip_on_cran()
+  # a deterministic objective's GP: noise at the top of the band of exact
+  # data (1e-3 of the outputscale), so that latent fantasies differ from
+  # observations
+  X <- matrix(c(0.05, 0.3, 0.55, 0.8, 0.95))
+  fit <- gp_fit(X, sin(6 * X[, 1]), lower = 0, upper = 1, estimate = "fixed",
+                lengthscale = 0.2, outputscale = 1, noise = 1e-3, mean = 0)
+  nug <- fit_nugget(fit)
+  best <- max(fit$y)
+  grid <- matrix(seq(0, 1, length.out = 1001))
+  n <- 1024L
+  for (x in c(0.42, 0.67)) {
+    r <- cmdp_values(fit, x, 2L, base = 1L, n = n, seed = 3, latent = TRUE)
+    set.seed(3)
+    z <- costbo:::cmdp_draws(1L, 2L, n,
+                             costbo:::check_rollout_control(list()))$z[, 1]
+    # per draw, with the rollout's draws: y1 = m + s z (s the latent sd),
+    # then the improvement and the closed-form EI of f at the grid's argmax
+    # of EI in the conditioned state (the grid's argmax is within 1e-4 of
+    # the maximizer's over the interval)
+    per <- ref_cmdp_latent2(fit, x, best, grid, z, nug)
+    expect_equal(drop(r$samples), per, tolerance = 1e-4)
+    # the definition E[max(best, y1, y2)] - best by quadrature over y1
+    # (trapezoid on z, step 0.005) and in closed form over y2; the rollout's
+    # quasi-Monte Carlo average is within its Monte Carlo error of it
+    zq <- seq(-8, 8, by = 0.005)
+    wq <- stats::dnorm(zq) * 0.005
+    ref <- sum(wq * ref_cmdp_latent2(fit, x, best, grid, zq, nug))
+    se <- stats::sd(drop(r$samples)) / sqrt(n)
+    expect_lt(abs(r$value - ref), 4 * se)
+    # with fantasy observations the per-draw values differ
+    o <- cmdp_values(fit, x, 2L, base = 1L, n = n, seed = 3)
+    expect_gt(max(abs(o$samples - r$samples)), 1e-4)
+  }
 })
 
 test_that("uniform cost and unlimited budget: CMDP rollout is EI rollout", {
@@ -109,7 +195,8 @@ test_that("the CMDP proposal is affordable", {
     r <- .Call(costbo:::C_rollout_cmdp_propose, costbo:::acq_pack(spec),
                sobol_points(10, 1), dr$z, dr$raw, dr$unif,
                costbo:::cmdp_control(2L, 0L, rem,
-                                     utils::modifyList(ctl, list(maxit = 5L))))
+                                     utils::modifyList(ctl, list(maxit = 5L)),
+                                     FALSE))
     expect_lte(r$cost, rem)
     expect_equal(r$cost, 1 + 2 * r$x, tolerance = 1e-12)
     expect_gt(r$value, 0)
@@ -133,6 +220,38 @@ test_that("KG by Gauss-Hermite agrees with a Monte Carlo reference", {
   }
 })
 
+test_that("KG and the two-step rolling horizon follow the fantasy rule", {
+  skip_on_cran()
+  # a deterministic objective's GP with noise at the top of the band of
+  # exact data, so that latent fantasies differ from observations
+  X <- matrix(c(0.05, 0.3, 0.55, 0.8, 0.95))
+  fit <- gp_fit(X, sin(6 * X[, 1]), lower = 0, upper = 1, estimate = "fixed",
+                lengthscale = 0.2, outputscale = 1, noise = 1e-3, mean = 0)
+  nug <- fit_nugget(fit)
+  cand <- matrix(seq(0, 1, length.out = 11))
+  A <- function(x) rbind(fit$X, cand, x)
+  for (x in c(0.2, 0.42, 0.67)) {
+    for (latent in c(TRUE, FALSE)) {
+      # the same Gauss-Hermite rule, computed by conditioning the GP
+      expect_equal(kg_values(fit, x, cand, n_nodes = 10L, latent = latent),
+                   ref_kg_gh(fit, x, A(x), 10L, latent, nug),
+                   tolerance = 1e-8)
+    }
+    # the latent outcome has the smaller spread
+    expect_lt(kg_values(fit, x, cand, latent = TRUE),
+              kg_values(fit, x, cand, latent = FALSE))
+  }
+  # the states of the lookahead: their fantasy updates, greedy choices and
+  # deeper KG
+  for (x in c(0.42, 0.67)) {
+    for (latent in c(TRUE, FALSE)) {
+      expect_equal(kg_values(fit, x, cand, h = 2L, latent = latent),
+                   ref_rh_two_step(fit, x, cand, 0.9, 10L, 10L, latent, nug),
+                   tolerance = 1e-8)
+    }
+  }
+})
+
 test_that("rolling-horizon value with h = 1 is KG; larger h adds discounted KG", {
   fit <- rollout_fit()
   cand <- matrix(seq(0, 1, length.out = 21))
@@ -144,6 +263,72 @@ test_that("rolling-horizon value with h = 1 is KG; larger h adds discounted KG",
   # alpha -> 0 leaves KG
   expect_equal(kg_values(fit, x, cand, h = 2L, alpha = 1e-12), kg,
                tolerance = 1e-9)
+})
+
+test_that("the two constructors make policy_rollout()'s policies, bit for bit", {
+  skip_on_cran()
+  quiet <- function(expr) {
+    withCallingHandlers(expr, costbo_warning_deprecated = function(w) {
+      invokeRestart("muffleWarning")
+    })
+  }
+  lee <- test_problem("lee2021", budget = 12)
+  branin <- test_problem("branin", budget = 3)
+  miso <- test_problem_miso("rosenbrock", budget = 8, seed = 2)
+  obs <- "observation"
+  cases <- list(
+    list(lee, quiet(policy_rollout(2, n_samples = 8)),
+         policy_cmdp_rollout(2, n_samples = 8, fantasy = obs)),
+    list(lee, quiet(policy_rollout(3, base = "ei", n_samples = 4)),
+         policy_cmdp_rollout(3, n_samples = 4, base = "ei", fantasy = obs)),
+    list(branin, quiet(policy_rollout(2, base = "kg", n_nodes = 3,
+                                      n_cand = 20)),
+         policy_kg_rollout(2, n_nodes = 3, n_cand = 20, fantasy = obs)),
+    list(branin, quiet(policy_rollout("adaptive", max_horizon = 3,
+                                      n_nodes = 3, n_cand = 20,
+                                      control = list(error_const = 0))),
+         policy_kg_rollout(max_horizon = 3, n_nodes = 3, n_cand = 20,
+                           fantasy = obs, control = list(error_const = 0))),
+    list(miso, quiet(policy_rollout("adaptive", max_horizon = 3,
+                                    n_nodes = 3, n_cand = 20)),
+         policy_kg_rollout(max_horizon = 3, n_nodes = 3, n_cand = 20,
+                           fantasy = obs)),
+    # greedy KG is the KG rollout of horizon 1
+    list(branin, policy_kg(n_nodes = 4, n_cand = 20),
+         policy_kg_rollout(1, n_nodes = 4, n_cand = 20, fantasy = obs)))
+  run <- function(prob, pol) {
+    df <- as.data.frame(bo_optimize(prob, pol, n_init = 4, seed = 3,
+                                    max_evaluations = 2,
+                                    charge_initial = FALSE, progress = FALSE))
+    df[, !grepl("time", names(df))]
+  }
+  for (k in cases) {
+    a <- run(k[[1]], k[[2]])
+    expect_identical(run(k[[1]], k[[3]]), a, label = k[[3]]$label)
+    expect_identical(sum(a$phase == "bo"), 2L)
+  }
+  # the default on a deterministic objective is another policy (its values
+  # differ); on a noisy one it is the same
+  ref <- run(lee, policy_cmdp_rollout(2, n_samples = 8, fantasy = obs))
+  lat <- run(lee, policy_cmdp_rollout(2, n_samples = 8))
+  expect_false(identical(lat$acquisition, ref$acquisition))
+  noisy <- test_problem("branin", budget = 3, noise_sd = 0.5)
+  expect_identical(run(noisy, policy_kg_rollout(2, n_nodes = 3, n_cand = 20)),
+                   run(noisy, policy_kg_rollout(2, n_nodes = 3, n_cand = 20,
+                                                fantasy = obs)))
+  # labels and parameters
+  expect_identical(policy_cmdp_rollout(3, n_samples = 16)$label,
+                   "CMDP rollout (h = 3, 16 QMC samples)")
+  expect_identical(policy_cmdp_rollout(2, base = "ei", fantasy = obs)$label,
+                   "EI rollout (h = 2, 64 QMC samples, observed fantasies)")
+  expect_identical(policy_kg_rollout()$label,
+                   "rolling-horizon rollout (KG, h <= 5, alpha = 0.9)")
+  expect_identical(policy_kg_rollout(3, fantasy = obs)$label,
+                   "KG rollout (h = 3, alpha = 0.9, observed fantasies)")
+  expect_identical(policy_kg_rollout(7)$params$max_horizon, 7L)
+  expect_identical(policy_cmdp_rollout()$params,
+                   list(horizon = 4L, n_samples = 64L, base = "eipu_then_ei",
+                        fantasy = "latent"))
 })
 
 test_that("the horizon rule returns the hand-worked values of Theorem 3", {
@@ -196,16 +381,21 @@ test_that("the KG gradient matches finite differences", {
   spec <- costbo:::acq_spec(fit, "ei", NULL, 1, NULL, NULL, NULL, NULL,
                             NULL, call = NULL)
   cand <- sobol_points(30, 2)
-  kgg <- function(x) {
-    .Call(costbo:::C_rollout_kg_grad, costbo:::acq_pack(spec),
-          matrix(x, ncol = 2), cand, costbo:::kg_control(10L, 10L, 0.9, 1L))
-  }
   pts <- rbind(c(0.13, 0.71), c(0.52, 0.33), c(0.88, 0.94), c(0.31, 0.08))
-  for (i in seq_len(nrow(pts))) {
-    g <- kgg(pts[i, ])
-    expect_gt(g[1], 0)
-    fdg <- ref_grad(function(x) kgg(x)[1], pts[i, ], h = 1e-6)
-    expect_equal(g[-1], fdg, tolerance = 1e-4)
+  # fantasy observations and latent values (the spread of the update
+  # differs, and so do the derivatives in the variance at x)
+  for (latent in c(FALSE, TRUE)) {
+    kgg <- function(x) {
+      .Call(costbo:::C_rollout_kg_grad, costbo:::acq_pack(spec),
+            matrix(x, ncol = 2), cand,
+            costbo:::kg_control(10L, 10L, 0.9, 1L, latent))
+    }
+    for (i in seq_len(nrow(pts))) {
+      g <- kgg(pts[i, ])
+      expect_gt(g[1], 0)
+      fdg <- ref_grad(function(x) kgg(x)[1], pts[i, ], h = 1e-6)
+      expect_equal(g[-1], fdg, tolerance = 1e-4)
+    }
   }
 })
 
@@ -268,7 +458,7 @@ test_that("KG and h = 2 proposals reach 99% of the grid maximum", {
   grid <- as.matrix(expand.grid(g, g))
   for (seed in 1:3) {
     for (pol in list(policy_kg(n_cand = 30),
-                     policy_rollout(2, base = "kg", n_cand = 30))) {
+                     policy_kg_rollout(2, n_cand = 30))) {
       st <- fixed_state(seed, policy = pol)
       set.seed(100 + seed)
       p <- pol$propose(st)
@@ -291,8 +481,8 @@ test_that("looking ahead is non-increasing in the error constant", {
   for (seed in c(4, 6)) {
     st <- fixed_state(seed, n = 10)
     r <- lapply(Ks, function(K) {
-      pol <- policy_rollout("adaptive", n_cand = 30, max_horizon = 4,
-                            control = list(error_const = K))
+      pol <- policy_kg_rollout(n_cand = 30, max_horizon = 4,
+                               control = list(error_const = K))
       set.seed(5)
       pol$propose(st)$info
     })
@@ -311,7 +501,7 @@ test_that("on Branin the defaults look ahead within 20 steps", {
   skip_on_cran()
   # (20 unit-cost steps after a free design: the paper's protocol)
   run <- bo_optimize(test_problem("branin", seed = 1),
-                     policy_rollout("adaptive"), seed = 1, progress = FALSE,
+                     policy_kg_rollout(), seed = 1, progress = FALSE,
                      charge_initial = FALSE)
   df <- as.data.frame(run)
   h <- df$h[df$phase == "bo"]
@@ -325,16 +515,16 @@ test_that("on Branin the defaults look ahead within 20 steps", {
 
 test_that("a large error bound gives h = 1 and h is recorded", {
   prob <- test_problem("branin", budget = 3)
-  run <- bo_optimize(prob, policy_rollout("adaptive",
-                                          control = list(error_offset = 1e6)),
+  run <- bo_optimize(prob, policy_kg_rollout(
+                                control = list(error_offset = 1e6)),
                      seed = 2, progress = FALSE, charge_initial = FALSE)
   df <- as.data.frame(run)
   h <- df$h[df$phase != "initial"]
   expect_length(h, 3L)
   expect_true(all(h == 1))
   expect_true(all(df$error_bound[df$phase != "initial"] >= 1e6))
-  run2 <- bo_optimize(prob, policy_rollout("adaptive",
-                                           control = list(error_const = 0)),
+  run2 <- bo_optimize(prob, policy_kg_rollout(
+                                 control = list(error_const = 0)),
                       seed = 2, progress = FALSE, charge_initial = FALSE)
   h2 <- as.data.frame(run2)$h[run2$phase != "initial"]
   expect_true(all(h2 == c(2, 2, 1)))  # h <= remaining evaluations
@@ -351,7 +541,7 @@ test_that("the base policy is sequentially consistent and runs reproduce", {
                    kg_values(fit, 0.3, cand[c(1, 1, 2, 3, 4), , drop = FALSE],
                              h = 2L))
   prob <- test_problem("lee2021", budget = 15)
-  pol <- policy_rollout(2, n_samples = 4, control = list(maxit = 2))
+  pol <- policy_cmdp_rollout(2, n_samples = 4, control = list(maxit = 2))
   r1 <- bo_optimize(prob, pol, seed = 7, progress = FALSE)
   r2 <- bo_optimize(prob, pol, seed = 7, progress = FALSE)
   expect_identical(r1$X, r2$X)
@@ -376,6 +566,30 @@ test_that("rollout policies reject bad arguments", {
                class = "costbo_error_arg")
   expect_error(policy_kg(n_nodes = 0), class = "costbo_error_arg")
   expect_error(policy_kg(n_cand = 1.5), class = "costbo_error_arg")
+  # the two constructors check their arguments where they enter, naming
+  # them
+  named <- function(expr, arg) {
+    e <- expect_error(expr, class = "costbo_error_arg")
+    expect_identical(e$arg, arg)
+  }
+  named(policy_cmdp_rollout(0), "horizon")
+  named(policy_cmdp_rollout("adaptive"), "horizon")
+  named(policy_cmdp_rollout(2, n_samples = 0), "n_samples")
+  named(policy_cmdp_rollout(2, base = "kg"), "base")
+  named(policy_cmdp_rollout(2, fantasy = "noisy"), "fantasy")
+  named(policy_cmdp_rollout(2, fantasy = NA), "fantasy")
+  named(policy_cmdp_rollout(2, control = list(foo = 1)), "control")
+  named(policy_cmdp_rollout(2, control = list(n_raw = -1)), "control$n_raw")
+  named(policy_kg_rollout("fixed"), "horizon")
+  named(policy_kg_rollout(0), "horizon")
+  named(policy_kg_rollout(2.5), "horizon")
+  named(policy_kg_rollout(max_horizon = 0), "max_horizon")
+  named(policy_kg_rollout(discount = 0), "discount")
+  named(policy_kg_rollout(discount = 1.5), "discount")
+  named(policy_kg_rollout(n_nodes = 0), "n_nodes")
+  named(policy_kg_rollout(n_cand = 0), "n_cand")
+  named(policy_kg_rollout(fantasy = c("a", "b")), "fantasy")
+  named(policy_kg_rollout(control = list(n_deep = 0)), "control$n_deep")
 })
 
 test_that("with a measured cost CMDP rollout prices steps at the GP's mean cost", {
@@ -398,7 +612,7 @@ test_that("with a measured cost CMDP rollout prices steps at the GP's mean cost"
     dr <- costbo:::cmdp_draws(1L, h, n, ctl)
     .Call(costbo:::C_rollout_cmdp_value, costbo:::acq_pack(spec),
           matrix(x, ncol = 1L), dr$z, dr$raw, dr$unif,
-          costbo:::cmdp_control(h, 0L, remaining, ctl))
+          costbo:::cmdp_control(h, 0L, remaining, ctl, FALSE))
   }
   # a point priced above the remaining budget has value 0
   expect_identical(values(0.42, 2L, price(0.42) - 1e-6, 8L)$value, 0)
@@ -420,24 +634,29 @@ test_that("the size arguments of the rollout policies are capped", {
   expect_error(policy_kg(n_nodes = 1e6), class = "costbo_error_arg")
   expect_error(policy_kg(n_cand = 1e6), class = "costbo_error_arg")
   expect_s3_class(policy_kg(n_nodes = 1000), "bo_policy")
-  expect_error(policy_rollout("adaptive", max_horizon = 11),
+  expect_error(policy_kg_rollout(max_horizon = 11),
                class = "costbo_error_arg")
-  expect_error(policy_rollout(horizon = 11, base = "kg"),
+  expect_error(policy_kg_rollout(horizon = 11), class = "costbo_error_arg")
+  expect_s3_class(policy_kg_rollout(horizon = 10), "bo_policy")
+  expect_s3_class(policy_cmdp_rollout(horizon = 11), "bo_policy")
+  expect_error(policy_cmdp_rollout(horizon = 101), class = "costbo_error_arg")
+  expect_error(policy_cmdp_rollout(n_samples = 1e6),
                class = "costbo_error_arg")
-  expect_s3_class(policy_rollout(horizon = 11), "bo_policy")
-  expect_error(policy_rollout(horizon = 101), class = "costbo_error_arg")
-  expect_error(policy_rollout(n_samples = 1e6), class = "costbo_error_arg")
   # one proposal at h = 2, n = 20 takes about 5 s with 1000 samples, 30 s
   # with 4096 (issue 39)
-  e <- expect_error(policy_rollout(n_samples = 1025),
+  e <- expect_error(policy_cmdp_rollout(n_samples = 1025),
                     class = "costbo_error_arg")
   expect_match(conditionMessage(e),
                "`n_samples` must be a single whole number in [1, 1024]",
                fixed = TRUE)
-  expect_s3_class(policy_rollout(n_samples = 1024), "bo_policy")
-  expect_error(policy_rollout("adaptive", control = list(n_deep = 1001)),
+  expect_s3_class(policy_cmdp_rollout(n_samples = 1024), "bo_policy")
+  expect_error(policy_kg_rollout(control = list(n_deep = 1001)),
                class = "costbo_error_arg")
-  e <- expect_error(policy_rollout("adaptive", n_nodes = 2000),
+  # (the deprecated constructor keeps its caps)
+  expect_error(policy_rollout(horizon = 11, base = "kg"),
+               class = "costbo_error_arg")
+  expect_error(policy_rollout(horizon = 101), class = "costbo_error_arg")
+  e <- expect_error(policy_kg_rollout(n_nodes = 2000),
                     class = "costbo_error_arg")
   expect_match(conditionMessage(e), "`n_nodes` must be a single whole number in [1, 1000]",
                fixed = TRUE)

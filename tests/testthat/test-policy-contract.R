@@ -15,7 +15,13 @@ contract_policies <- function() list(
   policy_kg = policy_kg(n_nodes = 4, n_cand = 20),
   policy_pbgi = policy_pbgi(), policy_pbgi_d = policy_pbgi_d(),
   policy_q1 = policy_q1(), policy_random = policy_random(),
-  policy_rollout = policy_rollout(2, n_samples = 8),
+  policy_cmdp_rollout = policy_cmdp_rollout(2, n_samples = 8),
+  policy_kg_rollout = policy_kg_rollout(max_horizon = 2, n_nodes = 4,
+                                        n_cand = 20),
+  # (deprecated: the policy it always made)
+  policy_rollout = withCallingHandlers(
+    policy_rollout(2, n_samples = 8),
+    costbo_warning_deprecated = function(w) invokeRestart("muffleWarning")),
   policy_ts_psq = policy_ts_psq(n_features = 64, n_samples = 16),
   policy_ucb = policy_ucb(),
   policy_ucb_cvs = policy_ucb_cvs(n_samples = 16),

@@ -237,15 +237,16 @@ test_that("a policy declares where it can search and a problem it cannot search 
   prior <- bo_problem(f, candidates = cand, cost = 1, budget = 8,
                       prior = list(mean = rep(0, 8L), cov = K), noise = 1e-6)
   expect_identical(policy_bmsei()$domains, c("box", "indices"))
-  expect_identical(policy_rollout(2)$domains, "box")
+  expect_identical(policy_cmdp_rollout(2)$domains, "box")
   expect_identical(policy_kg()$domains, c("box", "pairs"))
-  for (pol in list(policy_bmsei(), policy_rollout(2), policy_kg())) {
+  expect_identical(policy_kg_rollout(2)$domains, c("box", "pairs"))
+  for (pol in list(policy_bmsei(), policy_cmdp_rollout(2), policy_kg())) {
     e <- tryCatch(bo_optimize(rows, pol, n_init = 2, progress = FALSE),
                   costbo_error_arg = function(e) e)
     expect_identical(e$arg, "policy")
     expect_match(conditionMessage(e), "candidate points without a prior")
   }
-  e <- tryCatch(bo_session(prior, policy_rollout(2)),
+  e <- tryCatch(bo_session(prior, policy_cmdp_rollout(2)),
                 costbo_error_arg = function(e) e)
   expect_match(conditionMessage(e), "with an explicit prior")
   expect_identical(calls, 0L)

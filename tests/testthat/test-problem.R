@@ -261,10 +261,12 @@ test_that("a minimized problem of every kind runs exactly as its negation", {
     expect_identical(dl$best_value, -dh$best_value, label = nm)
     expect_identical(dl[setdiff(names(dl), c("value", "best_value",
                                              "expected_value", "fit_time",
-                                             "policy_time", "eval_time"))],
+                                             "policy_time", "rule_time",
+                                             "eval_time"))],
                      dh[setdiff(names(dh), c("value", "best_value",
                                              "expected_value", "fit_time",
-                                             "policy_time", "eval_time"))],
+                                             "policy_time", "rule_time",
+                                             "eval_time"))],
                      label = nm)
     if (!is.null(dl$expected_value)) {
       expect_identical(dl$expected_value, -dh$expected_value, label = nm)

@@ -53,10 +53,9 @@ rc_policies <- function() {
   list(
     bmsei_path = policy_bmsei(steps = 3, path = TRUE),
     bmsei_tree = policy_bmsei(steps = 2, fantasies = 3),
-    cmdp = policy_rollout(horizon = 2, n_samples = 8),
+    cmdp = policy_cmdp_rollout(horizon = 2, n_samples = 8),
     kg = policy_kg(n_nodes = 4, n_cand = 20),
-    rolling = policy_rollout(horizon = "adaptive", max_horizon = 3,
-                             n_nodes = 3, n_cand = 20),
+    rolling = policy_kg_rollout(max_horizon = 3, n_nodes = 3, n_cand = 20),
     ei_pu = policy_ei_pu(),
     q1 = policy_q1())
 }
@@ -222,7 +221,7 @@ test_that("an R cost returning NA, -1, two numbers or a bad gradient is an error
       structure(1 + x[1], gradient = c(NA, 1))
     })
   for (pol in list(policy_bmsei(steps = 2, path = TRUE), policy_kg(n_cand = 20),
-                   policy_rollout(horizon = 2, n_samples = 4),
+                   policy_cmdp_rollout(horizon = 2, n_samples = 4),
                    policy_ei_pu())) {
     st <- rc_state(pol)
     for (msg in names(bad)) {

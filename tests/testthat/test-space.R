@@ -63,6 +63,21 @@ test_that("encoding and decoding are inverse and follow the cells", {
   # the encoding of the decoded points is the transform, a fixed point
   T1 <- space_encode(sp, dec)
   expect_identical(space_encode(sp, space_decode(sp, T1)), T1)
+  # the typed point of one row (what the objective and a cost receive) is
+  # that row of the decoded rows, to the last bit (ties of a category go
+  # to its first level, as in the cells' corners of the cube)
+  R[1:4, 3:5] <- rbind(c(0.5, 0.5, 0.2), c(0.1, 0.7, 0.7), 1, 0)
+  R[5, ] <- 0
+  R[6, ] <- 1
+  all_rows <- costbo:::space_values(sp, R)
+  for (i in seq_len(nrow(R))) {
+    expect_identical(costbo:::space_point(sp, R[i, ]),
+                     lapply(all_rows, `[`, i))
+  }
+  expect_identical(all_rows$rule[1:4], c("a", "b", "a", "a"))
+  dec <- space_decode(sp, R)
+  expect_identical(all_rows$rule, as.character(dec$rule))
+  expect_identical(all_rows[c("n", "lr", "x")], as.list(dec[c("n", "lr", "x")]))
   expect_error(space_encode(sp, data.frame(n = 0, lr = 0.1, rule = "a",
                                            x = 0)), "`x\\$n`",
                class = "costbo_error_arg")
@@ -190,8 +205,8 @@ test_that("every policy proposes valid typed points on a mixed space", {
                                 n_starts = 2, maxit = 50, n_greedy = 1),
                    policy_bmsei(steps = 2, fantasies = 2, n_raw = 64,
                                 n_starts = 2, maxit = 50, n_greedy = 1),
-                   policy_rollout(horizon = 2, n_samples = 4),
-                   policy_rollout(horizon = "adaptive"), policy_kg())
+                   policy_cmdp_rollout(horizon = 2, n_samples = 4),
+                   policy_kg_rollout(), policy_kg())
   for (pol in policies) {
     # (a free design, so that the budget goes to the policy's steps)
     run <- bo_optimize(prob, pol, seed = 3, progress = FALSE,
