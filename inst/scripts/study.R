@@ -493,10 +493,15 @@ study_run_parts <- function(parts, names, dir, backend = "sequential",
     } else {
       message(sprintf("part %s: running", nm))
     }
+    # wall seconds, and CPU seconds of this process and its finished
+    # children (user + system: the core-seconds on a shared machine)
+    cpu <- function() sum(proc.time()[c(1L, 2L, 4L, 5L)], na.rm = TRUE)
     t0 <- proc.time()[["elapsed"]]
+    c0 <- cpu()
     bm <- study_run(parts[[nm]], backend = backend, processes = processes,
                     progress = progress)
     seconds <- proc.time()[["elapsed"]] - t0
+    cpu_seconds <- cpu() - c0
     fingerprint <- study_fingerprint(list(benchmark = bm,
                                           recipe = parts[[nm]]), memo)
     saveRDS(list(benchmark = bm, recipe = parts[[nm]], build = build,
@@ -504,7 +509,7 @@ study_run_parts <- function(parts, names, dir, backend = "sequential",
                  command = paste(c("Rscript", sub("^--file=", "", commandArgs(trailingOnly = FALSE)[
                    grepl("^--file=", commandArgs(trailingOnly = FALSE))]),
                    commandArgs(trailingOnly = TRUE)), collapse = " "),
-                 seconds = seconds,
+                 seconds = seconds, cpu_seconds = cpu_seconds,
                  date = format(Sys.time(), tz = "UTC", usetz = TRUE)),
             f, compress = "xz")
     message(sprintf("part %s: written to %s", nm, f))
@@ -692,13 +697,15 @@ study_recipe_same <- function(saved, current) {
 # "made" by the installed build; "certified" for it by a fingerprint or a
 # replay; "to certify", made by another build and not yet certified for
 # this one), the build that made the part (its source hash), the date,
-# the seconds it took and the command that ran it.
+# the seconds it took (wall; and CPU, for parts that recorded it) and the
+# command that ran it.
 study_list <- function(parts, dir, build = costbo_build()) {
   rows <- lapply(names(parts), function(nm) {
     f <- study_file(dir, nm)
     if (!file.exists(f)) {
       return(data.frame(part = nm, status = "to run", build = "", date = "",
-                        seconds = NA_real_, command = ""))
+                        seconds = NA_real_, cpu_seconds = NA_real_,
+                        command = ""))
     }
     p <- readRDS(f)
     cert <- study_certificate(f)
@@ -715,6 +722,8 @@ study_list <- function(parts, dir, build = costbo_build()) {
                build = substr(p$build$source_hash, 1L, 8L),
                date = if (is.null(p$date)) "" else p$date,
                seconds = round(p$seconds),
+               cpu_seconds = if (is.null(p$cpu_seconds)) NA_real_ else
+                 round(p$cpu_seconds),
                command = if (is.null(p$command)) "" else p$command)
   })
   do.call(rbind, rows)

@@ -46,6 +46,10 @@ test_that("parts are written, joined and replayed bit for bit", {
   expect_identical(ls$build[1:2],
                    rep(substr(costbo_build()$source_hash, 1L, 8L), 2L))
   expect_true(all(ls$seconds[1:2] >= 0) && is.na(ls$seconds[3]))
+  # with the CPU seconds of each part (at most its wall seconds on one
+  # process, give or take the clock's resolution)
+  expect_true(all(ls$cpu_seconds[1:2] >= 0) && is.na(ls$cpu_seconds[3]))
+  expect_true(all(ls$cpu_seconds[1:2] <= ls$seconds[1:2] + 1))
   expect_true(all(nzchar(ls$date[1:2])))
   # the script's recipe for a part changed since the part was made (another
   # problem setting, policy argument or protocol): listed as to run, refused
