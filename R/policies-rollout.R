@@ -46,12 +46,15 @@
 #'
 #' @section Maximization (`optimizer = "paper"`, the default):
 #' As paper 001 does (Sec. 6): every argmax of the base policy inside a
-#' trajectory runs L-BFGS-B from the 5 best of `10 d` scrambled Sobol raw
-#' points (`control$inner_starts`, `control$n_raw`; at most
-#' `control$inner_maxit` = 40 iterations, as the reference code), on the
-#' log of EI per unit cost or of EI (the same argmax; the logs are well
-#' scaled where EI is tiny), from the starts alone, so the base policy is
-#' a deterministic function of the state (sequentially consistent). The
+#' trajectory runs L-BFGS-B from the 5 best (`control$inner_starts`) of
+#' \eqn{\max(10 d, 100)} scrambled Sobol raw points (`control$n_raw`;
+#' the paper's `10 d`, and below \eqn{d = 10} the 100 of the compass
+#' search, without which those argmaxes miss the best EI in some
+#' trajectories), at most `control$inner_maxit` = 40 iterations each (as
+#' the reference code), on the log of EI per unit cost or of EI (the same
+#' argmax; the logs are well scaled where EI is tiny), from the starts
+#' alone, so the base policy is a deterministic function of the state
+#' (sequentially consistent). The
 #' rollout value is maximized over \eqn{x} from the 5 (`control$starts`)
 #' best of a `10 d`-point scrambled Sobol design plus the base policy's own
 #' first choice. The design is screened with the first `control$n_screen`
@@ -107,10 +110,9 @@
 #'
 #' @section Random numbers:
 #' Each proposal draws, in this order: the scrambled Sobol normals
-#' (`n_samples` x \eqn{h}), the inner raw points (`control$n_raw`, by
-#' default `10 d` with the paper optimizer), with the compass optimizer
-#' their selection uniforms, and the outer design (`10 d` points). So
-#' `set.seed()` repeats a run.
+#' (`n_samples` x \eqn{h}), the inner raw points (`control$n_raw`), with
+#' the compass optimizer their selection uniforms, and the outer design
+#' (`10 d` points). So `set.seed()` repeats a run.
 #'
 #' @param horizon The horizon \eqn{h}, a whole number from 1 to 100 (the
 #'   work grows like \eqn{h}).
@@ -126,7 +128,8 @@
 #'   (default; see *Maximization*) or `"compass"`, the search of
 #'   [policy_rollout()], kept bit for bit.
 #' @param control A list of tuning settings, all optional, with defaults
-#'   for `optimizer = "paper"` / `"compass"`: `n_raw` (`10 d` / 100),
+#'   for `optimizer = "paper"` / `"compass"`: `n_raw` (\eqn{\max(10 d,
+#'   100)} / 100),
 #'   `inner_starts` (5 / 2), `inner_maxit` (40 / 50): raw points, L-BFGS-B
 #'   starts and iterations of the inner maximizations; `starts` (5 / 2) and
 #'   `maxit` (15 values / 10 polls): the outer search's starts and length;
@@ -780,7 +783,7 @@ miso_values <- function(state, X, h, nodes, cand) {
 # The rollouts' control list, checked, with the defaults of the CMDP
 # rollout's compass search (paper = FALSE: the settings of policy_rollout()
 # and of the KG rollouts) or of its paper engine (paper = TRUE: n_raw NULL,
-# 10 d raw points, chosen when the dimension is known).
+# max(10 d, 100) raw points, chosen when the dimension is known).
 check_rollout_control <- function(control, paper = FALSE,
                                   call = sys.call(-1L)) {
   def <- list(n_raw = 100, inner_starts = 2, inner_maxit = 50, starts = 2,
