@@ -36,7 +36,11 @@
 #' batch of the tuner, `bo_ask(n = )`) only when their costs, counted
 #' together, fit: known costs as they are; measured costs each at the
 #' largest cost seen, so while no cost has been measured one point starts
-#' alone. A session without enough history for its models
+#' alone. Points of measured cost that start together may cost more than
+#' any seen, and so take the design past its quarter by more than one
+#' evaluation; the loop and the mlr3 tuner therefore run a charged design
+#' of measured cost one point at a time, which ends within its quarter
+#' plus its last evaluation. A session without enough history for its models
 #' proposes the loop's default design itself, one point (or `n`) per
 #' [bo_ask()], charged as the loop charges its own, then model-based
 #' points; told in the same order with the same seed it reproduces

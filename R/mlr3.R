@@ -195,11 +195,12 @@ paradox_xdt <- function(spec, p) {
 #' `inst$eval_batch()` in as few batches as this allows, so that a parallel
 #' backend of mlr3 (e.g. `future::plan("multisession")`) evaluates it at
 #' once: in one batch when its costs are not charged, in batches of the
-#' configurations whose known costs fit together, and, for measured costs,
-#' the first configuration alone (nothing is known of a cost before one is
-#' measured), then batches whose costs, each at the largest cost seen,
-#' fit (an evaluation terminator caps a batch at the evaluations it
-#' still allows). A budget too small for the configurations a model needs
+#' configurations whose known costs fit together (an evaluation terminator
+#' caps a batch at the evaluations it still allows). A charged measured
+#' cost is known only once paid, so that design goes one configuration per
+#' batch, as [bo_optimize()]'s: it ends within its share of the budget plus
+#' its last evaluation, and the whole tuning within the budget plus its
+#' last evaluation. A budget too small for the configurations a model needs
 #' ends the tuning inside its design, with what it has. Every proposal
 #' after the design is a batch of one. The tuner also stops when the instance's
 #' terminator says so, when the space of a deterministic objective is
@@ -393,14 +394,19 @@ tuner_optimize <- function(self, private, inst) {
     # the next points of the design go in one batch while the rule of a
     # charged design (design_ends(), as in bo_optimize() and its
     # asynchronous loop) lets them start together, the batch's points
-    # counting as pending at their known costs or the largest measured
-    # cost seen (a measured cost not seen yet: one point);
+    # counting as pending at their known costs; a charged measured cost
+    # is known only once paid, so its design starts one point at a time,
+    # as bo_optimize()'s, and ends within its share of the budget plus its
+    # last evaluation (a batch priced at the costs seen could overrun the
+    # share by a batch: forests of 10 to 1000 trees, 63% of the budget);
     # an unpaid design goes in one batch
+    one_at_a_time <- charge_initial && !known
     batch <- integer()
     committed <- 0
     end <- NULL
     for (j in (k + 1L):length(steps)) {
       if (length(batch) >= tuner_evals_left(inst)) break
+      if (one_at_a_time && length(batch)) break
       end <- design_ends(state, steps[[j]], cap, committed, length(batch))
       if (!is.null(end)) break
       batch <- c(batch, j)
