@@ -151,12 +151,13 @@ problem_candidates.bo_problem <- function(problem, n) {
   x
 }
 
-# The keys by which the rule tells an evaluated point: each row of X as its
-# coordinates in 15 significant digits (as.character()), joined by ",", made
-# a column at a time (what pasting each row gives, without a call per row).
-point_keys <- function(X) {
-  if (!nrow(X)) return(character())
-  do.call(paste, c(lapply(seq_len(ncol(X)), function(j) X[, j]), sep = ","))
+# Which rows of X equal a row of Y (element by element, as == compares
+# them): by the hashed row ids of row_ids() over both, without a string per
+# row.
+rows_in <- function(X, Y) {
+  if (!nrow(X) || !nrow(Y)) return(rep(FALSE, nrow(X)))
+  ids <- row_ids(rbind(X, Y, deparse.level = 0L))
+  ids[seq_len(nrow(X))] %in% ids[nrow(X) + seq_len(nrow(Y))]
 }
 
 # How many candidates the rule values: many for a closed-form acquisition
@@ -179,7 +180,7 @@ budget_feasible_proposal <- function(state, p, remaining) {
   if (is.null(X)) return(NULL)
   # an evaluated point of a deterministic objective is not proposed again
   if (!isTRUE(pr$noisy) && nrow(state$X)) {
-    X <- X[!(point_keys(X) %in% point_keys(state$X)), , drop = FALSE]
+    X <- X[!rows_in(X, state$X), , drop = FALSE]
   }
   fits <- if (nrow(X)) budget_fits(state, X, remaining, state$budget_prob)
   if (!any(fits)) return(list(p = NULL, none = TRUE))

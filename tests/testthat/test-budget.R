@@ -83,7 +83,7 @@ test_that("a typed space's candidates are its first distinct typed points", {
     costbo:::space_transform(spaces$mixed, U), 7L))
 })
 
-test_that("row ids and point keys tell rows apart as a pairwise comparison does", {
+test_that("row ids and rows_in() tell rows apart as a pairwise comparison does", {
   set.seed(1)
   X <- matrix(sample(c(0, 0.25, 1 / 3, 1), 400, replace = TRUE), 100)
   X[7, ] <- -0 * X[7, ] # a negative zero equals zero
@@ -93,12 +93,17 @@ test_that("row ids and point keys tell rows apart as a pairwise comparison does"
   }, 1L)
   expect_identical(ids, ref)
   expect_identical(duplicated(ids), as.vector(duplicated(X)))
-  # the keys of evaluated points: each row's coordinates as pasted one by
-  # one (15 significant digits), joined by ","
-  Y <- matrix(runif(30), 10)
-  expect_identical(costbo:::point_keys(Y),
-                   apply(Y, 1L, paste, collapse = ","))
-  expect_identical(costbo:::point_keys(Y[0, , drop = FALSE]), character())
+  # the rows of X found among evaluated points Y, against a pairwise scan
+  Y <- rbind(X[c(3, 50, 7), ], matrix(runif(20), 5), 0 * X[7, ])
+  Y[2, 4] <- Y[2, 4] + 1e-15 # (no longer equal to X[50, ])
+  ref <- vapply(seq_len(nrow(X)), function(i) {
+    any(vapply(seq_len(nrow(Y)), function(k) all(Y[k, ] == X[i, ]), NA))
+  }, NA)
+  expect_identical(costbo:::rows_in(X, Y), ref)
+  expect_true(sum(ref) >= 2L)
+  expect_identical(costbo:::rows_in(X, Y[0, , drop = FALSE]),
+                   rep(FALSE, nrow(X)))
+  expect_identical(costbo:::rows_in(X[0, , drop = FALSE], Y), logical())
 })
 
 test_that("the candidates handed to the policy leave out evaluated points and those that do not fit", {
