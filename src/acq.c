@@ -6,6 +6,7 @@
 
 #include "costbo.h"
 #include "entry.h"
+#include "rlist.h"
 #include "maximize.h"
 #include "rcall.h"
 

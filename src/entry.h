@@ -32,16 +32,6 @@ SEXP max_eval_rows(double (*f)(int, const double *, double *, void *),
                    void *ctx, SEXP X, int grad);
 /* The list(x, value, raw_best) returned by the maximizing entry points. */
 SEXP max_box_result(const double *x, int d, double value, double raw_best);
-/* Elements of a named control object of class cls, by name: the element
- * (any type), a list, one integer (not NA), one double, or a double vector
- * of length len (any length when len < 0).  A missing or mistyped element,
- * or an object of another class, is an error. */
-SEXP cb_elt(SEXP list, const char *cls, const char *name);
-SEXP cb_elt_list(SEXP list, const char *cls, const char *name);
-int cb_elt_int(SEXP list, const char *cls, const char *name);
-double cb_elt_real(SEXP list, const char *cls, const char *name);
-const double *cb_elt_reals(SEXP list, const char *cls, const char *name,
-                           R_xlen_t len);
 /* A costbo_max_control object (R: max_control()) into the struct. */
 struct cb_max_control_s;
 void unpack_max_control(SEXP ctl, struct cb_max_control_s *mc);

@@ -13,6 +13,7 @@
 #endif
 
 #include "entry.h"
+#include "rlist.h"
 
 #define CB_SQRT3 1.7320508075688772935
 #define CB_SQRT5 2.2360679774997896964

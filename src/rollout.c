@@ -4,6 +4,7 @@
 
 #include "costbo.h"
 #include "entry.h"
+#include "rlist.h"
 #include "qmc.h"
 
 /* CMDP rollout ------------------------------------------------------------ */

@@ -1,6 +1,7 @@
 /* transform.c -- the input transform of typed search spaces (transform.h). */
 #include "transform.h"
 #include "entry.h"
+#include "rlist.h"
 
 static inline double tf_int(double u, double a, double b) {
   const double k = b - a + 1.0;

@@ -6,6 +6,7 @@
 
 #include "costbo.h"
 #include "entry.h"
+#include "rlist.h"
 #include "qmc.h"
 
 /* Relative predictive variance below which a fantasy is deterministic. */
