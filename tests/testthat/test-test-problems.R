@@ -361,6 +361,7 @@ test_that("test_problem() rejects bad arguments, naming them", {
   expect_error(test_problem("branin", cost_family = "free"), "`cost_family`",
                class = "costbo_error_arg")
   bad(test_problem("branin", cost_family = "radial"))
+  bad(test_problem("branin", cost_family = "ring"))
   bad(test_problem("branin", known_cost = NA))
   bad(test_problem("branin", known_cost = "yes"))
   expect_error(test_problem("branin", seed = -1), "`seed`",
@@ -371,4 +372,39 @@ test_that("test_problem() rejects bad arguments, naming them", {
   bad(test_problem("branin", budget = NA))
   expect_error(test_problem("branin", noise_sd = -1), "`noise_sd`",
                class = "costbo_error_arg")
+})
+
+test_that("lee2021's ring cost is largest on its circle of minimizers, as paper 001's text says", {
+  p <- test_problem("lee2021", cost_family = "ring")
+  q <- test_problem("lee2021")
+  expect_identical(p$cost_type, "known")
+  expect_equal(p$budget, 150)
+  expect_identical(p$optimum, q$optimum)
+  expect_identical(p$maximizer, q$maximizer)
+  x <- c(0.3, -0.7)
+  expect_identical(p$objective(x), q$objective(x))
+  # the radius of the objective's minimum, by optimize() on 10 r sin(2 pi r)
+  rs <- stats::optimize(function(r) 10 * r * sin(2 * pi * r), c(0.5, 1),
+                        tol = 1e-12)$minimum
+  ring <- function(x) 10 - 5 * abs(sqrt(sum(x^2)) - rs)
+  set.seed(4)
+  X <- matrix(stats::runif(40, -1, 1), ncol = 2)
+  expect_equal(apply(X, 1, p$cost), apply(X, 1, ring), tolerance = 1e-9)
+  # 10 on the circle, 10 - 5 r* at the origin, 10 - 5 (sqrt 2 - r*) at
+  # the corners
+  expect_equal(apply(p$maximizer, 1, p$cost), rep(10, 4L), tolerance = 1e-12)
+  expect_equal(p$cost(c(0, 0)), 10 - 5 * rs, tolerance = 1e-9)
+  expect_equal(p$cost(c(-1, 1)), 10 - 5 * (sqrt(2) - rs), tolerance = 1e-9)
+  # the most expensive radius of a fine grid is the cheapest objective's
+  r <- seq(0, sqrt(2), length.out = 20001)
+  at <- function(r) cbind(r / sqrt(2), r / sqrt(2))
+  cost_r <- apply(at(r), 1, p$cost)
+  f_r <- apply(at(r), 1, function(x) -p$objective(x))
+  expect_equal(r[which.max(cost_r)], r[which.min(f_r)], tolerance = 1e-4)
+  # paper 001's own cost is largest at the origin, where f is 0
+  expect_identical(r[which.max(apply(at(r), 1, q$cost))], 0)
+  # measured, as the paper's log-warped GP learns it
+  m <- test_problem("lee2021", cost_family = "ring", known_cost = FALSE)
+  expect_identical(m$cost_type, "measured")
+  expect_equal(m$objective(x)$cost, ring(x), tolerance = 1e-9)
 })
