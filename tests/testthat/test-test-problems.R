@@ -408,3 +408,63 @@ test_that("lee2021's ring cost is largest on its circle of minimizers, as paper 
   expect_identical(m$cost_type, "measured")
   expect_equal(m$objective(x)$cost, ring(x), tolerance = 1e-9)
 })
+
+test_that("test_problem_scale() is the optimum minus the objective's median over the box", {
+  # medians on a midpoint grid, with the functions written here
+  grid_median <- function(f, lower, upper, m) {
+    axes <- lapply(seq_along(lower), function(k) {
+      lower[k] + (seq_len(m) - 0.5) / m * (upper[k] - lower[k])
+    })
+    stats::median(f(as.matrix(expand.grid(axes))))
+  }
+  branin <- function(X) {
+    (X[, 2] - 5.1 / (4 * pi^2) * X[, 1]^2 + 5 / pi * X[, 1] - 6)^2 +
+      10 * (1 - 1 / (8 * pi)) * cos(X[, 1]) + 10
+  }
+  gold <- function(X) {
+    a <- X[, 1]
+    b <- X[, 2]
+    (1 + (a + b + 1)^2 * (19 - 14 * a + 3 * a^2 - 14 * b + 6 * a * b +
+                            3 * b^2)) *
+      (30 + (2 * a - 3 * b)^2 * (18 - 32 * a + 12 * a^2 + 48 * b - 36 * a * b +
+                                   27 * b^2))
+  }
+  griewank <- function(X) {
+    rowSums(X^2) / 4000 - cos(X[, 1]) * cos(X[, 2] / sqrt(2)) *
+      cos(X[, 3] / sqrt(3)) + 1
+  }
+  lee <- function(X) {
+    r <- sqrt(rowSums(X^2))
+    10 * r * sin(2 * pi * r)
+  }
+  # minimization forms: optimum (of the maximized form) = -min, scale =
+  # median - min
+  cases <- list(
+    branin = list(f = branin, lo = c(-5, 0), up = c(10, 15), m = 400,
+                  min = 5 / (4 * pi)),
+    goldstein_price = list(f = gold, lo = c(-2, -2), up = c(2, 2), m = 400,
+                           min = 3),
+    griewank = list(f = griewank, lo = rep(-600, 3), up = rep(600, 3),
+                    m = 60, min = 0),
+    lee2021 = list(f = lee, lo = c(-1, -1), up = c(1, 1), m = 400,
+                   min = -7.6624668131479972))
+  set.seed(7)
+  before <- .Random.seed
+  for (nm in names(cases)) {
+    k <- cases[[nm]]
+    ref <- grid_median(k$f, k$lo, k$up, k$m) - k$min
+    s <- test_problem_scale(nm)
+    expect_equal(s, ref, tolerance = 0.01, label = nm)
+    expect_gt(s, 0)
+  }
+  # a fixed number, and the caller's random stream untouched
+  expect_identical(test_problem_scale("branin"), test_problem_scale("branin"))
+  expect_identical(.Random.seed, before)
+  # d for the problems of any dimension
+  expect_false(test_problem_scale("griewank", d = 2) ==
+                 test_problem_scale("griewank"))
+  expect_error(test_problem_scale("branin", d = 3), "`d`",
+               class = "costbo_error_arg")
+  expect_error(test_problem_scale("nope"), "`name`",
+               class = "costbo_error_arg")
+})
