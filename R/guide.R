@@ -221,7 +221,7 @@ guide_calls <- function(cache) {
 # formals (policy_bmsei(2) gives "policy_bmsei(steps = 2)"); a deprecated
 # constructor's call is the call that makes the same policy, which its
 # warning names (policy_rollout(2) gives "policy_cmdp_rollout(horizon = 2,
-# n_samples = 64, fantasy = \"observation\")").
+# n_samples = 64, fantasy = \"observation\", optimizer = \"compass\")").
 guide_call_string <- function(e) {
   f <- if (is.call(e) && is.name(e[[1L]])) {
     get0(as.character(e[[1L]]), envir = asNamespace("costbo"),

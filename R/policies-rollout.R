@@ -27,7 +27,13 @@
 #' (restricted to affordable points), computed once rather than averaged
 #' over samples. The expectation over the other \eqn{h - 1} outcomes is a
 #' quasi-Monte Carlo average over `n_samples` scrambled Sobol normal draws,
-#' the same for every \eqn{x} (common random numbers).
+#' the same for every \eqn{x} (common random numbers). With the default
+#' `optimizer = "paper"` the average has the first outcome's EI as a
+#' control variate: the first stage's realized improvement \eqn{(y_1 -
+#' f^*)^+} is replaced by its mean, the closed-form EI of the fantasy
+#' outcome at \eqn{x}, so the average is over the improvement beyond the
+#' first outcome only (the estimator stays unbiased; `bench/cmdp-samples.R`
+#' and the tests compare it with the plain average).
 #'
 #' Costs: the known cost, or, for a measured cost, the posterior mean
 #' \eqn{\exp(m_c + s_c^2/2)} of the log-cost GP, the expected price, so that
@@ -38,15 +44,55 @@
 #' [test_problem()]'s problems), evaluated in C, or a function written in
 #' R, which the C core calls back wherever the rollout prices a point.
 #'
-#' @section Maximization:
-#' The inner argmax steps use the C maximizer on fixed raw points (multistart
-#' L-BFGS-B, deterministic tie-breaking), so the base policy is sequentially
-#' consistent and the value is a deterministic function of \eqn{x} given the
-#' draws. The rollout value is maximized over \eqn{x} from a `10 d`-point
-#' scrambled Sobol design plus the base policy's own first choice (paper 001
-#' Sec. 6), by a derivative-free compass search from the best `starts` of
-#' them (steps from 0.05 of the box, halved after a failed poll, at most
-#' `maxit` polls; L-BFGS-B cannot be nested inside the inner maximizations).
+#' @section Maximization (`optimizer = "paper"`, the default):
+#' As paper 001 does (Sec. 6): every argmax of the base policy inside a
+#' trajectory runs L-BFGS-B from the 5 best (`control$inner_starts`) of
+#' \eqn{\max(10 d, 100)} scrambled Sobol raw points (`control$n_raw`;
+#' the paper's `10 d`, and below \eqn{d = 10} the 100 of the compass
+#' search, without which those argmaxes miss the best EI in some
+#' trajectories), at most `control$inner_maxit` = 40 iterations each (as
+#' the reference code), on the log of EI per unit cost or of EI (the same
+#' argmax; the logs are well scaled where EI is tiny), from the starts
+#' alone, so the base policy is a deterministic function of the state
+#' (sequentially consistent). The
+#' rollout value is maximized over \eqn{x} from the 5 (`control$starts`)
+#' best of a `10 d`-point scrambled Sobol design plus the base policy's own
+#' first choice. The design is screened with the first `control$n_screen`
+#' (8) of the `n_samples` draws; from each start a local search climbs the
+#' value with the first `control$n_search` (32) draws and its gradient, at
+#' most `control$maxit` (15) values; the ends of the searches are valued
+#' with all `n_samples` draws and the best is proposed. The gradient holds
+#' the trajectory's later points fixed and is exact for \eqn{h = 2} (the
+#' last point maximizes the last stage's EI) but where the inner argmax
+#' jumps. The local search is L-BFGS-B's method, a projected quasi-Newton
+#' ascent (L-BFGS direction, Armijo backtracking), written in C: R's
+#' L-BFGS-B keeps its state in static variables and cannot run while the
+#' inner maximizations run it. It reaches better values than the compass
+#' search, whose polls move one coordinate at a time, at a fraction of the
+#' cost (`bench/cmdp-speed.R`).
+#'
+#' @section Maximization (`optimizer = "compass"`):
+#' The search of [policy_rollout()], kept bit for bit so that results made
+#' with it can be reproduced: the inner argmax steps use the C maximizer on
+#' fixed raw points (`control$n_raw` = 100, `control$inner_starts` = 2
+#' L-BFGS-B starts chosen by Boltzmann sampling, at most
+#' `control$inner_maxit` = 50 iterations, on EI per unit cost or EI), the
+#' values are plain quasi-Monte Carlo averages, and the rollout value is
+#' maximized from the `10 d`-point design plus the base policy's first
+#' choice by a derivative-free compass search from the best
+#' `control$starts` = 2 of them (steps from 0.05 of the box, halved after a
+#' failed poll, at most `control$maxit` = 10 polls).
+#'
+#' @section Sample count:
+#' Paper 001 states none (the code it cites, for the authors' earlier
+#' rollout paper, averages 1000 draws). costbo's default, 64, is the
+#' smallest power of 2 at which, on the states of `bench/cmdp-samples.R`
+#' (Levy with a known linear cost and Ackley with a measured cosine cost,
+#' 20 points, \eqn{d = 2, 8, 16}, \eqn{h = 2, 3, 4}), the standard error of
+#' the value difference between the two best candidates of a proposal is
+#' at most 5% of the best value at every state (at 32 draws, at 34 of 36),
+#' so that the expected loss of choosing the wrong one of them (at most
+#' 0.17 standard errors) is below 1% of the value.
 #'
 #' @section Fantasy outcomes:
 #' All lookahead in the rollouts follows one rule. On a noisy objective a
@@ -64,27 +110,34 @@
 #'
 #' @section Random numbers:
 #' Each proposal draws, in this order: the scrambled Sobol normals
-#' (`n_samples` x \eqn{h}), the inner raw points (`control$n_raw`), their
-#' selection uniforms, and the outer design (`10 d` points). So
-#' `set.seed()` repeats a run.
+#' (`n_samples` x \eqn{h}), the inner raw points (`control$n_raw`), with
+#' the compass optimizer their selection uniforms, and the outer design
+#' (`10 d` points). So `set.seed()` repeats a run.
 #'
 #' @param horizon The horizon \eqn{h}, a whole number from 1 to 100 (the
 #'   work grows like \eqn{h}).
-#' @param n_samples Quasi-Monte Carlo samples (at most 1024: one proposal
-#'   at horizon 2 on 20 points takes about 5 s with 1000 samples, the
-#'   reference implementation's number, and 30 s with 4096).
+#' @param n_samples Quasi-Monte Carlo samples (at most 1024; 64, costbo's
+#'   choice: see *Sample count*).
 #' @param base The base policy: `"eipu_then_ei"` (paper 001's, EI per unit
 #'   cost then EI at the last step) or `"ei"` (EI at every step).
 #' @param fantasy What a fantasy outcome is on a deterministic objective:
 #'   `"latent"` (default), the value of \eqn{f}, or `"observation"`, an
 #'   observation whose variance includes the GP's noise band and jitter
 #'   (see *Fantasy outcomes*). On a noisy objective both draw observations.
-#' @param control A list of tuning settings, all optional: `n_raw` (100),
-#'   `inner_starts` (2), `inner_maxit` (50): raw points, L-BFGS-B starts
-#'   and iterations of the inner maximizations; `starts` (2), `maxit` (10):
-#'   the derivative-free outer search (starts, polls). Caps: `n_raw` 1e5,
-#'   `inner_starts` and `starts` 1000, `inner_maxit` and `maxit` 10000.
-#'   (The settings of [policy_kg_rollout()] are accepted and unused.)
+#' @param optimizer How the value is estimated and maximized: `"paper"`
+#'   (default; see *Maximization*) or `"compass"`, the search of
+#'   [policy_rollout()], kept bit for bit.
+#' @param control A list of tuning settings, all optional, with defaults
+#'   for `optimizer = "paper"` / `"compass"`: `n_raw` (\eqn{\max(10 d,
+#'   100)} / 100),
+#'   `inner_starts` (5 / 2), `inner_maxit` (40 / 50): raw points, L-BFGS-B
+#'   starts and iterations of the inner maximizations; `starts` (5 / 2) and
+#'   `maxit` (15 values / 10 polls): the outer search's starts and length;
+#'   `n_screen` (8) and `n_search` (32): the draws of the screening and of
+#'   the local searches (paper only, at most `n_samples`). Caps: `n_raw`
+#'   1e5, `inner_starts` and `starts` 1000, `inner_maxit` and `maxit` 10000,
+#'   `n_screen` and `n_search` 1024. (The settings of [policy_kg_rollout()]
+#'   are accepted and unused.)
 #' @return A `bo_policy`.
 #' @references
 #' Lee, E. H., Eriksson, D., Perrone, V. and Seeger, M. (2021). A
@@ -99,19 +152,24 @@
 policy_cmdp_rollout <- function(horizon = 4, n_samples = 64,
                                 base = c("eipu_then_ei", "ei"),
                                 fantasy = c("latent", "observation"),
+                                optimizer = c("paper", "compass"),
                                 control = list()) {
   horizon <- check_count_max(horizon, 1L, 100L, arg = "horizon")
   n_samples <- check_count_max(n_samples, 1L, 1024L, arg = "n_samples")
   base <- check_choice(base, c("eipu_then_ei", "ei"))
   fantasy <- check_choice(fantasy, c("latent", "observation"))
-  control <- check_rollout_control(control)
-  label <- sprintf("%s rollout (h = %d, %d QMC samples%s)",
+  optimizer <- check_choice(optimizer, c("paper", "compass"))
+  control <- check_rollout_control(control, paper = optimizer == "paper")
+  label <- sprintf("%s rollout (h = %d, %d QMC samples%s%s)",
                    if (base == "ei") "EI" else "CMDP", horizon, n_samples,
-                   if (fantasy == "observation") ", observed fantasies" else "")
+                   if (fantasy == "observation") ", observed fantasies" else "",
+                   if (optimizer == "compass") ", compass search" else "")
   cmdp_policy(if (base == "ei") "ei_rollout" else "cmdp_rollout", label,
               horizon, n_samples, base, fantasy, control,
               params = list(horizon = horizon, n_samples = n_samples,
-                            base = base, fantasy = fantasy))
+                            base = base, fantasy = fantasy,
+                            optimizer = optimizer),
+              optimizer = optimizer)
 }
 
 #' Rolling-horizon rollout (Yue and Kontar 2020)
@@ -326,7 +384,9 @@ policy_kg_rollout <- function(horizon = "adaptive", max_horizon = 5,
 #' observations on every objective, as those of the new constructors with
 #' `fantasy = "observation"` (whose default, `"latent"`, fantasizes the
 #' value of \eqn{f} on a deterministic objective; see *Fantasy outcomes*
-#' in [policy_cmdp_rollout()]).
+#' in [policy_cmdp_rollout()]), and its CMDP rollout estimates and
+#' maximizes the value as [policy_cmdp_rollout()] does with `optimizer =
+#' "compass"` (whose default, `"paper"`, is paper 001's optimizer).
 #'
 #' @inheritParams policy_kg_rollout
 #' @param horizon The horizon \eqn{h}: a whole number \eqn{\ge 1} (at most
@@ -342,7 +402,8 @@ policy_kg_rollout <- function(horizon = "adaptive", max_horizon = 5,
 #' @examples
 #' pol <- suppressWarnings(policy_rollout(2, n_samples = 8))
 #' # the same policy:
-#' policy_cmdp_rollout(2, n_samples = 8, fantasy = "observation")
+#' policy_cmdp_rollout(2, n_samples = 8, fantasy = "observation",
+#'                     optimizer = "compass")
 #' @export
 policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
                            max_horizon = 5, discount = 0.9, n_nodes = 10,
@@ -386,6 +447,7 @@ policy_rollout <- function(horizon = 4, base = NULL, n_samples = 64,
       if (base == "ei") arg("base", base, TRUE))
   }
   args <- c(args, "fantasy = \"observation\"",
+            if (base != "kg") "optimizer = \"compass\"",
             if (length(control_given)) arg("control", control_given))
   new <- sprintf("%s(%s)", if (base == "kg") "policy_kg_rollout" else
     "policy_cmdp_rollout", paste(args, collapse = ", "))
@@ -423,10 +485,16 @@ rollout_latent <- function(fantasy, state) {
   fantasy == "latent" && !isTRUE(state$problem$noisy)
 }
 
-# The CMDP engine's policies (checked settings): base "eipu_then_ei" or "ei".
+# The CMDP engine's policies (checked settings): base "eipu_then_ei" or "ei";
+# optimizer "paper" (the paper engine of src/rollout.c) or "compass" (the
+# search of policy_rollout(), kept bit for bit).
 cmdp_policy <- function(name, label, horizon, n_samples, base, fantasy,
-                        control, params) {
+                        control, params, optimizer = "compass") {
   base_code <- match(base, c("eipu_then_ei", "ei")) - 1L
+  if (optimizer == "paper") {
+    return(cmdp_paper_policy(name, label, horizon, n_samples, base_code,
+                             fantasy, control, params))
+  }
   propose <- function(state) {
     s <- rollout_state(state)
     dr <- cmdp_draws(s$d, horizon, n_samples, control)
@@ -444,6 +512,32 @@ cmdp_policy <- function(name, label, horizon, n_samples, base, fantasy,
     call_c(C_rollout_cmdp_value, s$pack, to_unit(X, s), dr$z, dr$raw, dr$unif,
           cmdp_control(horizon, base_code, s$remaining, control,
                        rollout_latent(fantasy, state)))$value
+  }
+  # (calls a known cost written in R from C, see check_run_ready())
+  new_bo_policy(name, label, propose, acquisition, params = params,
+                domains = "box", known_cost = TRUE)
+}
+
+# The CMDP rollout with the paper engine (C_rollout_cmdp_paper_*).
+cmdp_paper_policy <- function(name, label, horizon, n_samples, base_code,
+                              fantasy, control, params) {
+  propose <- function(state) {
+    s <- rollout_state(state)
+    dr <- cmdp_paper_draws(s$d, horizon, n_samples, control)
+    r <- call_c(C_rollout_cmdp_paper_propose, s$pack,
+               sobol_unit(10L * s$d, s$d), dr$z, dr$raw,
+               cmdp_paper_control(horizon, base_code, s$remaining, control,
+                                  rollout_latent(fantasy, state)))
+    list(x = s$lower + r$x * (s$upper - s$lower),
+         info = list(acquisition = r$value, h = horizon),
+         memory = state$memory)
+  }
+  acquisition <- function(state, X) {
+    s <- rollout_state(state)
+    dr <- cmdp_paper_draws(s$d, horizon, n_samples, control)
+    call_c(C_rollout_cmdp_paper_value, s$pack, to_unit(X, s), dr$z, dr$raw,
+          cmdp_paper_control(horizon, base_code, s$remaining, control,
+                             rollout_latent(fantasy, state)), FALSE)$value
   }
   # (calls a known cost written in R from C, see check_run_ready())
   new_bo_policy(name, label, propose, acquisition, params = params,
@@ -686,23 +780,37 @@ miso_values <- function(state, X, h, nodes, cand) {
         nodes, as.integer(h), as.double(state$models$f$ysd))
 }
 
-check_rollout_control <- function(control, call = sys.call(-1L)) {
+# The rollouts' control list, checked, with the defaults of the CMDP
+# rollout's compass search (paper = FALSE: the settings of policy_rollout()
+# and of the KG rollouts) or of its paper engine (paper = TRUE: n_raw NULL,
+# max(10 d, 100) raw points, chosen when the dimension is known).
+check_rollout_control <- function(control, paper = FALSE,
+                                  call = sys.call(-1L)) {
   def <- list(n_raw = 100, inner_starts = 2, inner_maxit = 50, starts = 2,
               maxit = 10, n_deep = 10, n_top = 5,
-              error_const = 0.01, error_offset = 0)
+              error_const = 0.01, error_offset = 0, n_screen = 8,
+              n_search = 32)
   if (!is.list(control) || (length(control) && is.null(names(control))) ||
       !all(names(control) %in% names(def))) {
     stop_arg("control", sprintf("a list with elements among %s",
                                 paste(names(def), collapse = ", ")),
              control, call = call)
   }
+  if (paper) {
+    keys <- c("inner_starts", "inner_maxit", "starts", "maxit", "n_screen",
+              "n_search")
+    def[keys] <- cmdp_paper_defaults[keys]
+  }
   out <- utils::modifyList(def, control)
   caps <- c(n_raw = 1e5, inner_starts = 1000, inner_maxit = 10000,
-            starts = 1000, n_deep = 1000, n_top = 1000)
+            starts = 1000, n_deep = 1000, n_top = 1000, n_screen = 1024,
+            n_search = 1024)
   for (nm in names(caps)) {
+    if (paper && nm == "n_raw" && !("n_raw" %in% names(control))) next
     out[[nm]] <- check_count_max(out[[nm]], 1L, caps[[nm]],
                                  arg = paste0("control$", nm), call = call)
   }
+  if (paper && !("n_raw" %in% names(control))) out["n_raw"] <- list(NULL)
   out$maxit <- check_count_max(out$maxit, 0L, 10000L, arg = "control$maxit",
                                call = call)
   out$error_const <- check_number(out$error_const, min = 0,
@@ -752,6 +860,44 @@ cmdp_control <- function(h, base_code, remaining, control, latent,
                              call = call),
     maxit = check_count_max(control$maxit, 0L, 10000L, arg = "maxit",
                             call = call)),
+    class = "costbo_cmdp_control")
+}
+
+# The paper engine's defaults (see policy_cmdp_rollout()).
+cmdp_paper_defaults <- list(inner_starts = 5L, inner_maxit = 40L, starts = 5L,
+                            maxit = 15L, n_screen = 8L, n_search = 32L,
+                            inner_factr = 1e11)
+
+# The draws of one CMDP rollout of the paper engine, in their documented
+# order: the Sobol normals, then the inner raw points (control$n_raw, else
+# 10 d and at least 100).
+cmdp_paper_draws <- function(d, h, n_samples, control) {
+  z <- sobol_unit(n_samples, h, normal = TRUE)
+  n_raw <- if (is.null(control$n_raw)) max(10L * d, 100L) else control$n_raw
+  list(z = z, raw = sobol_unit(n_raw, d))
+}
+
+# The control object of the paper engine (pe_setup() in src/rollout.c):
+# as cmdp_control(), the inner maximizations choosing their starts as the
+# best raw points, and the outer search's screening samples.
+cmdp_paper_control <- function(h, base_code, remaining, control, latent,
+                               call = sys.call(-1L)) {
+  structure(list(
+    h = check_count_max(h, 1L, 100L, arg = "h", call = call),
+    base = check_count_max(base_code, 0L, 1L, arg = "base", call = call),
+    remaining = rollout_remaining(remaining, call),
+    latent = as.integer(check_flag(latent, arg = "latent", call = call)),
+    inner = max_control(control$inner_starts, select = "best",
+                        maxit = control$inner_maxit,
+                        factr = cmdp_paper_defaults$inner_factr),
+    starts = check_count_max(control$starts, 1L, 1000L, arg = "starts",
+                             call = call),
+    maxit = check_count_max(control$maxit, 0L, 10000L, arg = "maxit",
+                            call = call),
+    n_screen = check_count_max(control$n_screen, 1L, 1024L, arg = "n_screen",
+                               call = call),
+    n_search = check_count_max(control$n_search, 1L, 1024L, arg = "n_search",
+                               call = call)),
     class = "costbo_cmdp_control")
 }
 

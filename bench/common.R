@@ -96,3 +96,23 @@ rollout_fixed_state <- function(pr, s) {
   names(init)[seq_len(pr$d)] <- paste0("x", seq_len(pr$d))
   init
 }
+
+## The fixed states of the CMDP rollout benchmarks (bench/cmdp-speed.R,
+## bench/cmdp-samples.R): `n` uniform random points (seed s) of test
+## problem `name` in dimension d -- "levy" with its known linear cost
+## (paper 002's family), "ackley" with its measured cosine cost (paper
+## 000's; seed s draws the cost) -- evaluated, as list(problem, initial)
+## for bo_session().
+cmdp_fixed_state <- function(name, d, s, n = 20L) {
+  pr <- test_problem(name, d = d, seed = s)
+  set.seed(s)
+  U <- matrix(stats::runif(n * d), n)
+  X <- sweep(sweep(U, 2L, pr$upper - pr$lower, "*"), 2L, pr$lower, "+")
+  ev <- lapply(seq_len(n), function(i) pr$objective(X[i, ]))
+  init <- data.frame(X, value = vapply(ev, function(e) {
+    if (is.list(e)) e$value else e
+  }, 0))
+  names(init)[seq_len(d)] <- paste0("x", seq_len(d))
+  if (is.list(ev[[1L]])) init$cost <- vapply(ev, function(e) e$cost, 0)
+  list(problem = pr, initial = init)
+}

@@ -669,6 +669,21 @@ double acq_cost(const cb_acq *a, int d, const double *x) {
   }
 }
 
+double acq_cost_grad(const cb_acq *a, int d, const double *x, double *grad) {
+  switch (a->cost_kind) {
+    case CB_COST_LINEAR:
+    case CB_COST_COSINE:
+    case CB_COST_RADIAL:
+      return known_cost_at(a, d, x, grad);
+    case CB_COST_R:
+      return rcall_cost(a->rcost, x, grad);
+    default:
+      if (grad)
+        for (int k = 0; k < d; k++) grad[k] = 0.0;
+      return acq_cost(a, d, x);
+  }
+}
+
 cb_max_control acq_max_control(const cb_acq *a, const cb_max_control *ctl) {
   cb_max_control mc = *ctl;
   if (a->cost_kind == CB_COST_R && a->rcost != NULL) {

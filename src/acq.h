@@ -188,6 +188,13 @@ double acq_at(int d, const double *x, double *grad, void *ctx);
  * posterior mean exp(mc + sc^2 / 2) of the lognormal cost. */
 double acq_cost(const cb_acq *a, int d, const double *x);
 
+/* acq_cost() with, when grad != NULL, its gradient in unit-cube units for a
+ * known cost (as acq_at() chains it; a cost written in R is asked for its
+ * gradient as acq_at() asks it); for CB_COST_GP (whose cost is not a
+ * function of x alone but of the cost GP's moments) and the constant and
+ * tabled costs the gradient is 0. */
+double acq_cost_grad(const cb_acq *a, int d, const double *x, double *grad);
+
 /* The control ctl for maximizing acq_at on a: a copy, with the secant
  * gradient hook of rcall.h when a's cost is written in R (every
  * single-point maximization of an acquisition goes through it; the hook

@@ -94,6 +94,10 @@ SEXP C_rollout_cmdp_value(SEXP acq, SEXP X, SEXP z, SEXP raw, SEXP unif,
                           SEXP control);
 SEXP C_rollout_cmdp_propose(SEXP acq, SEXP design, SEXP z, SEXP raw,
                             SEXP unif, SEXP control);
+SEXP C_rollout_cmdp_paper_value(SEXP acq, SEXP X, SEXP z, SEXP raw,
+                                SEXP control, SEXP grad);
+SEXP C_rollout_cmdp_paper_propose(SEXP acq, SEXP design, SEXP z, SEXP raw,
+                                  SEXP control);
 SEXP C_rollout_rh_propose(SEXP acq, SEXP design, SEXP cand, SEXP nodes,
                           SEXP control);
 SEXP C_rollout_rh_value(SEXP acq, SEXP X, SEXP cand, SEXP nodes, SEXP h);

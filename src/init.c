@@ -34,6 +34,8 @@ static const R_CallMethodDef call_entries[] = {
     CALLDEF(C_tree_schedule, 8),
     CALLDEF(C_rollout_cmdp_value, 6),
     CALLDEF(C_rollout_cmdp_propose, 6),
+    CALLDEF(C_rollout_cmdp_paper_value, 6),
+    CALLDEF(C_rollout_cmdp_paper_propose, 5),
     CALLDEF(C_rollout_rh_value, 5),
     CALLDEF(C_rollout_kg_grad, 4),
     CALLDEF(C_rollout_rh_propose, 5),

@@ -143,6 +143,827 @@ double rollout_cmdp_search(cb_cmdp *r, double *x, double v, int maxit) {
   return v;
 }
 
+/* CMDP rollout: the paper engine (see rollout.h) -------------------------- */
+
+/* One run of R's lbfgsb() from x, as the runs of max_box(): -f is
+ * minimized, a non-finite value is the worst (its gradient 0) and is never
+ * evaluated at a non-finite point, the evaluation at the point last
+ * evaluated is reused; and the best point seen is kept, so that the run
+ * returns it (L-BFGS-B may stop at a trial point). */
+typedef struct {
+  cb_objfn f;
+  void *ctx;
+  int d, have, hb;
+  double *lx, *lg, lf; /* the last point, -gradient and -value there */
+  double *bx, bv;      /* the best point seen and its value */
+} pe_lb;
+
+static int pe_finite(int d, const double *x) {
+  for (int k = 0; k < d; k++)
+    if (!R_FINITE(x[k])) return 0;
+  return 1;
+}
+
+static void pe_lb_at(pe_lb *c, const double *x) {
+  const int d = c->d;
+  int same = c->have;
+  for (int k = 0; k < d && same; k++) same = c->lx[k] == x[k];
+  if (same) return;
+  R_CheckUserInterrupt();
+  const double v = pe_finite(d, x) ? c->f(d, x, c->lg, c->ctx) : R_NaN;
+  if (R_FINITE(v)) {
+    c->lf = -v;
+    for (int k = 0; k < d; k++)
+      c->lg[k] = R_FINITE(c->lg[k]) ? -c->lg[k] : 0.0;
+    if (!c->hb || v > c->bv) {
+      c->bv = v;
+      memcpy(c->bx, x, (size_t)d * sizeof(double));
+      c->hb = 1;
+    }
+  } else {
+    c->lf = 1e300;
+    for (int k = 0; k < d; k++) c->lg[k] = 0.0;
+  }
+  memcpy(c->lx, x, (size_t)d * sizeof(double));
+  c->have = 1;
+}
+
+static double pe_lb_fn(int n, double *x, void *ex) {
+  (void)n;
+  pe_lb *c = (pe_lb *)ex;
+  pe_lb_at(c, x);
+  return c->lf;
+}
+
+static void pe_lb_gr(int n, double *x, double *g, void *ex) {
+  pe_lb *c = (pe_lb *)ex;
+  pe_lb_at(c, x);
+  memcpy(g, c->lg, (size_t)n * sizeof(double));
+}
+
+/* Maximize f from x over the unit cube by L-BFGS-B under ctl (with the
+ * climb and polish of a gradient hook, as max_box()); x receives the best
+ * point seen, whose value is returned (-Inf when none was finite; x then
+ * unchanged).  The workspace that lbfgsb() allocates with R_alloc is
+ * released on return: the runs of one proposal are many. */
+static double pe_lbfgsb(cb_cmdp_paper *q, cb_objfn f, void *ctx, double *x,
+                        const cb_max_control *ctl) {
+  const int d = q->r.d;
+  pe_lb c = {f, ctx, d, 0, 0, q->lx, q->lg, 0.0, q->bx, R_NegInf};
+  double fmin = 0.0;
+  int fail = 0, fnc = 0, grc = 0;
+  char msg[60];
+  const void *vmax = vmaxget();
+  if (ctl->grad_phase) ctl->grad_phase(ctl->hook, 0);
+  lbfgsb(d, ctl->lmm, x, q->lo, q->hi, q->nbd, &fmin, pe_lb_fn, pe_lb_gr,
+         &fail, &c, ctl->factr, ctl->pgtol, &fnc, &grc, ctl->maxit, msg, 0,
+         10);
+  if (ctl->grad_phase && ctl->grad_phase(ctl->hook, 1) && c.hb) {
+    memcpy(x, c.bx, (size_t)d * sizeof(double));
+    c.have = 0;
+    lbfgsb(d, ctl->lmm, x, q->lo, q->hi, q->nbd, &fmin, pe_lb_fn, pe_lb_gr,
+           &fail, &c, ctl->factr, ctl->pgtol, &fnc, &grc, ctl->maxit, msg, 0,
+           10);
+  }
+  vmaxset(vmax);
+  if (c.hb) memcpy(x, c.bx, (size_t)d * sizeof(double));
+  return c.hb ? c.bv : R_NegInf;
+}
+
+/* Is the base policy's acquisition at stage t EI-PU (else EI)?  Stage 0
+ * is x's (the base policy's own first choice). */
+static int pe_pu(const cb_cmdp_paper *q, int t) {
+  return q->r.base == CB_BASE_EIPU_THEN_EI && t < q->r.h - 1;
+}
+
+/* log EI(m, s; best) for s > 0 and (dm, ds may be NULL) its partial
+ * derivatives in m and s: acq_log_ei() to about 1e-13 relative (1e-11
+ * near u = -20) without its continued fraction, slow in the tail where the
+ * inner maximizations spend their time.  With u = (m - best) / s and h(u) =
+ * u Phi(u) + phi(u): for u > -2 directly; below, h(u) = phi(u) q(x) with x
+ * = -u and q(x) = 1 - x R(x), R the Mills ratio Q(x) / phi(x), from the
+ * upper tail of pnorm() in logs for x < 20 (q loses at most log10(x^2)
+ * digits to the subtraction), above from the asymptotic series t (1 - 3 t
+ * (1 - 5 t (1 - ...))), t = 1 / x^2, whose first omitted term is below
+ * 1e-16 relative. */
+static double pe_log_ei(double m, double s, double best, double *dm,
+                        double *ds) {
+  const double u = (m - best) / s;
+  double lh, r1, r2; /* log h(u), Phi(u) / h(u), phi(u) / h(u) */
+  if (u > -2.0) {
+    const double P = Rf_pnorm5(u, 0.0, 1.0, 1, 0);
+    const double p = Rf_dnorm4(u, 0.0, 1.0, 0), h = u * P + p;
+    lh = log(h);
+    r1 = P / h;
+    r2 = p / h;
+  } else {
+    const double x = -u;
+    double qx, R;
+    if (x < 20.0) {
+      R = exp(Rf_pnorm5(x, 0.0, 1.0, 0, 1) + 0.5 * x * x + M_LN_SQRT_2PI);
+      qx = 1.0 - x * R;
+    } else {
+      const double t = 1.0 / (x * x);
+      double acc = 1.0;
+      for (int k = 12; k >= 1; k--) acc = 1.0 - (2 * k + 1) * t * acc;
+      qx = t * acc;
+      R = (1.0 - qx) / x;
+    }
+    lh = -0.5 * x * x - M_LN_SQRT_2PI + log(qx);
+    r1 = R / qx;
+    r2 = 1.0 / qx;
+  }
+  if (dm) *dm = r1 / s;
+  if (ds) *ds = r2 / s;
+  return log(s) + lh;
+}
+
+/* The objective of the inner maximizations: log EI, or log EI-PU when
+ * q->pu (log EI + kappa(x), kappa = -log c for a known cost, -m_c + s_c^2
+ * / 2 for a GP on log cost), with its gradient in the unit cube: acq_at()
+ * of type CB_ACQ_LOG_EI or CB_ACQ_LOG_EI_PU_CC (nu = 1) through
+ * pe_log_ei(); acq_at() itself where the sd vanishes (a->type is set). */
+static double pe_obj(int d, const double *x, double *grad, void *ctx) {
+  cb_cmdp_paper *q = (cb_cmdp_paper *)ctx;
+  cb_acq *a = q->r.acq;
+  const int g = grad != NULL;
+  double mf, vf, dm, ds;
+  gp_predict_at(a->f, x, 1, a->alpha_f, a->u_f, &mf, &vf, g ? a->gm : NULL,
+                g ? a->gv : NULL, a->work);
+  const double si = vf > 0.0 ? sqrt(vf) : 0.0;
+  const double m = a->f_shift + a->f_scale * mf, s = a->f_scale * si;
+  if (!(s > 0.0) || !R_FINITE((m - a->best) / s))
+    return acq_at(d, x, grad, a);
+  double v = pe_log_ei(m, s, a->best, g ? &dm : NULL, g ? &ds : NULL);
+  if (g)
+    for (int k = 0; k < d; k++)
+      grad[k] = a->f_scale * (dm * a->gm[k] + ds * 0.5 * a->gv[k] / si);
+  if (!q->pu) return v;
+  if (q->known) {
+    const double c = acq_cost_grad(a, d, x, g ? a->gmc : NULL);
+    v -= log(c);
+    if (g)
+      for (int k = 0; k < d; k++) grad[k] -= a->gmc[k] / c;
+  } else {
+    double mc, vc;
+    gp_predict_at(a->lc, x, 1, a->alpha_c, a->u_c, &mc, &vc,
+                  g ? a->gmc : NULL, g ? a->gvc : NULL, a->work);
+    const double sc = a->c_scale * (vc > 0.0 ? sqrt(vc) : 0.0);
+    v += -(a->c_shift + a->c_scale * mc) + 0.5 * sc * sc;
+    if (g)
+      for (int k = 0; k < d; k++)
+        grad[k] += -a->c_scale * a->gmc[k] +
+                   (vc > 0.0 ? 0.5 * a->c_scale * a->c_scale * a->gvc[k] : 0.0);
+  }
+  return v;
+}
+
+/* The log acquisition (EI-PU when pu, else EI) at raw point j from its
+ * moments in the user's units, as pe_obj() computes it (log EI plus the
+ * raw point's kappa); -Inf when not finite. */
+static double pe_raw_value(const cb_cmdp_paper *q, int j, double m, double s,
+                           int pu) {
+  const cb_acq *a = q->r.acq;
+  double v;
+  if (s > 0.0 && R_FINITE((m - a->best) / s)) {
+    v = pe_log_ei(m, s, a->best, NULL, NULL) + (pu ? q->kap[j] : 0.0);
+  } else {
+    v = pu ? acq_log_ei_pu_cc(m, s, a->best, q->mcr[j], q->scr[j], 1.0,
+                              q->known, q->cr[j], NULL)
+           : acq_log_ei(m, s, a->best, NULL);
+  }
+  return R_FINITE(v) ? v : R_NegInf;
+}
+
+/* Columns nF.. of F, one per fantasy of the current state not yet there:
+ * the fantasy's entry of L^-1 k(X, raw_j) for every raw point, by forward
+ * substitution with the fantasy's row of L (W holds the data's entries). */
+static void pe_fcols(cb_cmdp_paper *q) {
+  const cb_gp *f = q->r.acq->f;
+  const int n0 = q->n0, nf = f->n - n0, ld = q->cap, nr = q->r.n_raw;
+  double *lrow = q->tmp;
+  for (int c = q->nF; c < nf; c++) {
+    const int row = n0 + c;
+    for (int i = 0; i < row; i++) lrow[i] = f->L[row + (size_t)i * ld];
+    const double piv = f->L[row + (size_t)row * ld];
+    double *Fc = q->F + (size_t)c * nr;
+    for (int j = 0; j < nr; j++) {
+      double acc = gp_kernel(f, q->r.raw + j, nr, f->X + row, ld);
+      const double *wj = q->W + (size_t)j * n0;
+      for (int i = 0; i < n0; i++) acc -= lrow[i] * wj[i];
+      for (int i = 0; i < c; i++)
+        acc -= lrow[n0 + i] * q->F[j + (size_t)i * nr];
+      Fc[j] = acc / piv;
+    }
+  }
+  q->nF = nf;
+}
+
+/* The base policy's argmax in the current state (the data and the
+ * trajectory's fantasies) into x: log EI-PU (pu) or log EI scored at the
+ * raw points, L-BFGS-B from the inner.n_starts best (ties to the lower
+ * index), the best point found (the best raw point when no run improves
+ * on it).  Returns its log acquisition.  a->best must be the state's best
+ * value; a->type and a->nu are left set to the acquisition. */
+static double pe_argmax(cb_cmdp_paper *q, int pu, double *x) {
+  cb_cmdp *r = &q->r;
+  cb_acq *a = r->acq;
+  const cb_gp *f = a->f;
+  const int d = r->d, nr = r->n_raw, n0 = q->n0, nf = f->n - n0;
+  const int ns = r->inner.n_starts < nr ? r->inner.n_starts : nr;
+  pe_fcols(q);
+  /* the raw values: exact where u >= -2; below, log h(u) lies in [log
+   * phi(u) - log(u^2 + 3), log phi(u) - log(u^2 + 1)] (the third and second
+   * convergents of the Mills ratio's continued fraction bound it), and the
+   * exact value is computed only where this upper bound reaches the
+   * ns-th largest lower bound; the others keep their upper bound, below
+   * every value that can be among the ns best, which are therefore the
+   * same */
+  const double *bf = f->beta + n0;
+  double *rv = q->rv, *tl = q->rv + nr;
+  int ntl = 0;
+  for (int j = 0; j < nr; j++) {
+    double mm = q->m0r[j], vv = q->v0r[j];
+    for (int c = 0; c < nf; c++) {
+      const double fj = q->F[j + (size_t)c * nr];
+      mm += fj * bf[c];
+      vv -= fj * fj;
+    }
+    const double m = a->f_shift + a->f_scale * mm;
+    const double s = a->f_scale * sqrt(vv > 0.0 ? vv : 0.0);
+    const double u = s > 0.0 ? (m - a->best) / s : 0.0;
+    double lb;
+    if (s > 0.0 && u < -2.0 && R_FINITE(u)) {
+      const double base = log(s) - 0.5 * u * u - M_LN_SQRT_2PI +
+                          (pu ? q->kap[j] : 0.0);
+      lb = base - log(u * u + 3.0);
+      lb -= 1e-9 * (fabs(lb) + 1.0);
+      rv[j] = base - log(u * u + 1.0);
+      rv[j] += 1e-9 * (fabs(rv[j]) + 1.0);
+      q->exact[j] = 0;
+    } else {
+      lb = rv[j] = pe_raw_value(q, j, m, s, pu);
+      q->exact[j] = 1;
+    }
+    /* the ns largest lower bounds, in decreasing order */
+    if (ntl < ns || lb > tl[ntl - 1]) {
+      int k = ntl < ns ? ntl++ : ntl - 1;
+      while (k > 0 && tl[k - 1] < lb) {
+        tl[k] = tl[k - 1];
+        k--;
+      }
+      tl[k] = lb;
+    }
+  }
+  const double thr = ntl > 0 ? tl[ntl - 1] : R_NegInf;
+  for (int j = 0; j < nr; j++) {
+    if (q->exact[j] || rv[j] < thr) continue;
+    double mm = q->m0r[j], vv = q->v0r[j];
+    for (int c = 0; c < nf; c++) {
+      const double fj = q->F[j + (size_t)c * nr];
+      mm += fj * bf[c];
+      vv -= fj * fj;
+    }
+    rv[j] = pe_raw_value(q, j, a->f_shift + a->f_scale * mm,
+                         a->f_scale * sqrt(vv > 0.0 ? vv : 0.0), pu);
+  }
+  /* the ns best raw points, best first */
+  for (int k = 0; k < ns; k++) {
+    int jb = -1;
+    for (int j = 0; j < nr; j++) {
+      int used = 0;
+      for (int s = 0; s < k && !used; s++) used = q->sel[s] == j;
+      if (!used && (jb < 0 || rv[j] > rv[jb])) jb = j;
+    }
+    q->sel[k] = jb;
+  }
+  a->type = pu ? CB_ACQ_LOG_EI_PU_CC : CB_ACQ_LOG_EI;
+  a->nu = 1.0;
+  q->pu = pu;
+  const cb_max_control mc = acq_max_control(a, &r->inner);
+  const int j0 = ns > 0 ? q->sel[0] : 0;
+  double best = rv[j0];
+  for (int c = 0; c < d; c++) x[c] = r->raw[j0 + (size_t)c * nr];
+  for (int k = 0; k < ns; k++) {
+    const int j = q->sel[k];
+    if (!(rv[j] > R_NegInf)) break; /* EI = 0 there: nothing to climb */
+    for (int c = 0; c < d; c++) q->xs[c] = r->raw[j + (size_t)c * nr];
+    R_CheckUserInterrupt();
+    const double v = pe_lbfgsb(q, pe_obj, q, q->xs, &mc);
+    if (v > best) {
+      best = v;
+      memcpy(x, q->xs, (size_t)d * sizeof(double));
+    }
+  }
+  return best;
+}
+
+void rollout_cmdp_paper_setup(cb_cmdp_paper *q) {
+  cb_cmdp *r = &q->r;
+  cb_acq *a = r->acq;
+  const cb_gp *f = a->f;
+  const int d = r->d, h = r->h, nr = r->n_raw, n0 = f->n, ld = f->cap;
+  const int one = 1, np = h + 1, nst = r->inner.n_starts;
+  q->n0 = n0;
+  q->cap = ld;
+  q->known = a->cost_kind != CB_COST_GP;
+  q->need_pu = r->base == CB_BASE_EIPU_THEN_EI && h > 1;
+  q->pu = 0;
+  q->ns = r->nsamp;
+  q->nF = 0;
+  q->W = (double *)R_alloc((size_t)(n0 > 0 ? n0 : 1) * nr, sizeof(double));
+  q->m0r = (double *)R_alloc((size_t)7 * nr + nst + 1, sizeof(double));
+  q->v0r = q->m0r + nr;
+  q->cr = q->m0r + 2 * (size_t)nr;
+  q->mcr = q->m0r + 3 * (size_t)nr;
+  q->scr = q->m0r + 4 * (size_t)nr;
+  q->kap = q->m0r + 5 * (size_t)nr;
+  q->rv = q->m0r + 6 * (size_t)nr; /* nr values, then nst lower bounds */
+  q->F = (double *)R_alloc((size_t)nr * h, sizeof(double));
+  q->sel = (int *)R_alloc((size_t)nst + nr + 1, sizeof(int));
+  q->exact = q->sel + nst + 1;
+  q->lo = (double *)R_alloc((size_t)9 * d, sizeof(double));
+  q->hi = q->lo + d;
+  q->xs = q->lo + 2 * (size_t)d;
+  q->lx = q->lo + 3 * (size_t)d;
+  q->lg = q->lo + 4 * (size_t)d;
+  q->bx = q->lo + 5 * (size_t)d;
+  q->gmi = q->lo + 6 * (size_t)d;
+  q->gvi = q->lo + 7 * (size_t)d;
+  q->gdir = q->lo + 8 * (size_t)d;
+  q->nbd = (int *)R_alloc((size_t)d, sizeof(int));
+  for (int c = 0; c < d; c++) {
+    q->lo[c] = 0.0;
+    q->hi[c] = 1.0;
+    q->nbd[c] = 2;
+  }
+  const int nt = (ld > 3 * np ? ld : 3 * np) + 8;
+  q->kx = (double *)R_alloc((size_t)4 * (n0 + 1) + (size_t)h * (n0 + 1) + nt,
+                            sizeof(double));
+  q->dk = q->kx + n0 + 1;
+  q->wx = q->dk + n0 + 1;
+  q->acc = q->wx + n0 + 1;
+  q->tmp = q->acc + n0 + 1; /* a row of L; the replay's 3 np */
+  q->wp = q->tmp + nt;      /* n0 x h */
+  q->kc = (double *)R_alloc((size_t)(n0 + 1) * h, sizeof(double));
+  q->path = (double *)R_alloc((size_t)h * d, sizeof(double));
+  q->M = (double *)R_alloc((size_t)h * (3 + 3 * (size_t)h + (size_t)h * np) +
+                               2 * (size_t)np,
+                           sizeof(double));
+  q->S = q->M + h;
+  q->Lc = q->S + (size_t)h * h;
+  q->dLc = q->Lc + (size_t)h * h;
+  q->e = q->dLc + (size_t)h * h * np;
+  q->de = q->e + h;
+  q->dmu = q->de + (size_t)h * np;
+  q->dres = q->dmu + np;
+  /* the data's moments at the raw points, and their costs */
+  for (int j = 0; j < nr; j++) {
+    double *wj = q->W + (size_t)j * n0;
+    const double *xj = r->raw + j;
+    double mm = gp_prior_mean(f, xj, nr), vv = gp_kernel(f, xj, nr, xj, nr);
+    if (n0 > 0) {
+      gp_kernel_col(f, xj, nr, wj, NULL);
+      F77_CALL(dtrsv)("L", "N", "N", &n0, f->L, &ld, wj, &one
+                      FCONE FCONE FCONE);
+      for (int i = 0; i < n0; i++) {
+        mm += wj[i] * f->beta[i];
+        vv -= wj[i] * wj[i];
+      }
+    }
+    q->m0r[j] = mm;
+    q->v0r[j] = vv;
+    q->cr[j] = 1.0;
+    q->mcr[j] = q->scr[j] = q->kap[j] = 0.0;
+  }
+  if (q->need_pu) {
+    for (int j = 0; j < nr; j++) {
+      if (j % 256 == 255) R_CheckUserInterrupt();
+      for (int c = 0; c < d; c++) q->xs[c] = r->raw[j + (size_t)c * nr];
+      if (q->known) {
+        q->cr[j] = acq_cost(a, d, q->xs);
+        q->kap[j] = -log(q->cr[j]);
+      } else {
+        double mc, vc;
+        gp_predict_at(a->lc, q->xs, 1, NULL, NULL, &mc, &vc, NULL, NULL,
+                      a->work);
+        q->mcr[j] = a->c_shift + a->c_scale * mc;
+        q->scr[j] = a->c_scale * sqrt(vc > 0.0 ? vc : 0.0);
+        q->kap[j] = -q->mcr[j] + 0.5 * q->scr[j] * q->scr[j];
+      }
+    }
+  }
+}
+
+double rollout_cmdp_paper_first(cb_cmdp_paper *q, double *x) {
+  cb_acq *a = q->r.acq;
+  const int type = a->type;
+  const double nu = a->nu;
+  q->nF = 0;
+  const double v = pe_argmax(q, q->need_pu, x);
+  a->type = type;
+  a->nu = nu;
+  return v;
+}
+
+/* The residual v - (y_0 - best)^+ of one trajectory, on the internal
+ * scale, replayed from the joint data posterior of its L points (mean M,
+ * covariance S, L x L) with its draws z (stride zs): outcomes y_t = mu_t +
+ * s_t z_t conditioned on with the nugget on the diagonal (the fantasy rule
+ * of gp.h); closed: the last point's improvement is the closed-form EI,
+ * else the trajectory stopped after its L outcomes.  q->dres (L + 1)
+ * receives its derivatives in (M_0, S_00, S_01, ..., S_0(L-1)), by forward
+ * differentiation of the conditioning (a Cholesky factorization built a
+ * row at a time).  NaN when a pivot is not positive. */
+static double pe_replay(cb_cmdp_paper *q, int L, int closed, double nug,
+                        const double *z, int zs, double best0) {
+  const int np = L + 1, latent = q->r.latent;
+  const double *M = q->M, *S = q->S;
+  double *Lc = q->Lc, *dLc = q->dLc, *e = q->e, *de = q->de, *dmu = q->dmu;
+  double *dres = q->dres, *tmp = q->tmp, *dbst = tmp + np, *dy0 = tmp + 2 * np;
+  double bst = best0, y0 = best0, val = 0.0;
+  for (int p = 0; p < np; p++) dbst[p] = dy0[p] = 0.0;
+#define CB_LC(t, j) Lc[(t) + (size_t)(j) * L]
+#define CB_DLC(t, j, p) dLc[((t) + (size_t)(j) * L) * np + (p)]
+  for (int t = 0; t < L; t++) {
+    /* row t of the factor; tmp holds the derivatives being formed */
+    for (int j = 0; j < t; j++) {
+      double num = S[t + (size_t)j * L];
+      for (int p = 0; p < np; p++) tmp[p] = (j == 0 && p == 1 + t) ? 1.0 : 0.0;
+      for (int k = 0; k < j; k++) {
+        num -= CB_LC(t, k) * CB_LC(j, k);
+        for (int p = 0; p < np; p++)
+          tmp[p] -= CB_DLC(t, k, p) * CB_LC(j, k) +
+                    CB_LC(t, k) * CB_DLC(j, k, p);
+      }
+      const double ljj = CB_LC(j, j), ltj = num / ljj;
+      CB_LC(t, j) = ltj;
+      for (int p = 0; p < np; p++)
+        CB_DLC(t, j, p) = (tmp[p] - ltj * CB_DLC(j, j, p)) / ljj;
+    }
+    double rho2 = S[t + (size_t)t * L] + nug;
+    for (int p = 0; p < np; p++) tmp[p] = (t == 0 && p == 1) ? 1.0 : 0.0;
+    for (int j = 0; j < t; j++) {
+      rho2 -= CB_LC(t, j) * CB_LC(t, j);
+      for (int p = 0; p < np; p++)
+        tmp[p] -= 2.0 * CB_LC(t, j) * CB_DLC(t, j, p);
+    }
+    if (!(rho2 > 0.0)) return NAN;
+    const double rho = sqrt(rho2);
+    CB_LC(t, t) = rho;
+    for (int p = 0; p < np; p++) CB_DLC(t, t, p) = tmp[p] / (2.0 * rho);
+    double mu = M[t];
+    for (int p = 0; p < np; p++) dmu[p] = (t == 0 && p == 0) ? 1.0 : 0.0;
+    for (int j = 0; j < t; j++) {
+      mu += CB_LC(t, j) * e[j];
+      for (int p = 0; p < np; p++)
+        dmu[p] += CB_DLC(t, j, p) * e[j] + CB_LC(t, j) * de[j * np + p];
+    }
+    /* the outcome's sd s and cs = d s / d rho2 (d rho2 is in tmp) */
+    const double v = rho2 - nug;
+    double s, cs;
+    if (latent) {
+      s = v > 0.0 ? sqrt(v) : 0.0;
+      cs = v > 0.0 ? 0.5 / s : 0.0;
+    } else {
+      s = v > 0.0 ? rho : sqrt(nug);
+      cs = v > 0.0 ? 0.5 / rho : 0.0;
+    }
+    if (closed && t == L - 1) {
+      acq_grad g;
+      val = bst - best0 + acq_ei(mu, s, bst, &g);
+      for (int p = 0; p < np; p++)
+        dres[p] = dbst[p] + g.m * (dmu[p] - dbst[p]) + g.s * cs * tmp[p];
+      break;
+    }
+    const double zt = z[(size_t)t * zs], y = mu + s * zt;
+    e[t] = s * zt / rho;
+    for (int p = 0; p < np; p++) {
+      const double ds = cs * tmp[p], dy = dmu[p] + ds * zt;
+      de[t * np + p] = (ds * zt - e[t] * CB_DLC(t, t, p)) / rho;
+      if (t == 0) dy0[p] = dy;
+      if (y > bst) dbst[p] = dy;
+    }
+    if (t == 0) y0 = y;
+    if (y > bst) bst = y;
+  }
+#undef CB_LC
+#undef CB_DLC
+  if (!closed) {
+    val = bst - best0;
+    for (int p = 0; p < np; p++) dres[p] = dbst[p];
+  }
+  if (y0 > best0) {
+    val -= y0 - best0;
+    for (int p = 0; p < np; p++) dres[p] -= dy0[p];
+  }
+  return val;
+}
+
+/* Accumulate the gradient terms of sample i's trajectory (its L points in
+ * q->path, closed as in pe_replay()): d res / d M_0 and d res / d S_00 into
+ * gm and gs; with c_j = d res / d S_0j, c_j k(X0, p_j) into q->acc and
+ * c_j d k(x, p_j) / dx into q->gdir.  The GP holds the data and the
+ * fantasy at x (whose row of L is q->wx). */
+static void pe_path_grad(cb_cmdp_paper *q, int i, int L, int closed,
+                         double *gm, double *gs) {
+  cb_acq *a = q->r.acq;
+  const cb_gp *f = a->f;
+  const int d = q->r.d, n0 = q->n0, ld = q->cap, one = 1;
+  const double *x = q->path;
+  double *M = q->M, *S = q->S;
+  M[0] = q->mi;
+  S[0] = q->vi;
+  for (int j = 1; j < L; j++) {
+    const double *pj = q->path + (size_t)j * d;
+    double *kc = q->kc + (size_t)j * (n0 + 1), *w = q->wp + (size_t)j * n0;
+    double mj = gp_prior_mean(f, pj, 1);
+    for (int l = 0; l < n0; l++)
+      w[l] = kc[l] = gp_kernel(f, f->X + l, ld, pj, 1);
+    if (n0 > 0)
+      F77_CALL(dtrsv)("L", "N", "N", &n0, f->L, &ld, w, &one
+                      FCONE FCONE FCONE);
+    for (int l = 0; l < n0; l++) mj += w[l] * f->beta[l];
+    M[j] = mj;
+    double s0 = gp_kernel(f, x, 1, pj, 1);
+    for (int l = 0; l < n0; l++) s0 -= q->wx[l] * w[l];
+    S[(size_t)j * L] = S[j] = s0;
+    for (int k = 1; k <= j; k++) {
+      const double *pk = q->path + (size_t)k * d, *wk = q->wp + (size_t)k * n0;
+      double sjk = gp_kernel(f, pj, 1, pk, 1);
+      for (int l = 0; l < n0; l++) sjk -= w[l] * wk[l];
+      S[j + (size_t)k * L] = S[k + (size_t)j * L] = sjk;
+    }
+  }
+  const double best0 = (a->best - a->f_shift) / a->f_scale;
+  if (ISNAN(pe_replay(q, L, closed, f->noise + f->jitter, q->r.z + i,
+                      q->r.nsamp, best0)))
+    return;
+  *gm += q->dres[0];
+  *gs += q->dres[1];
+  for (int j = 1; j < L; j++) {
+    const double c = q->dres[1 + j];
+    const double *kc = q->kc + (size_t)j * (n0 + 1);
+    for (int l = 0; l < n0; l++) q->acc[l] += c * kc[l];
+    gp_kernel_dx(f, x, q->path + (size_t)j * d, c, q->gdir);
+  }
+}
+
+double rollout_cmdp_paper_value(cb_cmdp_paper *q, const double *x,
+                                double *grad, double *samples) {
+  cb_cmdp *r = &q->r;
+  cb_acq *a = r->acq;
+  cb_gp *f = (cb_gp *)a->f;
+  const int d = r->d, h = r->h, n0 = q->n0, ns = q->ns, ld = q->cap;
+  const int type = a->type, one = 1;
+  const double best0 = a->best, nu = a->nu;
+  if (grad)
+    for (int k = 0; k < d; k++) grad[k] = 0.0;
+  const double c0 = acq_cost(a, d, x);
+  if (!(c0 <= r->remaining)) {
+    if (samples)
+      for (int i = 0; i < ns; i++) samples[i] = 0.0;
+    return 0.0;
+  }
+  /* the first outcome's moments and its EI, the control variate's mean */
+  double mi, vi;
+  gp_predict_at(f, x, 1, a->alpha_f, a->u_f, &mi, &vi, grad ? q->gmi : NULL,
+                grad ? q->gvi : NULL, a->work);
+  q->mi = mi;
+  q->vi = vi;
+  const double nug = f->noise + f->jitter, vx = vi > 0.0 ? vi : 0.0;
+  const double si = r->latent ? sqrt(vx) : sqrt(vx + nug);
+  const double m = a->f_shift + a->f_scale * mi, s = a->f_scale * si;
+  acq_grad pd;
+  const double ei0 = acq_ei(m, s, best0, grad ? &pd : NULL);
+  if (grad) {
+    const double cs = vi > 0.0 && si > 0.0 ? 0.5 / si : 0.0;
+    for (int k = 0; k < d; k++)
+      grad[k] = a->f_scale * (pd.m * q->gmi[k] + pd.s * cs * q->gvi[k]);
+  }
+  if (h == 1) {
+    if (samples)
+      for (int i = 0; i < ns; i++) samples[i] = ei0;
+    return ei0;
+  }
+  /* the fantasy at x, shared by the samples: its row of L does not depend
+   * on the outcome, only beta's last entry does */
+  const int first = gp_fantasy_add(f, x, 1, mi) == 0;
+  double pmt = 0.0, piv = 1.0;
+  if (first) {
+    piv = f->L[n0 + (size_t)n0 * ld];
+    pmt = gp_prior_mean(f, f->X + n0, ld);
+    for (int l = 0; l < n0; l++) {
+      q->wx[l] = f->L[n0 + (size_t)l * ld];
+      pmt += q->wx[l] * f->beta[l];
+    }
+  }
+  q->nF = 0;
+  pe_fcols(q);
+  memcpy(q->path, x, (size_t)d * sizeof(double));
+  double gm = 0.0, gs = 0.0, tot = 0.0;
+  if (grad) {
+    for (int l = 0; l < n0; l++) q->acc[l] = 0.0;
+    for (int k = 0; k < d; k++) q->gdir[k] = 0.0;
+  }
+  for (int i = 0; i < ns; i++) {
+    R_CheckUserInterrupt();
+    const double y0 = m + s * r->z[i];
+    if (first) {
+      const double yi = (y0 - a->f_shift) / a->f_scale;
+      f->y[n0] = yi;
+      f->beta[n0] = (yi - pmt) / piv;
+    }
+    acq_refresh(a);
+    double best = y0 > best0 ? y0 : best0, spent = c0, val = 0.0;
+    int L = 1, closed = 0, exact = first;
+    for (int t = 1;; t++) {
+      double *xn = q->path + (size_t)t * d;
+      a->best = best;
+      pe_argmax(q, pe_pu(q, t), xn);
+      const double c = acq_cost(a, d, xn);
+      if (!(spent + c <= r->remaining)) { /* stop before it */
+        val = best - best0;
+        L = t;
+        break;
+      }
+      spent += c;
+      double mt, st;
+      cmdp_moments(a, xn, r->latent, &mt, &st);
+      if (t == h - 1) { /* the last stage in closed form */
+        val = best - best0 + acq_ei(mt, st, best, NULL);
+        L = h;
+        closed = 1;
+        break;
+      }
+      const double y = mt + st * r->z[i + (size_t)t * r->nsamp];
+      if (y > best) best = y;
+      if (gp_fantasy_add(f, xn, 1, (y - a->f_shift) / a->f_scale) == 0)
+        acq_refresh(a);
+      else
+        exact = 0;
+    }
+    while (f->n > n0 + first) gp_fantasy_drop(f);
+    q->nF = first;
+    a->best = best0;
+    const double res = val - (y0 > best0 ? y0 - best0 : 0.0);
+    tot += res;
+    if (samples) samples[i] = ei0 + res;
+    if (grad && exact) pe_path_grad(q, i, L, closed, &gm, &gs);
+  }
+  if (first) gp_fantasy_drop(f);
+  acq_refresh(a);
+  q->nF = 0;
+  a->type = type;
+  a->best = best0;
+  a->nu = nu;
+  if (grad && ns > 0) {
+    /* sum_j c_j d cov(x, p_j) / dx = gdir - sum_l u_l d k(X_l, x) / dx,
+     * u = K^-1 acc */
+    double *dt = q->xs;
+    for (int k = 0; k < d; k++)
+      dt[k] = gm * q->gmi[k] + gs * q->gvi[k] + q->gdir[k];
+    if (n0 > 0) {
+      F77_CALL(dtrsv)("L", "N", "N", &n0, f->L, &ld, q->acc, &one
+                      FCONE FCONE FCONE);
+      F77_CALL(dtrsv)("L", "T", "N", &n0, f->L, &ld, q->acc, &one
+                      FCONE FCONE FCONE);
+      gp_kernel_col(f, x, 1, q->kx, q->dk);
+      for (int k = 0; k < d; k++) q->lg[k] = 0.0;
+      gp_kernel_col_grad(f, x, q->acc, q->dk, q->lg);
+      for (int k = 0; k < d; k++) dt[k] -= q->lg[k];
+    }
+    for (int k = 0; k < d; k++) grad[k] += a->f_scale / ns * dt[k];
+  }
+  return ei0 + (ns > 0 ? tot / ns : 0.0);
+}
+
+/* The outer search from x (overwritten by the best point seen, whose value
+ * is returned): a projected quasi-Newton ascent of V with q->ns samples.
+ * R's lbfgsb() keeps its state in static variables, so it cannot run while
+ * the inner maximizations run it; this is its method in the small: the
+ * L-BFGS two-loop direction (memory 5) of the gradient projected on the box
+ * (a coordinate at a bound whose derivative points out is held), the step
+ * projected on the box, an Armijo backtracking line search by safeguarded
+ * quadratic interpolation (the first step, before any curvature pair,
+ * moves at most 0.1 in any coordinate), stopping after maxit values or
+ * when an iteration gains less than 1e-7 of the value or its line search
+ * fails.  scale: the value's order (the gains are relative to it). */
+static double pe_ascent(cb_cmdp_paper *q, double *x, int maxit,
+                        double scale) {
+  const int d = q->r.d, mem = 5;
+  double *w = (double *)R_alloc((size_t)(2 * mem + 6) * d + 2 * mem,
+                                sizeof(double));
+  double *Sm = w, *Ym = Sm + (size_t)mem * d, *g = Ym + (size_t)mem * d;
+  double *pg = g + d, *p = pg + d, *xt = p + d, *gt = xt + d, *xb = gt + d;
+  double *al = xb + d, *rho = al + mem;
+  int npair = 0, head = 0, nval = 1;
+  /* f = -V / scale is minimized */
+  double f = -rollout_cmdp_paper_value(q, x, g, NULL) / scale, fb = f;
+  for (int k = 0; k < d; k++) g[k] = -g[k] / scale;
+  memcpy(xb, x, (size_t)d * sizeof(double));
+  while (nval < maxit) {
+    double pgmax = 0.0;
+    for (int k = 0; k < d; k++) {
+      const int held =
+          (x[k] <= 0.0 && g[k] > 0.0) || (x[k] >= 1.0 && g[k] < 0.0);
+      pg[k] = held ? 0.0 : g[k];
+      if (fabs(pg[k]) > pgmax) pgmax = fabs(pg[k]);
+    }
+    if (!(pgmax > 0.0)) break;
+    /* the two-loop recursion */
+    for (int k = 0; k < d; k++) p[k] = -pg[k];
+    for (int j = 0; j < npair; j++) {
+      const int c = (head - 1 - j + mem) % mem;
+      double sp = 0.0;
+      for (int k = 0; k < d; k++) sp += Sm[c * d + k] * p[k];
+      al[j] = rho[c] * sp;
+      for (int k = 0; k < d; k++) p[k] -= al[j] * Ym[c * d + k];
+    }
+    if (npair > 0) {
+      const int c = (head - 1 + mem) % mem;
+      double yy = 0.0, sy = 0.0;
+      for (int k = 0; k < d; k++) {
+        yy += Ym[c * d + k] * Ym[c * d + k];
+        sy += Sm[c * d + k] * Ym[c * d + k];
+      }
+      for (int k = 0; k < d; k++) p[k] *= sy / yy;
+    }
+    for (int j = npair - 1; j >= 0; j--) {
+      const int c = (head - 1 - j + mem) % mem;
+      double yp = 0.0;
+      for (int k = 0; k < d; k++) yp += Ym[c * d + k] * p[k];
+      const double b = rho[c] * yp;
+      for (int k = 0; k < d; k++) p[k] += (al[j] - b) * Sm[c * d + k];
+    }
+    double slope = 0.0, pmax = 0.0;
+    for (int k = 0; k < d; k++) {
+      if (pg[k] == 0.0) p[k] = 0.0;
+      slope += p[k] * pg[k];
+      if (fabs(p[k]) > pmax) pmax = fabs(p[k]);
+    }
+    if (!(slope < 0.0)) { /* not a descent direction: the gradient's */
+      npair = 0;
+      pmax = 0.0;
+      for (int k = 0; k < d; k++) {
+        p[k] = -pg[k];
+        if (fabs(p[k]) > pmax) pmax = fabs(p[k]);
+      }
+    }
+    double t = npair > 0 ? 1.0 : (pmax > 0.1 ? 0.1 / pmax : 1.0), ft = f;
+    int ok = 0;
+    while (nval < maxit) {
+      double dec = 0.0;
+      int moved = 0;
+      for (int k = 0; k < d; k++) {
+        const double v = x[k] + t * p[k];
+        xt[k] = v < 0.0 ? 0.0 : (v > 1.0 ? 1.0 : v);
+        moved |= xt[k] != x[k];
+        dec += g[k] * (xt[k] - x[k]);
+      }
+      if (!moved) break;
+      ft = -rollout_cmdp_paper_value(q, xt, gt, NULL) / scale;
+      nval++;
+      for (int k = 0; k < d; k++) gt[k] = -gt[k] / scale;
+      if (ft < fb) {
+        fb = ft;
+        memcpy(xb, xt, (size_t)d * sizeof(double));
+      }
+      if (ft <= f + 1e-4 * dec) {
+        ok = 1;
+        break;
+      }
+      /* the minimizer of the quadratic through f, its slope and ft, kept
+       * in [0.1, 0.5] of the step */
+      const double den = 2.0 * (ft - f - dec);
+      double al = den > 0.0 ? -dec / den : 0.5;
+      t *= al < 0.1 ? 0.1 : (al > 0.5 ? 0.5 : al);
+    }
+    if (!ok) break;
+    double sy = 0.0, ss = 0.0, yy = 0.0;
+    for (int k = 0; k < d; k++) {
+      const double sk = xt[k] - x[k], yk = gt[k] - g[k];
+      Sm[head * d + k] = sk;
+      Ym[head * d + k] = yk;
+      sy += sk * yk;
+      ss += sk * sk;
+      yy += yk * yk;
+    }
+    if (sy > 1e-10 * sqrt(ss * yy)) {
+      rho[head] = 1.0 / sy;
+      head = (head + 1) % mem;
+      if (npair < mem) npair++;
+    }
+    const double gain = f - ft;
+    memcpy(x, xt, (size_t)d * sizeof(double));
+    memcpy(g, gt, (size_t)d * sizeof(double));
+    f = ft;
+    if (gain <= 1e-7 * (fabs(f) > 1.0 ? fabs(f) : 1.0)) break;
+  }
+  memcpy(x, xb, (size_t)d * sizeof(double));
+  return -fb * scale;
+}
+
 /* Knowledge gradient and rolling horizon ---------------------------------- */
 
 /* Rows of the point set: the conditioned inputs (at source 0), the
@@ -765,6 +1586,155 @@ SEXP C_rollout_cmdp_propose(SEXP acq, SEXP design, SEXP z,
   SET_VECTOR_ELT(out, 0, x);
   SET_VECTOR_ELT(out, 1, Rf_ScalarReal(v));
   SET_VECTOR_ELT(out, 2, Rf_ScalarReal(c));
+  UNPROTECT(np);
+  return out;
+}
+
+/* The paper engine on the acquisition a (its GP with capacity for h
+ * fantasies), with the draws z and the inner raw points; control: a
+ * costbo_cmdp_control of the paper engine (R: cmdp_paper_control()). */
+static void pe_setup(cb_cmdp_paper *q, cb_acq *a, SEXP z, SEXP raw,
+                     SEXP control) {
+  cb_cmdp *r = &q->r;
+  unpack_cmdp(control, r);
+  r->acq = a;
+  r->d = a->f->d;
+  r->nsamp = Rf_nrows(z);
+  r->z = REAL(z);
+  r->n_raw = Rf_nrows(raw);
+  r->raw = REAL(raw);
+  r->unif = NULL;
+  a->grad_unit = 1;
+  rollout_cmdp_paper_setup(q);
+}
+
+/* Values of the paper engine at the rows of X with all the rows of z:
+ * list(value, samples (nsamp x m: the terms whose mean is the value),
+ * grad (d x m: the gradient in the unit cube; NULL unless grad)). */
+SEXP C_rollout_cmdp_paper_value(SEXP acq, SEXP X, SEXP z, SEXP raw,
+                                SEXP control, SEXP grad) {
+  const int m = Rf_nrows(X), d = Rf_ncols(X), g = Rf_asLogical(grad) == 1;
+  int np = 0;
+  cb_acq a;
+  cb_gp f, lc;
+  cb_cmdp_paper q;
+  unpack_acq(acq, &a, &f, &lc,
+             cb_elt_int(control, "costbo_cmdp_control", "h"));
+  pe_setup(&q, &a, z, raw, control);
+  const char *nms[] = {"value", "samples", "grad", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
+  np++;
+  SET_VECTOR_ELT(out, 0, Rf_allocVector(REALSXP, m));
+  SET_VECTOR_ELT(out, 1, Rf_allocMatrix(REALSXP, q.ns, m));
+  if (g) SET_VECTOR_ELT(out, 2, Rf_allocMatrix(REALSXP, d, m));
+  double *val = REAL(VECTOR_ELT(out, 0)), *smp = REAL(VECTOR_ELT(out, 1));
+  double *x = (double *)R_alloc((size_t)d, sizeof(double));
+  for (int i = 0; i < m; i++) {
+    for (int k = 0; k < d; k++) x[k] = REAL(X)[i + (size_t)k * m];
+    val[i] = rollout_cmdp_paper_value(
+        &q, x, g ? REAL(VECTOR_ELT(out, 2)) + (size_t)i * d : NULL,
+        smp + (size_t)i * q.ns);
+  }
+  UNPROTECT(np);
+  return out;
+}
+
+/* The paper engine's decision.  The design (unit cube) plus the base
+ * policy's first choice are screened with the first n_screen samples; from
+ * the `starts` affordable ones of largest value, the ascent pe_ascent()
+ * with the first n_search samples (at most `maxit` values each); the ends
+ * of the searches are valued with all the samples, and the best is chosen
+ * (ties to the earlier search).  When no design point is affordable, the
+ * cheapest.  Returns list(x, value, cost, ends: the searches' ends with
+ * their values in the last column). */
+SEXP C_rollout_cmdp_paper_propose(SEXP acq, SEXP design, SEXP z, SEXP raw,
+                                  SEXP control) {
+  const char *cls = "costbo_cmdp_control";
+  const int nd = Rf_nrows(design), d = Rf_ncols(design);
+  int np = 0;
+  cb_acq a;
+  cb_gp f, lc;
+  cb_cmdp_paper q;
+  unpack_acq(acq, &a, &f, &lc, cb_elt_int(control, cls, "h"));
+  pe_setup(&q, &a, z, raw, control);
+  const int starts = cb_elt_int(control, cls, "starts");
+  const int maxit = cb_elt_int(control, cls, "maxit");
+  const int nsamp = q.r.nsamp;
+  const int nscr = cb_elt_int(control, cls, "n_screen");
+  const int nsea = cb_elt_int(control, cls, "n_search");
+  const int n1 = nd + 1;
+  double *des = (double *)R_alloc((size_t)n1 * (size_t)d, sizeof(double));
+  for (int k = 0; k < d; k++)
+    for (int i = 0; i < nd; i++)
+      des[i + (size_t)k * n1] = REAL(design)[i + (size_t)k * nd];
+  double *x0 = (double *)R_alloc((size_t)(2 * d), sizeof(double));
+  double *xb = x0 + d;
+  rollout_cmdp_paper_first(&q, x0);
+  for (int k = 0; k < d; k++) des[nd + (size_t)k * n1] = x0[k];
+  /* the screening */
+  double *dv = (double *)R_alloc((size_t)(2 * n1), sizeof(double));
+  double *cst = dv + n1;
+  int *top = (int *)R_alloc((size_t)n1, sizeof(int));
+  int nok = 0;
+  q.ns = nscr < nsamp ? nscr : nsamp;
+  for (int i = 0; i < n1; i++) {
+    for (int k = 0; k < d; k++) x0[k] = des[i + (size_t)k * n1];
+    cst[i] = acq_cost(&a, d, x0);
+    if (cst[i] <= q.r.remaining) {
+      dv[i] = rollout_cmdp_paper_value(&q, x0, NULL, NULL);
+      nok++;
+    } else {
+      dv[i] = R_NegInf;
+    }
+  }
+  const int ns = starts < nok ? starts : nok;
+  for (int s = 0; s < ns; s++) {
+    int ib = -1;
+    for (int i = 0; i < n1; i++) {
+      int used = 0;
+      for (int t = 0; t < s && !used; t++) used = top[t] == i;
+      if (!used && cst[i] <= q.r.remaining && (ib < 0 || dv[i] > dv[ib]))
+        ib = i;
+    }
+    top[s] = ib;
+  }
+  /* the searches, then their ends valued with all the samples */
+  SEXP ends = PROTECT(Rf_allocMatrix(REALSXP, ns, d + 1));
+  np++;
+  double *E = REAL(ends), v = R_NegInf, c = R_PosInf;
+  const double scale = ns > 0 && dv[top[0]] > 0.0 ? dv[top[0]] : 1.0;
+  for (int s = 0; s < ns; s++) {
+    for (int k = 0; k < d; k++) x0[k] = des[top[s] + (size_t)k * n1];
+    q.ns = nsea < nsamp ? nsea : nsamp;
+    pe_ascent(&q, x0, maxit, scale);
+    q.ns = nsamp;
+    const double vs = rollout_cmdp_paper_value(&q, x0, NULL, NULL);
+    for (int k = 0; k < d; k++) E[s + (size_t)k * ns] = x0[k];
+    E[s + (size_t)d * ns] = vs;
+    if (vs > v) {
+      v = vs;
+      memcpy(xb, x0, (size_t)d * sizeof(double));
+    }
+  }
+  if (ns > 0) c = acq_cost(&a, d, xb);
+  if (!(v > 0.0) || !(c <= q.r.remaining)) { /* nothing feasible: cheapest */
+    int ib = 0;
+    for (int i = 1; i < n1; i++)
+      if (cst[i] < cst[ib]) ib = i;
+    for (int k = 0; k < d; k++) xb[k] = des[ib + (size_t)k * n1];
+    c = cst[ib];
+    q.ns = nsamp;
+    v = rollout_cmdp_paper_value(&q, xb, NULL, NULL);
+  }
+  const char *nms[] = {"x", "value", "cost", "ends", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
+  np++;
+  SEXP xr = Rf_allocVector(REALSXP, d);
+  SET_VECTOR_ELT(out, 0, xr);
+  memcpy(REAL(xr), xb, (size_t)d * sizeof(double));
+  SET_VECTOR_ELT(out, 1, Rf_ScalarReal(v));
+  SET_VECTOR_ELT(out, 2, Rf_ScalarReal(c));
+  SET_VECTOR_ELT(out, 3, ends);
   UNPROTECT(np);
   return out;
 }

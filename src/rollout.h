@@ -80,6 +80,80 @@ double rollout_cmdp_value(cb_cmdp *r, const double *x, double *samples);
  * until the step is below 1e-3.  Overwrites x, returns its value. */
 double rollout_cmdp_search(cb_cmdp *r, double *x, double v, int maxit);
 
+/* The paper engine of the CMDP rollout (the default optimizer of
+ * policy_cmdp_rollout(); the functions above are the "compass" optimizer,
+ * which policy_rollout() keeps).  The same value, estimated and maximized
+ * as paper 001 does.
+ *
+ * Estimator.  With the first ns rows of z,
+ *   V(x) = EI_0(x) + (1 / ns) sum_i [v_i - (y_{0,i} - best)^+],
+ * v_i the trajectory's improvement as above: the first stage's realized
+ * improvement is replaced by its mean EI_0(x) = E[(y_0 - best)^+], the
+ * closed-form EI of the fantasy outcome at x (of f when latent, of an
+ * observation otherwise), a control variate with coefficient 1, so the
+ * estimator stays unbiased (the residual is the improvement beyond the
+ * first outcome, max(b_1, y_1, ...) - b_1 with b_1 = max(best, y_0)).
+ * h = 1 is EI_0 exactly.  The fantasy at x is shared by the samples (its
+ * row of the Cholesky factor does not depend on the outcome; only beta's
+ * last entry does).
+ *
+ * Inner maximizations (the base policy's argmax at stages 1..h-1, paper
+ * 001 Sec. 6): L-BFGS-B (R's lbfgsb(), at most inner.maxit iterations,
+ * tolerance inner.factr) from the inner.n_starts best of the n_raw raw
+ * points, of log EI-PU or log EI (the argmaxes of EI-PU and EI; the logs
+ * are well scaled where EI is tiny).  The raw points are scored from their
+ * posterior under the data (W = L0^-1 k(X0, raw), the moments and costs,
+ * computed once) and the rank-one parts of the trajectory's fantasies (F,
+ * a column per fantasy), and log EI is computed exactly only where a bound
+ * says a raw point can be among the best.
+ *
+ * Gradient.  Holding the trajectory's later points fixed, v_i depends on
+ * x through the data-posterior mean and variance at x and its covariances
+ * with the later points; d v_i / d(those) is computed by forward
+ * differentiation of the trajectory replayed on the L x L joint posterior
+ * of its points, and chained with their x-gradients.  It is exact for h =
+ * 2 (the last point maximizes the last stage's EI: envelope theorem) but
+ * where the inner argmax jumps; for h > 2 it omits the motion of the
+ * intermediate argmaxes. */
+typedef struct {
+  cb_cmdp r; /* the problem: acq, d, h, base, latent, nsamp, z, remaining,
+              * n_raw, raw, inner (n_starts, maxit, factr, lmm) */
+  int ns;    /* samples of an estimate: the first ns rows of z */
+  int n0;    /* observations of the data */
+  int cap;   /* the GP's leading dimension */
+  double *W, *m0r, *v0r;  /* the data's n0 x n_raw W, raw moments */
+  double *cr, *mcr, *scr; /* raw costs: known, or log-cost mean and sd */
+  double *kap;            /* log cost factors of EI-PU at the raw points */
+  int known;              /* known cost (else a GP on log cost) */
+  int need_pu;            /* the base policy's first choice is EI-PU's */
+  int pu;                 /* the inner objective is log EI-PU (else EI) */
+  double *F;              /* n_raw x h fantasy parts */
+  int nF;                 /* valid columns of F */
+  double *rv;             /* raw values; the largest lower bounds */
+  int *sel, *exact;       /* the starts; exact raw values */
+  double *lo, *hi, *xs, *lx, *lg, *bx; /* L-BFGS-B's box and scratch */
+  int *nbd;
+  double mi, vi, *gmi, *gvi, *kx, *dk, *wx; /* per x */
+  double *path, *kc, *wp, *M, *S, *Lc, *dLc, *e, *de, *dmu, *tmp, *dres;
+  double *acc, *gdir; /* per trajectory: the replay and the gradient */
+} cb_cmdp_paper;
+
+/* Allocate (R_alloc) and precompute after r's fields are set (the acq's
+ * GP holding the data, with capacity for h fantasies). */
+void rollout_cmdp_paper_setup(cb_cmdp_paper *q);
+
+/* V(x) with q->ns samples (user units); grad (may be NULL) receives its
+ * gradient in the unit cube, samples (may be NULL) the ns terms
+ * EI_0(x) + v_i - (y_{0,i} - best)^+ whose mean is V(x).  0 (and a zero
+ * gradient) when x's cost exceeds the remaining budget. */
+double rollout_cmdp_paper_value(cb_cmdp_paper *q, const double *x,
+                                double *grad, double *samples);
+
+/* The base policy's first choice on the data (argmax of EI-PU when it is
+ * the first stage's acquisition, else of EI) by the inner maximization;
+ * returns its log acquisition. */
+double rollout_cmdp_paper_first(cb_cmdp_paper *q, double *x);
+
 /* Knowledge gradient and rolling-horizon rollout on the GP f (its n
  * observations; the GP is never modified), with m candidate points (m x d),
  * Gauss-Hermite rules of n_nodes and n_deep nodes (probabilists', weights

@@ -98,7 +98,8 @@ test_that("policy_rollout() makes its policies with a warning naming the call to
   a <- w(policy_rollout(2, n_samples = 8))
   expect_match(a$message, paste0("`policy_rollout()` is deprecated: use ",
                                  "`policy_cmdp_rollout(horizon = 2, ",
-                                 "n_samples = 8, fantasy = \"observation\")`"),
+                                 "n_samples = 8, fantasy = \"observation\", ",
+                                 "optimizer = \"compass\")`"),
                fixed = TRUE)
   b <- w(policy_rollout("adaptive", n_cand = 20,
                         control = list(error_const = 0.1)))

@@ -23,7 +23,8 @@ test_that("every policy of the guide is the call that makes it", {
   # (the deprecated policy_rollout() of the rollout study's recipes, as
   # the call that makes the same policy)
   expect_equal(at("known cost, d = 2", "CMDP rollout h = 2"),
-               "policy_cmdp_rollout(horizon = 2, n_samples = 64, fantasy = \"observation\")")
+               paste("policy_cmdp_rollout(horizon = 2, n_samples = 64,",
+                     "fantasy = \"observation\", optimizer = \"compass\")"))
   expect_equal(at("unit cost", "rolling horizon"),
                "policy_kg_rollout(horizon = \"adaptive\", fantasy = \"observation\")")
   expect_equal(at("known cost, d = 4-32", "PBGI"),
@@ -42,7 +43,8 @@ test_that("a label's call comes from the recipes, NA when they disagree", {
   calls <- costbo:::guide_calls(cache)
   expect_equal(calls[["EI"]], "policy_ei()")
   expect_equal(calls[["R 2"]],
-               "policy_cmdp_rollout(horizon = 2, n_samples = 64, fantasy = \"observation\")")
+               paste("policy_cmdp_rollout(horizon = 2, n_samples = 64,",
+                     "fantasy = \"observation\", optimizer = \"compass\")"))
   expect_true(is.na(calls[["U"]]))
 })
 
