@@ -134,7 +134,8 @@
 #' @param noise_sd Standard deviation of Gaussian noise added to each
 #'   returned value (drawn from R's random number generator); 0 for none.
 #'   The problem is declared noisy (see `noise` in [bo_problem()]) when it
-#'   is positive, deterministic otherwise.
+#'   is positive, deterministic otherwise. [test_problem_scale()] gives a
+#'   scale for a level relative to the function's range.
 #' @param cost,noise Deprecated names of `cost_family` and `noise_sd`.
 #' @return `test_problem()`: a [bo_problem()] whose `optimum` is the known
 #'   maximum value of the (noise-free) objective, with an extra element
@@ -699,7 +700,8 @@ test_problem_cvs <- function(name = c("gp_sample", "hartmann3"),
 #' @param seed Seed of the bias GP sample of source 2 (the caller's random
 #'   stream is left untouched).
 #' @param noise_sd Standard deviation of Gaussian noise added to every
-#'   source. The problem is declared noisy (`noise` of [bo_problem()]) when
+#'   source (relative to the objective's range: see
+#'   [test_problem_scale()]). The problem is declared noisy (`noise` of [bo_problem()]) when
 #'   it is positive, and always for `"goldstein_price"` and
 #'   `"bohachevsky"`, whose source 2 is noisy.
 #' @param costs,noise Deprecated names of `source_costs` and `noise_sd`.
