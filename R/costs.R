@@ -97,7 +97,8 @@ cost_cosine <- function(lower, upper, a = 1, b = 2, c = 0, period = 1,
 # costbo_cost_par object, unpack_cost_par() in src/acq.c), or NULL when
 # they are not what the kind needs (an altered cost object). Costs saved by
 # earlier versions hold them as one vector in the layout (a, b[, c, period],
-# offset); they are read in that layout.
+# offset); they are read in that layout. A radial cost made before it had
+# a radius has radius 0.
 cost_par <- function(kind, par, d) {
   names_of <- switch(kind, const = "value", linear = c("a", "b"),
                      cosine = c("a", "b", "c", "period", "offset"),
@@ -109,6 +110,10 @@ cost_par <- function(kind, par, d) {
     par <- c(as.list(par[seq_len(k)]),
              if ("offset" %in% names_of) list(offset = par[-seq_len(k)]))
     names(par) <- names_of
+  }
+  if (kind == "radial") {
+    if (is.list(par) && is.null(par[["radius"]])) par[["radius"]] <- 0
+    names_of <- c(names_of, "radius")
   }
   if (!is.list(par) || !identical(sort(names(par)), sort(names_of))) {
     return(NULL)

@@ -60,7 +60,11 @@
 #'   0.781957} (the root of \eqn{\tan(2 \pi r) = -2 \pi r}); `maximizer`
 #'   lists four points of it. The paper says the cost's maximum aligns with
 #'   the objective's minimum; as written, the cost is largest at the origin,
-#'   a stationary point of the objective with value 0.
+#'   a stationary point of the objective with value 0. `cost_family =
+#'   "ring"` is the problem its text describes: the same radial cost
+#'   measured from the circle of minimizers, \eqn{c(x) = 10 - 5 |r - r^*|},
+#'   largest (10) exactly where the objective is smallest, 6.090 at the
+#'   origin and 6.839 at the corners; budget 150.
 #'
 #' From Yue and Kontar (2020), paper 004, Table 1 (cost family `"uniform"`,
 #' cost 1 per evaluation, budget \eqn{10 d} evaluations: the paper allows
@@ -99,7 +103,8 @@
 #' \eqn{\cos(2 \pi b (x_i - 4 + c)/4)}, and so does costbo. `"linear"` is
 #' [cost_linear()] with its defaults, \eqn{20 (0.05 + \mathrm{mean}(u))}
 #' (paper 002's code; its text writes \eqn{20 \|S(x)\|_1 + 1}). `"uniform"`
-#' is 1 per evaluation. `"radial"` is the cost of `"lee2021"`.
+#' is 1 per evaluation. `"radial"` is the cost of `"lee2021"`, `"ring"` its
+#' variant (see above).
 #'
 #' **Known or measured cost.** By default the cosine costs are measured
 #' (unknown to the policy, as in paper 000) and all others known. A known
@@ -109,15 +114,15 @@
 #' **Default budgets** depend on the cost family: \eqn{20 d} for `"cosine"`
 #' (paper 000's budgets 40, 60, 80 and 60 for Dropwave, Alpine1, Shekel5 and
 #' Ackley), \eqn{25 d} for `"linear"` (paper 002), \eqn{10 d} for
-#' `"uniform"` and 150 for `"radial"`.
+#' `"uniform"` and 150 for `"radial"` and `"ring"`.
 #'
 #' @param name The problem's name, one of `test_problems()$name`.
 #' @param d The dimension: fixed for most problems; `"ackley"`, `"levy"`,
 #'   `"rosenbrock"`, `"griewank"` and `"gp_sample"` accept any `d` (`d >= 2`
 #'   for `"rosenbrock"`). `NULL` takes the default.
 #' @param cost_family The cost family: `"cosine"`, `"linear"`, `"uniform"`
-#'   (or the problem's own family, e.g. `"radial"`); `NULL` takes the
-#'   problem's default.
+#'   (or the problem's own families: `"radial"` and `"ring"` for
+#'   `"lee2021"`); `NULL` takes the problem's default.
 #' @param known_cost Whether the policy knows the cost function (`TRUE`) or
 #'   only observes each evaluation's cost (`FALSE`); `NULL` takes the
 #'   family's default (measured for `"cosine"`, known otherwise).
@@ -129,7 +134,8 @@
 #' @param noise_sd Standard deviation of Gaussian noise added to each
 #'   returned value (drawn from R's random number generator); 0 for none.
 #'   The problem is declared noisy (see `noise` in [bo_problem()]) when it
-#'   is positive, deterministic otherwise.
+#'   is positive, deterministic otherwise. [test_problem_scale()] gives a
+#'   scale for a level relative to the function's range.
 #' @param cost,noise Deprecated names of `cost_family` and `noise_sd`.
 #' @return `test_problem()`: a [bo_problem()] whose `optimum` is the known
 #'   maximum value of the (noise-free) objective, with an extra element
@@ -195,7 +201,7 @@ test_problem <- function(name, d = NULL, cost_family = NULL,
   }
   family <- if (is.null(cost_family)) spec$cost else
     check_choice(cost_family, unique(c("cosine", "linear", "uniform",
-                                       spec$cost)))
+                                       spec$cost, spec$cost_variants)))
   known_cost <- if (is.null(known_cost)) family != "cosine" else
     check_flag(known_cost)
   seed <- check_count(seed)
@@ -220,7 +226,8 @@ test_problem <- function(name, d = NULL, cost_family = NULL,
     cosine = tp_cost_cosine(lower, upper, spec, seed),
     linear = cost_linear(lower, upper),
     uniform = 1,
-    radial = tp_radial_cost(lower, d)
+    radial = tp_radial_cost(lower, d),
+    ring = tp_radial_cost(lower, d, radius = tp_lee2021_max$radius)
   )
   value <- if (noise_sd > 0) {
     function(x) f(x) + stats::rnorm(1L, sd = noise_sd)
@@ -261,10 +268,58 @@ test_problems <- function() {
   do.call(rbind, rows)
 }
 
+#' The scale of a test problem's objective
+#'
+#' `test_problem_scale()` measures how far a test problem's objective
+#' spreads over its domain: its optimum minus its median, \eqn{f^* -
+#' \mathrm{median}\, f(X)} for \eqn{X} uniform on the box, the regret of a
+#' typical point. It sets a noise level relative to the function's range,
+#' the same for every problem, e.g. `test_problem("branin", noise_sd = 1e-3
+#' * test_problem_scale("branin"))`.
+#'
+#' The median is that of the objective at the first \eqn{2^{14}} points of
+#' the (unscrambled) Sobol sequence mapped to the box, so the scale is a
+#' fixed number of each problem (of `d`, and of `seed` for `"gp_sample"`),
+#' and the caller's random number stream is left untouched. Rounded, at
+#' the default `d`: Branin 34.6, Six-hump camel 9.26, Goldstein-Price
+#' 6550, Bohachevsky 9010, Griewank-3 88.0, lee2021 5.88.
+#'
+#' Why the median and not the minimum: the minimum of a function on a box
+#' is often set by one corner that no search visits. Goldstein-Price
+#' ranges over 1.0e6 on \eqn{[-2, 2]^2}, about 5000 times the regret of
+#' the best point of a 9-point minimax design (median over 30 designs:
+#' 210), and Branin over 300, 350 times that regret (0.85), so one
+#' fraction of those ranges would make the noise either negligible on
+#' Branin or overwhelming on Goldstein-Price. Against the scale, that
+#' regret is 1.5% (Bohachevsky), 2.5% (Branin), 3.2% (Goldstein-Price),
+#' 12% (Six-hump camel) and 24% (Griewank-3).
+#'
+#' @param name,d,seed As in [test_problem()]: the problem, its dimension
+#'   (`NULL` takes the default) and the seed of a `"gp_sample"` function.
+#' @return A single positive number, in the objective's units.
+#' @family problems
+#' @examples
+#' s <- test_problem_scale("branin")
+#' s
+#' # paper 004's problems observed with noise of 0.1% of their scale
+#' p <- test_problem("branin", noise_sd = 1e-3 * s)
+#' p$noisy
+#' @export
+test_problem_scale <- function(name, d = NULL, seed = 1) {
+  # (a uniform cost: the objective returns the value alone)
+  p <- test_problem(name, d = d, cost_family = "uniform", seed = seed)
+  U <- sobol_run(tp_scale_points, p$d, FALSE, 0L, normal = FALSE)
+  X <- sweep(sweep(U, 2L, p$upper - p$lower, "*"), 2L, p$lower, "+")
+  p$optimum - stats::median(apply(X, 1L, p$objective))
+}
+
+# The points of test_problem_scale()'s median.
+tp_scale_points <- 2L^14L
+
 # Default budget of a cost family at dimension d.
 tp_budget <- function(family, d) {
   switch(family, cosine = 20 * d, linear = 25 * d, uniform = 10 * d,
-         radial = 150)
+         radial = 150, ring = 150)
 }
 
 # Paper 000's cosine cost with coefficients drawn from the seed. Shekel5's
@@ -278,11 +333,18 @@ tp_cost_cosine <- function(lower, upper, spec, seed) {
               period = period)
 }
 
-# Paper 001's radial cost 10 - 5 ||x||, evaluated by the C core as well.
-tp_radial_cost <- function(lower, d) {
-  new_cost(function(x) 10 - 5 * sqrt(sum(x^2)), "radial",
-           list(a = 10, b = 5, offset = rep_len(lower, d)),
-           "radial 10 - 5 ||x||")
+# Paper 001's radial cost 10 - 5 ||x||, evaluated by the C core as well;
+# with a radius, 10 - 5 | ||x|| - radius | (the "ring" variant, largest on
+# the circle of that radius).
+tp_radial_cost <- function(lower, d, radius = 0) {
+  if (radius == 0) {
+    return(new_cost(function(x) 10 - 5 * sqrt(sum(x^2)), "radial",
+                    list(a = 10, b = 5, offset = rep_len(lower, d)),
+                    "radial 10 - 5 ||x||"))
+  }
+  new_cost(function(x) 10 - 5 * abs(sqrt(sum(x^2)) - radius), "radial",
+           list(a = 10, b = 5, offset = rep_len(lower, d), radius = radius),
+           sprintf("ring 10 - 5 | ||x|| - %.6g |", radius))
 }
 
 # The problem table. f: the maximized function of one point; maximizer(d):
@@ -328,7 +390,8 @@ tp_specs <- function() {
       paper = "002 Xie et al. 2024"),
     lee2021 = list(
       f = tp_lee2021, d = 2L, d_fixed = TRUE, d_min = 2L, lower = -1,
-      upper = 1, cost = "radial", optimum = tp_lee2021_max$value,
+      upper = 1, cost = "radial", cost_variants = "ring",
+      optimum = tp_lee2021_max$value,
       maximizer = function(d) {
         r <- tp_lee2021_max$radius
         matrix(c(r, 0, 0, r, -r, 0, 0, -r), ncol = 2L, byrow = TRUE)
@@ -637,7 +700,8 @@ test_problem_cvs <- function(name = c("gp_sample", "hartmann3"),
 #' @param seed Seed of the bias GP sample of source 2 (the caller's random
 #'   stream is left untouched).
 #' @param noise_sd Standard deviation of Gaussian noise added to every
-#'   source. The problem is declared noisy (`noise` of [bo_problem()]) when
+#'   source (relative to the objective's range: see
+#'   [test_problem_scale()]). The problem is declared noisy (`noise` of [bo_problem()]) when
 #'   it is positive, and always for `"goldstein_price"` and
 #'   `"bohachevsky"`, whose source 2 is noisy.
 #' @param costs,noise Deprecated names of `source_costs` and `noise_sd`.

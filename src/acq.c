@@ -556,19 +556,23 @@ static double known_cost_at(const cb_acq *a, int d, const double *x,
     return ca + cb * u / d;
   }
   if (a->cost_kind == CB_COST_RADIAL) {
+    /* a - b | ||x|| - c |: with c = 0 (paper 001's cost) exactly a - b r,
+     * as before the radius was a parameter (r - 0 = r, |r| = r, and the
+     * sign 1 multiplies exactly) */
     double r2 = 0.0;
     for (int k = 0; k < d; k++) {
       const double xk = off[k] + x[k] * a->xrange[k];
       r2 += xk * xk;
     }
-    const double r = sqrt(r2);
+    const double r = sqrt(r2), t = r - a->cost_c;
+    const double sgn = t < 0.0 ? -1.0 : 1.0;
     if (dc)
       for (int k = 0; k < d; k++)
         dc[k] = r > 0.0
-                    ? -cb * (off[k] + x[k] * a->xrange[k]) / r *
+                    ? -cb * sgn * (off[k] + x[k] * a->xrange[k]) / r *
                           a->xrange[k]
                     : 0.0;
-    return ca - cb * r;
+    return ca - cb * fabs(t);
   }
   const double w = 2.0 * M_PI * cb / a->cost_period;
   double s = 0.0;
@@ -720,6 +724,7 @@ static void unpack_cost_par(SEXP par, cb_acq *a, int d, int ncand) {
     case CB_COST_RADIAL:
       a->cost_a = cb_elt_real(par, cls, "a");
       a->cost_b = cb_elt_real(par, cls, "b");
+      a->cost_c = cb_elt_real(par, cls, "radius");
       a->cost_offset = cb_elt_reals(par, cls, "offset", d);
       break;
     case CB_COST_CONST:

@@ -130,8 +130,8 @@ enum {
  * domain; CB_COST_LINEAR: a + b * mean(u), u the unit-cube input;
  * CB_COST_COSINE: log c = a mean_i cos(2 pi b (x_i + c) / period) with x
  * in the user's units (x = offset + u * xrange, offset the box's lower
- * corner); CB_COST_RADIAL: a - b ||x||, x in the user's units as for
- * CB_COST_COSINE; CB_COST_R: a known cost written in R, a closure of the
+ * corner); CB_COST_RADIAL: a - b | ||x|| - radius |, x in the user's
+ * units as for CB_COST_COSINE (radius 0: a - b ||x||); CB_COST_R: a known cost written in R, a closure of the
  * unit-cube point called back through rcall.h (only where the type uses
  * the cost).  The parameters cross by name (unpack_cost_par()). */
 enum {
@@ -158,8 +158,8 @@ typedef struct cb_acq_s {
   /* the parameters of a known cost (a costbo_cost_par object, read by
    * name): CB_COST_CONST `value`; CB_COST_TABLE `values` per candidate;
    * CB_COST_LINEAR a + b mean(u); CB_COST_COSINE exp(a mean(cos(2 pi b
-   * (x + c) / period))); CB_COST_RADIAL a - b ||x||, with x = offset + u
-   * xrange on the problem's scale */
+   * (x + c) / period))); CB_COST_RADIAL a - b | ||x|| - c |, c its
+   * `radius`, with x = offset + u xrange on the problem's scale */
   double cost_value, cost_a, cost_b, cost_c, cost_period;
   const double *cost_values, *cost_offset;
   struct cb_rcall_s *rcost; /* CB_COST_R (its cache changes) */

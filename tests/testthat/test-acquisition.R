@@ -216,6 +216,49 @@ test_that("the papers' cost families are evaluated in C with exact gradients", {
   expect_equal(a$value, b$value, tolerance = 1e-6)
 })
 
+test_that("paper 001's radial cost and its ring variant are evaluated in C with exact gradients", {
+  # a fit on paper 001's box [-1, 1]^2
+  set.seed(21)
+  X <- matrix(runif(24, -1, 1), ncol = 2)
+  r <- sqrt(rowSums(X^2))
+  fit <- gp_fit(X, -10 * r * sin(2 * pi * r), lower = c(-1, -1),
+                upper = c(1, 1))
+  rs <- 0.78195695323847225
+  # the costs by their formulas, written here
+  radial <- function(x) 10 - 5 * sqrt(sum(x^2))
+  ring <- function(x) 10 - 5 * abs(sqrt(sum(x^2)) - rs)
+  # points off the ring (where the ring cost has a kink), inside and out
+  x <- rbind(c(0.1, -0.2), c(0.4, 0.3), c(-0.9, 0.8), c(0.95, -0.6),
+             c(-0.3, -0.5))
+  ei <- as.double(acq_evaluate(fit, x, "ei"))
+  for (nm in c("radial", "ring")) {
+    cf <- test_problem("lee2021", cost_family = nm)$cost
+    formula <- if (nm == "ring") ring else radial
+    expect_equal(apply(x, 1, cf), apply(x, 1, formula), tolerance = 1e-15,
+                 label = nm)
+    res <- acq_evaluate(fit, x, "ei_pu", cost = cf, grad = TRUE)
+    expect_equal(as.double(res$value), ei / apply(x, 1, formula),
+                 tolerance = 1e-12, label = nm)
+    # the same cost as an R function, called back from C
+    plain <- function(x) formula(x)
+    expect_equal(as.double(acq_evaluate(fit, x, "ei_pu", cost = plain)),
+                 as.double(res$value), tolerance = 1e-12, label = nm)
+    for (i in seq_len(nrow(x))) {
+      fd <- ref_grad(function(z) {
+        as.double(acq_evaluate(fit, matrix(z, 1L), "ei_pu", cost = cf))
+      }, x[i, ], h = 1e-6)
+      expect_lt(rel_err(res$grad[i, ], fd, floor = 1e-3), 1e-5)
+    }
+  }
+  # a radial cost saved before it had a radius is paper 001's, radius 0
+  cf <- test_problem("lee2021")$cost
+  expect_null(attr(cf, "costbo_cost")$par$radius)
+  zero <- cf
+  attr(zero, "costbo_cost")$par$radius <- 0
+  expect_identical(acq_evaluate(fit, x, "ei_pu", cost = cf, grad = TRUE),
+                   acq_evaluate(fit, x, "ei_pu", cost = zero, grad = TRUE))
+})
+
 # The typed boundary: every control object crosses to C through an entry
 # point that reads it by name; a missing or mistyped element, or an object
 # of another class, is an error of its unpacker, never a crash or a read

@@ -361,6 +361,7 @@ test_that("test_problem() rejects bad arguments, naming them", {
   expect_error(test_problem("branin", cost_family = "free"), "`cost_family`",
                class = "costbo_error_arg")
   bad(test_problem("branin", cost_family = "radial"))
+  bad(test_problem("branin", cost_family = "ring"))
   bad(test_problem("branin", known_cost = NA))
   bad(test_problem("branin", known_cost = "yes"))
   expect_error(test_problem("branin", seed = -1), "`seed`",
@@ -370,5 +371,100 @@ test_that("test_problem() rejects bad arguments, naming them", {
                class = "costbo_error_arg")
   bad(test_problem("branin", budget = NA))
   expect_error(test_problem("branin", noise_sd = -1), "`noise_sd`",
+               class = "costbo_error_arg")
+})
+
+test_that("lee2021's ring cost is largest on its circle of minimizers, as paper 001's text says", {
+  p <- test_problem("lee2021", cost_family = "ring")
+  q <- test_problem("lee2021")
+  expect_identical(p$cost_type, "known")
+  expect_equal(p$budget, 150)
+  expect_identical(p$optimum, q$optimum)
+  expect_identical(p$maximizer, q$maximizer)
+  x <- c(0.3, -0.7)
+  expect_identical(p$objective(x), q$objective(x))
+  # the radius of the objective's minimum, by optimize() on 10 r sin(2 pi r)
+  rs <- stats::optimize(function(r) 10 * r * sin(2 * pi * r), c(0.5, 1),
+                        tol = 1e-12)$minimum
+  ring <- function(x) 10 - 5 * abs(sqrt(sum(x^2)) - rs)
+  set.seed(4)
+  X <- matrix(stats::runif(40, -1, 1), ncol = 2)
+  expect_equal(apply(X, 1, p$cost), apply(X, 1, ring), tolerance = 1e-9)
+  # 10 on the circle, 10 - 5 r* at the origin, 10 - 5 (sqrt 2 - r*) at
+  # the corners
+  expect_equal(apply(p$maximizer, 1, p$cost), rep(10, 4L), tolerance = 1e-12)
+  expect_equal(p$cost(c(0, 0)), 10 - 5 * rs, tolerance = 1e-9)
+  expect_equal(p$cost(c(-1, 1)), 10 - 5 * (sqrt(2) - rs), tolerance = 1e-9)
+  # the most expensive radius of a fine grid is the cheapest objective's
+  r <- seq(0, sqrt(2), length.out = 20001)
+  at <- function(r) cbind(r / sqrt(2), r / sqrt(2))
+  cost_r <- apply(at(r), 1, p$cost)
+  f_r <- apply(at(r), 1, function(x) -p$objective(x))
+  expect_equal(r[which.max(cost_r)], r[which.min(f_r)], tolerance = 1e-4)
+  # paper 001's own cost is largest at the origin, where f is 0
+  expect_identical(r[which.max(apply(at(r), 1, q$cost))], 0)
+  # measured, as the paper's log-warped GP learns it
+  m <- test_problem("lee2021", cost_family = "ring", known_cost = FALSE)
+  expect_identical(m$cost_type, "measured")
+  expect_equal(m$objective(x)$cost, ring(x), tolerance = 1e-9)
+})
+
+test_that("test_problem_scale() is the optimum minus the objective's median over the box", {
+  # medians on a midpoint grid, with the functions written here
+  grid_median <- function(f, lower, upper, m) {
+    axes <- lapply(seq_along(lower), function(k) {
+      lower[k] + (seq_len(m) - 0.5) / m * (upper[k] - lower[k])
+    })
+    stats::median(f(as.matrix(expand.grid(axes))))
+  }
+  branin <- function(X) {
+    (X[, 2] - 5.1 / (4 * pi^2) * X[, 1]^2 + 5 / pi * X[, 1] - 6)^2 +
+      10 * (1 - 1 / (8 * pi)) * cos(X[, 1]) + 10
+  }
+  gold <- function(X) {
+    a <- X[, 1]
+    b <- X[, 2]
+    (1 + (a + b + 1)^2 * (19 - 14 * a + 3 * a^2 - 14 * b + 6 * a * b +
+                            3 * b^2)) *
+      (30 + (2 * a - 3 * b)^2 * (18 - 32 * a + 12 * a^2 + 48 * b - 36 * a * b +
+                                   27 * b^2))
+  }
+  griewank <- function(X) {
+    rowSums(X^2) / 4000 - cos(X[, 1]) * cos(X[, 2] / sqrt(2)) *
+      cos(X[, 3] / sqrt(3)) + 1
+  }
+  lee <- function(X) {
+    r <- sqrt(rowSums(X^2))
+    10 * r * sin(2 * pi * r)
+  }
+  # minimization forms: optimum (of the maximized form) = -min, scale =
+  # median - min
+  cases <- list(
+    branin = list(f = branin, lo = c(-5, 0), up = c(10, 15), m = 400,
+                  min = 5 / (4 * pi)),
+    goldstein_price = list(f = gold, lo = c(-2, -2), up = c(2, 2), m = 400,
+                           min = 3),
+    griewank = list(f = griewank, lo = rep(-600, 3), up = rep(600, 3),
+                    m = 60, min = 0),
+    lee2021 = list(f = lee, lo = c(-1, -1), up = c(1, 1), m = 400,
+                   min = -7.6624668131479972))
+  set.seed(7)
+  before <- .Random.seed
+  for (nm in names(cases)) {
+    k <- cases[[nm]]
+    ref <- grid_median(k$f, k$lo, k$up, k$m) - k$min
+    s <- test_problem_scale(nm)
+    expect_equal(s, ref, tolerance = 0.01, label = nm)
+    expect_gt(s, 0)
+  }
+  # a fixed number, and the caller's random stream untouched
+  expect_identical(test_problem_scale("branin"), test_problem_scale("branin"))
+  expect_identical(.Random.seed, before)
+  # d for the problems of any dimension
+  expect_false(test_problem_scale("griewank", d = 2) ==
+                 test_problem_scale("griewank"))
+  expect_error(test_problem_scale("branin", d = 3), "`d`",
+               class = "costbo_error_arg")
+  expect_error(test_problem_scale("nope"), "`name`",
                class = "costbo_error_arg")
 })
