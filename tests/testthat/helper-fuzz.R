@@ -118,6 +118,7 @@ fuzz_baselines <- function() {
     sobol_points = list("sobol_points", list(n = 4, d = 2)),
     test_problem = list("test_problem", list(name = "branin")),
     test_problem_cvs = list("test_problem_cvs", list(name = "hartmann3")),
+    test_problem_scale = list("test_problem_scale", list(name = "branin")),
     test_problem_miso = list("test_problem_miso", list(
       name = "goldstein_price")),
     # S3 methods, called through their generics
