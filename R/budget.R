@@ -113,40 +113,6 @@ budget_fits <- function(state, X, remaining, prob) {
   cost_predict(state, X, remaining)$prob >= prob
 }
 
-# The known costs at the rows of X (points as policies propose them), NA
-# where the cost fails (an error, or not a positive number): one call of
-# the problem's cost per row.
-problem_known_costs <- function(problem, X) UseMethod("problem_known_costs")
-problem_known_costs.bo_problem <- function(problem, X) {
-  cost <- problem$cost
-  vapply(seq_len(nrow(X)), function(i) {
-    valid_cost(tryCatch(cost(X[i, ]), error = function(e) NA_real_))
-  }, numeric(1))
-}
-
-# A known cost's value v when it is a positive number, else NA.
-valid_cost <- function(v) {
-  if (is.numeric(v) && length(v) == 1L && is.finite(v) && v > 0) {
-    v
-  } else NA_real_
-}
-
-# The points among which a budget-feasible proposal is chosen: scrambled
-# Sobol points of the box (and its two corners for a known cost), the valid
-# points of a typed space, the candidates of a finite domain (their indices
-# with a prior); NULL for problems whose policies price their own choices
-# (control sets, information sources), which keep the rule "stop".
-problem_candidates <- function(problem, n) UseMethod("problem_candidates")
-problem_candidates.bo_problem <- function(problem, n) {
-  x <- problem_design(problem, n)$x
-  # the corners, where a known cost often has its extremes (a measured
-  # cost's model would extrapolate there)
-  if (problem$cost_type == "known") {
-    x <- rbind(x, problem$lower, problem$upper, deparse.level = 0L)
-  }
-  x
-}
-
 # The keys by which the rule tells an evaluated point: each row of X as its
 # coordinates in 15 significant digits (as.character()), joined by ",", made
 # a column at a time (what pasting each row gives, without a call per row).
@@ -352,35 +318,4 @@ warn_budget_small <- function(run) {
             format(signif(run$cost[first], 6))),
     type = "warning"))
   run
-}
-
-# bo_ask() when nothing more can be paid for: an error of class
-# costbo_error_budget naming the budget, the spend and what is left, and
-# whether the session is finished (is_finished()). It is not when the
-# pending points' costs leave too little, when the policy's point does not
-# fit and the rule "stop" proposes no other (control sets and information
-# sources follow it too), or when the models refitted to the points told
-# since the last proposal find no point that fits.
-stop_budget <- function(session, what, call = sys.call(-1L)) {
-  status <- if (is_finished(session)) {
-    "the session is finished (is_finished())"
-  } else if (length(session$pending)) {
-    paste("the session is not finished (is_finished()): tell the pending",
-          "points, then ask again")
-  } else if (state_budget_rule(session) == "stop" ||
-             inherits(session$problem,
-                      c("bo_problem_cvs", "bo_problem_miso"))) {
-    paste("the session is not finished (is_finished()), but the policy's",
-          "point does not fit and the rule \"stop\" proposes no other")
-  } else {
-    paste("the session is not finished (is_finished(), by the models of",
-          "the last proposal), but by the models refitted to the points",
-          "told since, no point fits")
-  }
-  msg <- sprintf("%s: %s of the budget %s is spent, %s is left; %s",
-                 what, format(signif(session$spent, 6)),
-                 format(signif(session$budget, 6)),
-                 format(signif(session$budget - session$spent, 6)), status)
-  stop(costbo_condition(c("costbo_error_budget", "costbo_error"), msg,
-                        user_call(call)))
 }

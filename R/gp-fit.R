@@ -229,6 +229,31 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   gp_fit_run(X, y, start, settings)
 }
 
+# The `gp_args` of a run, a session or a benchmark (`model`): a named list
+# of gp_fit()'s arguments, and `cost`, a list of them for the log-cost GP
+# (their values are checked by the run's first fit, check_run_ready()).
+check_model_args <- function(model, call = sys.call(-1L)) {
+  # `model` holds the user's `gp_args`
+  allowed <- setdiff(names(formals(gp_fit)), c("X", "y", "lower", "upper"))
+  ok <- function(m, extra = NULL) {
+    is.list(m) && (!length(m) || (!is.null(names(m)) &&
+                                    all(names(m) %in% c(allowed, extra))))
+  }
+  if (!ok(model, "cost")) {
+    stop_arg("gp_args", sprintf(paste("a named list of gp_fit() arguments",
+                                    "among %s, and `cost`"),
+                              paste(allowed, collapse = ", ")), model,
+             call = call)
+  }
+  if (!is.null(model$cost) && !ok(model$cost)) {
+    stop_arg("gp_args$cost", sprintf(paste("a named list of gp_fit() arguments",
+                                         "among %s for the log-cost GP"),
+                                   paste(allowed, collapse = ", ")),
+             model$cost, call = call)
+  }
+  model
+}
+
 # The fit of gp_fit() from checked data and settings (the list gp_fit()
 # builds; `n_starts` NULL for its default): X a double matrix inside
 # settings$bounds (on the space's encoding with a space), y a double vector
@@ -385,11 +410,6 @@ gp_fit_control <- function(n_starts, maxit = 200L, factr = 1e8, pgtol = 0,
                  factor = as.integer(factor)),
             class = "costbo_fit_control")
 }
-
-# Largest number of points of simulate(): their joint covariance is factored
-# by one LAPACK call, which cannot be interrupted (about 0.15 s at 1000
-# points with R's reference LAPACK).
-gp_max_sample_points <- 1000L
 
 # Points in the random subset on which large cold fits are screened.
 gp_subset_size <- 150L

@@ -105,6 +105,14 @@ session_ask <- function(session, n, rule_time = 0) {
   out
 }
 
+# The budget rule of bo_ask() for the policy's proposal p, made in the state
+# fs (the pending points fantasized) with `remaining` budget: list(p, none),
+# as budget_apply_rule() gives it in bo_optimize(); session_ask() then
+# checks the point against the budget.
+session_budget_rule <- function(fs, p, remaining) {
+  budget_apply_rule(fs, p, remaining)
+}
+
 # Whether a point of known price `cost` (NA: measured) and cost counted
 # `bound` fits in `remaining`: a known cost when it is at most
 # `remaining`; a measured one, when other points are pending (`others`),
@@ -114,12 +122,6 @@ session_ask <- function(session, n, rule_time = 0) {
 session_fits <- function(cost, bound, remaining, others) {
   if (!is.na(cost)) return(cost <= remaining * (1 + 1e-12))
   !others || bound <= remaining * (1 + 1e-12)
-}
-
-# Whether `step` is one of the pending points `pend`.
-session_repeats <- function(pend, step, problem) {
-  tol <- 1e-10 * (problem$upper - problem$lower)
-  any(vapply(pend, function(e) all(abs(e$step$x - step$x) <= tol), NA))
 }
 
 # When the policy proposes a pending point again (a fantasy keeps some

@@ -92,3 +92,9 @@ session_ask_design <- function(session, n, pend) {
   }
   done("wait")
 }
+
+# Whether `step` is one of the pending points `pend`.
+session_repeats <- function(pend, step, problem) {
+  tol <- 1e-10 * (problem$upper - problem$lower)
+  any(vapply(pend, function(e) all(abs(e$step$x - step$x) <= tol), NA))
+}

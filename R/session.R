@@ -128,42 +128,6 @@ new_session <- function(problem, policy, initial, charge_initial, gp_args,
   structure(state, class = "bo_session")
 }
 
-# Record a data frame of evaluated points as the initial design (`charge`:
-# do their costs count against the budget?).
-state_initial <- function(state, initial, call = sys.call(-1L),
-                          charge = state$charge_initial) {
-  pr <- state$problem
-  d <- pr$d
-  if (!is.data.frame(initial)) {
-    stop_arg("initial", "a data frame with columns x1..xd and value", initial,
-             call = call)
-  }
-  ix <- problem_initial_x(pr, initial, call)
-  miss <- c(ix$missing, setdiff(c("value", problem_initial_columns(pr)),
-                                names(initial)))
-  if (length(miss)) {
-    stop_arg("initial", sprintf("a data frame with column%s %s",
-                                if (length(miss) > 1L) "s" else "",
-                                paste(miss, collapse = ", ")),
-             show = FALSE, call = call)
-  }
-  X <- ix$X
-  value <- check_vector(initial$value, nrow(X), arg = "initial$value",
-                        call = call)
-  value <- user_value(pr, value) # the objective's direction to costbo's
-  index <- problem_in_domain(pr, X, "initial", call)
-  init <- problem_initial_steps(pr, initial, X, index, call)
-  cost <- check_vector(init$cost, nrow(X), arg = "initial$cost", call = call)
-  if (any(cost <= 0)) {
-    stop_arg("initial$cost", "positive", show = FALSE, call = call)
-  }
-  for (i in seq_len(nrow(X))) {
-    state <- state_record(state, init$steps[[i]], value[i], cost[i],
-                          "initial", charge = charge)
-  }
-  state
-}
-
 #' @rdname bo_session
 #' @param session A `bo_session`.
 #' @param n The number of points to propose at once, for `n` experiments run
@@ -215,14 +179,6 @@ bo_ask <- function(session, n = 1L) {
   # the budget rule's check that something fits counts as the first point's
   asked <- session_ask(session, n, proc.time()[["elapsed"]] - t0)
   session_points(session, asked, n)
-}
-
-# The budget rule of bo_ask() for the policy's proposal p, made in the state
-# fs (the pending points fantasized) with `remaining` budget: list(p, none),
-# as budget_apply_rule() gives it in bo_optimize(); session_ask() then
-# checks the point against the budget.
-session_budget_rule <- function(fs, p, remaining) {
-  budget_apply_rule(fs, p, remaining)
 }
 
 #' @export
@@ -398,4 +354,3 @@ print_state_summary <- function(x) {
                 format_point(x$problem, x$X[i, ])))
   }
 }
-
