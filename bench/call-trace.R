@@ -8,8 +8,9 @@
 # helpers, the .Call()s, and the calls per file. Then the static call
 # graph of all of R/, file by file (tests/testthat/helper-architecture.R,
 # which tests/testthat/test-architecture.R checks too): its files and uses,
-# and its cycles (strongly connected components of more than one file) with
-# the uses inside them.
+# each file's level (one above the highest file it uses), and its cycles
+# (strongly connected components of more than one file) with the uses
+# inside them.
 #
 #   Rscript bench/call-trace.R [lib] [sequence]
 #
@@ -127,6 +128,12 @@ if (requireNamespace("codetools", quietly = TRUE)) {
   cat(sprintf("  cycles: %d%s\n", length(arch$cycles),
               if (length(arch$cycles)) sprintf(" (of %s files)",
                 paste(lengths(arch$cycles), collapse = ", ")) else ""))
+  lv <- arch_levels(unique(arch$definitions$file), g$from, g$to)
+  cat("  levels (a file uses only files of lower levels; NA: in or above a cycle):\n")
+  for (l in sort(unique(lv), na.last = TRUE)) {
+    cat(sprintf("    %2s: %s\n", l, paste(sort(names(lv)[lv %in% l]),
+                                          collapse = " ")))
+  }
   for (cy in arch$cycles) {
     cat("  files of a cycle:", cy, "\n")
     inside <- g[g$from %in% cy & g$to %in% cy, ]

@@ -138,3 +138,21 @@ arch_check <- function(dir) {
   list(definitions = defs, graph = g,
        cycles = arch_cycles(basename(files), g$from, g$to))
 }
+
+# The level of each file of an acyclic graph: 0 for a file that uses none,
+# else one more than the highest level among the files it uses (so a file
+# uses only files of lower levels). NA for the files of a cycle and those
+# above them.
+arch_levels <- function(nodes, from, to) {
+  level <- stats::setNames(rep(NA_integer_, length(nodes)), nodes)
+  uses <- split(to, factor(from, levels = nodes))
+  repeat {
+    todo <- names(level)[is.na(level)]
+    ready <- todo[vapply(todo, function(v) !anyNA(level[uses[[v]]]), NA)]
+    if (!length(ready)) break
+    for (v in ready) {
+      level[[v]] <- if (length(uses[[v]])) max(level[uses[[v]]]) + 1L else 0L
+    }
+  }
+  level
+}
