@@ -162,16 +162,16 @@ budget_feasible_proposal <- function(state, p, remaining) {
 }
 
 # The budget-feasible rule applied to the policy's proposal p (as
-# state_propose() returns it) in `state`, the state the policy saw, with
+# state_propose() returns it), whose price `pc` (problem_price() of
+# p$step) the caller worked out, in `state`, the state the policy saw, with
 # `remaining` budget: list(p, none), p the proposal to evaluate (the
 # policy's own when it fits, when the rule is "stop" or when the problem
 # has no candidates, else the best one that fits) and none TRUE when
 # nothing fits (the run ends). A proposal whose known cost fails is left
 # to the caller, which records the failure.
-budget_apply_rule <- function(state, p, remaining) {
+budget_apply_rule <- function(state, p, remaining, pc) {
   same <- list(p = p, none = FALSE)
   if (state_budget_rule(state) != "feasible") return(same)
-  pc <- problem_price(state$problem, p$step)
   if (nzchar(pc$message) ||
       budget_step_fits(state, p$step, pc$cost, remaining)) {
     return(same)
@@ -217,9 +217,10 @@ default_n_init <- function(problem) {
 # its next point would take its charged costs past this share.
 design_share <- 0.25
 
-# Whether the initial design starts its point `step` now: the one rule of
-# a charged design, for the loop, the asynchronous loop, sessions and the
-# mlr3 tuner's batches. `committed` is the cost counted for the design's
+# Whether the initial design starts its point `step`, of price `pc`
+# (problem_price(), worked out by the caller, which pays for the step at
+# it), now: the one rule of a charged design, for the loop, the
+# asynchronous loop, sessions and the mlr3 tuner's batches. `committed` is the cost counted for the design's
 # `n_pending` points that run (or are in the same batch) and are not
 # recorded yet. NULL when the point starts, list(wait = TRUE) when it must
 # wait for a pending point, else list(code, reason) (code NULL: the
@@ -233,12 +234,12 @@ design_share <- 0.25
 # model needs are in (or pending) and the next would take its costs past
 # design_share of the budget. With nothing pending this is the sequential
 # loop's rule.
-design_ends <- function(state, step, cap, committed = 0, n_pending = 0L) {
+design_ends <- function(state, step, pc, cap, committed = 0,
+                        n_pending = 0L) {
   if (!state$charge_initial) return(NULL)
   pr <- state$problem
   need <- max(1L, problem_min_data(pr))
   have <- sum(state_ok(state))
-  pc <- problem_price(pr, step)
   if (nzchar(pc$message)) return(NULL)
   if (n_pending > 0L && is.na(pc$cost) && is.na(state_seen_cost(state))) {
     return(list(wait = TRUE))

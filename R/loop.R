@@ -525,13 +525,16 @@ continue_initial <- function(state, ctl) {
   tryCatch({
     for (k in seq.int(plan$done + 1L, nrow(plan$x))) {
       step <- plan_step(plan, k)
-      end <- design_ends(state, step, isTRUE(plan$cap))
+      pc <- problem_price(pr, step)
+      end <- design_ends(state, step, pc, isTRUE(plan$cap))
       if (!is.null(end)) {
         state$initial_plan$x <- plan$x[seq_len(k - 1L), , drop = FALSE]
         if (!is.null(end$code)) state <- stop_run(state, end$code, end$reason)
         return(state)
       }
-      ev <- evaluate_step(pr, step)
+      # a point whose known cost cannot be worked out fails, unpaid
+      ev <- if (nzchar(pc$message)) cost_failure(pc$message) else
+        evaluate_step(pr, step, pc$cost)
       state <- state_record(state, step, ev$value, ev$cost, "initial",
                             status = ev$status, message = ev$message,
                             eval_time = ev$time)

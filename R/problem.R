@@ -410,7 +410,7 @@ typed_problem <- function(objective, space, cost, budget, name, optimum,
 # The objective of a minimized problem: the user's, negated. What it
 # returns keeps its shape (a number, list(value = , cost = ) or a named
 # vector c(value = , cost = )); only a finite numeric value is negated, so
-# that evaluate_objective() describes anything invalid as the user's
+# that evaluate_step() describes anything invalid as the user's
 # function returned it.
 negate_objective <- function(objective) {
   force(objective)

@@ -151,7 +151,9 @@ new_session <- function(problem, policy, initial, charge_initial, gp_args,
 #'   probability that it fits in the budget left (the pending points'
 #'   costs counted) in attribute `"prob_fit"` (see the section on budget
 #'   accounting of [bo_optimize()]). Pass it back to `bo_tell()` unchanged:
-#'   the next `bo_ask()` then warm-starts from these models, the session
+#'   the next `bo_ask()` then warm-starts from these models, a known cost
+#'   is not worked out again (the price `bo_ask()` worked out is kept with
+#'   the point it is of, attribute `"price"`), the session
 #'   records the prediction (columns `cost_predicted`, `cost_lower`,
 #'   `cost_upper` and `prob_fit` of [as.data.frame()], from which later
 #'   intervals learn their calibration) and proceeds exactly as
@@ -253,13 +255,19 @@ bo_tell <- function(session, x, value, cost = NULL, asked = NULL) {
       stop_arg("cost", "given: this problem's cost is measured", NULL,
                show = FALSE)
     }
-    pc <- problem_price(pr, told$step)
-    if (nzchar(pc$message)) {
-      stop_arg("cost", sprintf(paste("given: the problem's cost function",
-                                     "gives no cost at `x` (%s)"),
-                               pc$message), NULL, show = FALSE)
+    # the price bo_ask() worked out, when `x` is the point it was of
+    asked <- if (inherits(told$src, "bo_point")) attr(told$src, "price")
+    if (is.list(asked) && identical(asked$x, told$step$x)) {
+      cost <- asked$cost
+    } else {
+      pc <- problem_price(pr, told$step)
+      if (nzchar(pc$message)) {
+        stop_arg("cost", sprintf(paste("given: the problem's cost function",
+                                       "gives no cost at `x` (%s)"),
+                                 pc$message), NULL, show = FALSE)
+      }
+      cost <- pc$cost
     }
-    cost <- pc$cost
   }
   cost <- if (pr$cost_type == "measured" && is.atomic(cost) &&
               length(cost) == 1L && is.na(cost)) {

@@ -140,7 +140,7 @@ step_decide <- function(state, p, committed = 0, busy = FALSE,
   if (nzchar(pc$message)) return(fail(p, pc$message))
   remaining <- state$budget - state$spent - committed
   t0 <- proc.time()[["elapsed"]]
-  alt <- budget_apply_rule(model, p, remaining)
+  alt <- budget_apply_rule(model, p, remaining, pc)
   rule_time <- proc.time()[["elapsed"]] - t0
   if (alt$none) return(declined(pc, budget_none_reason(state, remaining)))
   if (!identical(alt$p, p)) {
