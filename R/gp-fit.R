@@ -567,6 +567,19 @@ gp_finite <- function(mean, cov, x = NULL, y = NULL, noise = 0) {
                             min(ev)), cov, show = FALSE)
   }
   noise <- check_number(noise, min = 0)
+  if (xor(is.null(x), is.null(y))) {
+    stop_arg(if (is.null(x)) "x" else "y",
+             "given together with the other of `x` and `y`", NULL)
+  }
+  gp_finite_run(mean, cov, noise, x, y)
+}
+
+# The GP of gp_finite() from a checked prior (`mean` a double vector, `cov`
+# a symmetric positive semi-definite double matrix of its size, `noise` a
+# variance >= 0), conditioned on the observations `y` at the candidate
+# indices `x` when they are given (gp_condition() checks those). A problem
+# with a prior refits through it: bo_problem() checked the prior.
+gp_finite_run <- function(mean, cov, noise, x = NULL, y = NULL) {
   obj <- new_gp_object(list(
     kernel = "finite", kcode = 3L, d = 1L, n = 0L,
     X = matrix(0, 0, 1), y = double(), Xs = matrix(0, 0, 1), ys = double(),
@@ -574,13 +587,7 @@ gp_finite <- function(mean, cov, x = NULL, y = NULL, noise = 0) {
     hyp = c(1, 1, noise, 0, 0), fixed = logical(), L = matrix(0, 0, 0),
     beta = double(), estimate = "fixed", fmean = mean, fcov = cov
   ), "finite")
-  if (!is.null(x) || !is.null(y)) {
-    if (is.null(x) || is.null(y)) {
-      stop_arg(if (is.null(x)) "x" else "y",
-               "given together with the other of `x` and `y`", NULL)
-    }
-    obj <- gp_condition(obj, x, y)
-  }
+  if (!is.null(x)) obj <- gp_condition(obj, x, y)
   obj
 }
 

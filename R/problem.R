@@ -266,12 +266,15 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
                               "`prior`, whose model does not estimate it"),
                TRUE)
     }
-    # gp_finite() validates the mean and the covariance
-    gp_finite(prior$mean, prior$cov, noise = noise)
+    # gp_finite() validates the mean and the covariance; the problem keeps
+    # them as it read them (a double vector and matrix), which its refits
+    # trust (gp_finite_run())
+    checked <- gp_finite(prior$mean, prior$cov, noise = noise)
     if (length(prior$mean) != nrow(candidates)) {
       stop_arg("prior", sprintf("of dimension nrow(candidates) = %d",
                                 nrow(candidates)), prior)
     }
+    prior <- list(mean = checked$fmean, cov = checked$fcov)
   }
   cost_type <- "measured"
   cvs <- NULL
