@@ -483,8 +483,9 @@ async_fill <- function(state, ctl, be) {
     if (!is.null(plan) && plan$launched < nrow(plan$x)) {
       k <- plan$launched + 1L
       step <- plan_step(plan, k)
+      pc <- problem_price(pr, step)
       # the design's pending points and their costs count (design_ends())
-      end <- design_ends(state, step, isTRUE(plan$cap),
+      end <- design_ends(state, step, pc, isTRUE(plan$cap),
                          async_pending_cost(state), length(state$pending))
       if (isTRUE(end$wait)) break
       if (!is.null(end)) {
@@ -492,7 +493,6 @@ async_fill <- function(state, ctl, be) {
         if (!is.null(end$code)) return(halt(end$code, end$reason))
         next
       }
-      pc <- problem_price(pr, step)
       state$initial_plan$launched <- k
       if (nzchar(pc$message)) {
         ev <- cost_failure(pc$message)

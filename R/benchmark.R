@@ -218,25 +218,6 @@ new_benchmark <- function(records, tasks, seed, reps, n_grid, backend,
   structure(x, class = "bo_benchmark")
 }
 
-# The generator's kind and state, and their restoration (removing a state
-# that did not exist before).
-save_rng <- function() {
-  genv <- globalenv()
-  had <- exists(".Random.seed", envir = genv, inherits = FALSE)
-  list(kind = RNGkind(), had = had,
-       seed = if (had) get(".Random.seed", envir = genv))
-}
-
-restore_rng <- function(saved) {
-  genv <- globalenv()
-  do.call(RNGkind, as.list(saved$kind))
-  if (saved$had) {
-    assign(".Random.seed", saved$seed, envir = genv)
-  } else if (exists(".Random.seed", envir = genv, inherits = FALSE)) {
-    rm(".Random.seed", envir = genv)
-  }
-}
-
 # The first n L'Ecuyer-CMRG streams from `seed` (replication k's is the
 # k-th), or of them those of the replications `keep` (numbers in 1..n), in
 # the order of `keep`: a stream does not depend on which others are kept.
@@ -612,13 +593,6 @@ print.summary.bo_benchmark <- function(x, digits = 3L, ...) {
   y[num] <- lapply(y[num], signif, digits = digits)
   print(y, row.names = FALSE)
   invisible(x)
-}
-
-# The corners of a right-continuous step function through (x, y).
-step_xy <- function(x, y) {
-  n <- length(x)
-  list(x = c(x[1L], rep(x[-1L], each = 2L)),
-       y = c(rep(y[-n], each = 2L), y[n]))
 }
 
 # Mean and its t-interval, NA where undefined.

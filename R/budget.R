@@ -117,40 +117,6 @@ budget_fits <- function(state, X, remaining, prob) {
   cost_predict(state, X, remaining)$prob >= prob
 }
 
-# The known costs at the rows of X (points as policies propose them), NA
-# where the cost fails (an error, or not a positive number): one call of
-# the problem's cost per row.
-problem_known_costs <- function(problem, X) UseMethod("problem_known_costs")
-problem_known_costs.bo_problem <- function(problem, X) {
-  cost <- problem$cost
-  vapply(seq_len(nrow(X)), function(i) {
-    valid_cost(tryCatch(cost(X[i, ]), error = function(e) NA_real_))
-  }, numeric(1))
-}
-
-# A known cost's value v when it is a positive number, else NA.
-valid_cost <- function(v) {
-  if (is.numeric(v) && length(v) == 1L && is.finite(v) && v > 0) {
-    v
-  } else NA_real_
-}
-
-# The points among which a budget-feasible proposal is chosen: scrambled
-# Sobol points of the box (and its two corners for a known cost), the valid
-# points of a typed space, the candidates of a finite domain (their indices
-# with a prior); NULL for problems whose policies price their own choices
-# (control sets, information sources), which keep the rule "stop".
-problem_candidates <- function(problem, n) UseMethod("problem_candidates")
-problem_candidates.bo_problem <- function(problem, n) {
-  x <- problem_design(problem, n)$x
-  # the corners, where a known cost often has its extremes (a measured
-  # cost's model would extrapolate there)
-  if (problem$cost_type == "known") {
-    x <- rbind(x, problem$lower, problem$upper, deparse.level = 0L)
-  }
-  x
-}
-
 # Which rows of X equal a row of Y (element by element, as == compares
 # them): by the hashed row ids of row_ids() over both, without a string per
 # row.
@@ -201,16 +167,16 @@ budget_feasible_proposal <- function(state, p, remaining) {
 }
 
 # The budget-feasible rule applied to the policy's proposal p (as
-# state_propose() returns it) in `state`, the state the policy saw, with
+# state_propose() returns it), whose price `pc` (problem_price() of
+# p$step) the caller worked out, in `state`, the state the policy saw, with
 # `remaining` budget: list(p, none), p the proposal to evaluate (the
 # policy's own when it fits, when the rule is "stop" or when the problem
 # has no candidates, else the best one that fits) and none TRUE when
 # nothing fits (the run ends). A proposal whose known cost fails is left
 # to the caller, which records the failure.
-budget_apply_rule <- function(state, p, remaining) {
+budget_apply_rule <- function(state, p, remaining, pc) {
   same <- list(p = p, none = FALSE)
   if (state_budget_rule(state) != "feasible") return(same)
-  pc <- problem_price(state$problem, p$step)
   if (nzchar(pc$message) ||
       budget_step_fits(state, p$step, pc$cost, remaining)) {
     return(same)
@@ -256,9 +222,10 @@ default_n_init <- function(problem) {
 # its next point would take its charged costs past this share.
 design_share <- 0.25
 
-# Whether the initial design starts its point `step` now: the one rule of
-# a charged design, for the loop, the asynchronous loop, sessions and the
-# mlr3 tuner's batches. `committed` is the cost counted for the design's
+# Whether the initial design starts its point `step`, of price `pc`
+# (problem_price(), worked out by the caller, which pays for the step at
+# it), now: the one rule of a charged design, for the loop, the
+# asynchronous loop, sessions and the mlr3 tuner's batches. `committed` is the cost counted for the design's
 # `n_pending` points that run (or are in the same batch) and are not
 # recorded yet. NULL when the point starts, list(wait = TRUE) when it must
 # wait for a pending point, else list(code, reason) (code NULL: the
@@ -272,12 +239,12 @@ design_share <- 0.25
 # model needs are in (or pending) and the next would take its costs past
 # design_share of the budget. With nothing pending this is the sequential
 # loop's rule.
-design_ends <- function(state, step, cap, committed = 0, n_pending = 0L) {
+design_ends <- function(state, step, pc, cap, committed = 0,
+                        n_pending = 0L) {
   if (!state$charge_initial) return(NULL)
   pr <- state$problem
   need <- max(1L, problem_min_data(pr))
   have <- sum(state_ok(state))
-  pc <- problem_price(pr, step)
   if (nzchar(pc$message)) return(NULL)
   if (n_pending > 0L && is.na(pc$cost) && is.na(state_seen_cost(state))) {
     return(list(wait = TRUE))
@@ -357,35 +324,4 @@ warn_budget_small <- function(run) {
             format(signif(run$cost[first], 6))),
     type = "warning"))
   run
-}
-
-# bo_ask() when nothing more can be paid for: an error of class
-# costbo_error_budget naming the budget, the spend and what is left, and
-# whether the session is finished (is_finished()). It is not when the
-# pending points' costs leave too little, when the policy's point does not
-# fit and the rule "stop" proposes no other (control sets and information
-# sources follow it too), or when the models refitted to the points told
-# since the last proposal find no point that fits.
-stop_budget <- function(session, what, call = sys.call(-1L)) {
-  status <- if (is_finished(session)) {
-    "the session is finished (is_finished())"
-  } else if (length(session$pending)) {
-    paste("the session is not finished (is_finished()): tell the pending",
-          "points, then ask again")
-  } else if (state_budget_rule(session) == "stop" ||
-             inherits(session$problem,
-                      c("bo_problem_cvs", "bo_problem_miso"))) {
-    paste("the session is not finished (is_finished()), but the policy's",
-          "point does not fit and the rule \"stop\" proposes no other")
-  } else {
-    paste("the session is not finished (is_finished(), by the models of",
-          "the last proposal), but by the models refitted to the points",
-          "told since, no point fits")
-  }
-  msg <- sprintf("%s: %s of the budget %s is spent, %s is left; %s",
-                 what, format(signif(session$spent, 6)),
-                 format(signif(session$budget, 6)),
-                 format(signif(session$budget - session$spent, 6)), status)
-  stop(costbo_condition(c("costbo_error_budget", "costbo_error"), msg,
-                        user_call(call)))
 }

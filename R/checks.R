@@ -36,6 +36,26 @@ stop_arg <- function(arg, must, x = NULL, call = sys.call(-1L), show = TRUE) {
                         arg = arg, value = x))
 }
 
+# The renamed arguments: new name = old name. (Each new name has one old
+# one.) An error about an argument given by its old name names it so (see
+# arg_as_given()).
+renamed_args <- c(gp_args = "model", processes = "workers", noise = "noisy",
+                  noise_sd = "noise", decay = "beta", cost_family = "cost",
+                  cost_set = "costs", source_costs = "costs")
+
+# How an error names argument `arg` (a name, or a path such as
+# "gp_args$cost") of the user's call `call`: by its old name, "`model`
+# (now `gp_args`)", when the call gave it by that name; else `arg`
+# itself, between backticks.
+arg_as_given <- function(arg, call) {
+  quoted <- sprintf("`%s`", arg)
+  top <- sub("[$[].*$", "", arg)
+  old <- renamed_args[top]
+  given <- if (is.call(call)) names(call) else NULL
+  if (is.na(old) || !(old %in% given) || top %in% given) return(quoted)
+  sprintf("`%s%s` (now `%s`)", old, substring(arg, nchar(top) + 1L), top)
+}
+
 stop_costbo <- function(msg, call = sys.call(-1L)) {
   stop(costbo_condition("costbo_error", paste(msg, collapse = " "),
                         user_call(call)))
@@ -483,46 +503,4 @@ check_reps <- function(reps, rep_ids = NULL, reps_given = FALSE,
   }
   reps <- as.integer(reps)
   if (length(reps) == 1L) seq_len(reps) else reps
-}
-
-# Whether the policy suits the problem (see problem_accepts()).
-check_policy_fits <- function(problem, policy, call = sys.call(-1L)) {
-  problem_accepts(problem, policy, call)
-}
-
-check_model_args <- function(model, call = sys.call(-1L)) {
-  # `model` holds the user's `gp_args`
-  allowed <- setdiff(names(formals(gp_fit)), c("X", "y", "lower", "upper"))
-  ok <- function(m, extra = NULL) {
-    is.list(m) && (!length(m) || (!is.null(names(m)) &&
-                                    all(names(m) %in% c(allowed, extra))))
-  }
-  if (!ok(model, "cost")) {
-    stop_arg("gp_args", sprintf(paste("a named list of gp_fit() arguments",
-                                    "among %s, and `cost`"),
-                              paste(allowed, collapse = ", ")), model,
-             call = call)
-  }
-  if (!is.null(model$cost) && !ok(model$cost)) {
-    stop_arg("gp_args$cost", sprintf(paste("a named list of gp_fit() arguments",
-                                         "among %s for the log-cost GP"),
-                                   paste(allowed, collapse = ", ")),
-             model$cost, call = call)
-  }
-  model
-}
-
-# The problem and the policy of a run or session, and whether they fit
-# together.
-check_problem_policy <- function(problem, policy, call) {
-  if (!inherits(problem, "bo_problem")) {
-    stop_arg("problem", "a bo_problem (see bo_problem() and test_problem())",
-             problem, call = call)
-  }
-  if (!inherits(policy, "bo_policy")) {
-    stop_arg("policy", "a bo_policy (see policy_ei())", policy, call = call)
-  }
-  problem <- upgrade_problem(problem)
-  check_policy_fits(problem, policy, call = call)
-  invisible(problem)
 }

@@ -3,27 +3,9 @@
 # Arguments renamed so that each name means one thing across the package
 # (`model` is a fitted GP, `noise` a variance, `cost` a cost function or
 # number, `beta` the UCB weight). The old names keep working for one
-# release, with a warning of class "costbo_warning_deprecated".
-
-# The renamed arguments: new name = old name. (Each new name has one old
-# one.) An error about an argument given by its old name names it so (see
-# arg_as_given()).
-renamed_args <- c(gp_args = "model", processes = "workers", noise = "noisy",
-                  noise_sd = "noise", decay = "beta", cost_family = "cost",
-                  cost_set = "costs", source_costs = "costs")
-
-# How an error names argument `arg` (a name, or a path such as
-# "gp_args$cost") of the user's call `call`: by its old name, "`model`
-# (now `gp_args`)", when the call gave it by that name; else `arg`
-# itself, between backticks.
-arg_as_given <- function(arg, call) {
-  quoted <- sprintf("`%s`", arg)
-  top <- sub("[$[].*$", "", arg)
-  old <- renamed_args[top]
-  given <- if (is.call(call)) names(call) else NULL
-  if (is.na(old) || !(old %in% given) || top %in% given) return(quoted)
-  sprintf("`%s%s` (now `%s`)", old, substring(arg, nchar(top) + 1L), top)
-}
+# release, with a warning of class "costbo_warning_deprecated"; their table,
+# `renamed_args`, is in checks.R, whose errors name an argument as the user
+# gave it (arg_as_given()).
 
 # The value of a renamed argument given by its old name `old`; `both`:
 # whether the new name `new` was given too (an error).

@@ -1,17 +1,7 @@
-# Paying for a step: its price first, then the objective, under error
-# handling, so that nothing paid is lost and a failure is recorded.
-
-# Evaluate a step: its known price first (when the cost cannot be worked
-# out nothing is paid: the point is recorded as failed), then the
-# objective. `cost` is the price when the caller has worked it out.
-evaluate_step <- function(problem, step, cost = NULL) {
-  if (is.null(cost)) {
-    pc <- problem_price(problem, step)
-    if (nzchar(pc$message)) return(cost_failure(pc$message))
-    cost <- pc$cost
-  }
-  evaluate_objective(problem, step, cost)
-}
+# Paying for a step at the price its caller worked out (problem_price(),
+# once per step: the drivers price a step once and pass the price on),
+# under error handling, so that nothing paid is lost and a failure is
+# recorded.
 
 # The record of a point whose known cost could not be worked out.
 cost_failure <- function(message) {
@@ -20,14 +10,16 @@ cost_failure <- function(message) {
        cost_function = TRUE)
 }
 
-# Call the objective for a step (problem_call()) under tryCatch; `cost` is
-# the known cost (NA for a measured one). Returns
+# Evaluate a step: call the objective (problem_call()) under tryCatch;
+# `cost` is the step's known price (NA for a measured cost). A step whose
+# known cost cannot be worked out is not paid for: its caller records
+# cost_failure() instead. Returns
 # list(value, cost, status, message, time, cost_valid, failed): `status` is
 # "ok" when the value is a finite number; with a measured cost, a valid
 # value reported with a missing or invalid cost is kept ("ok", the cost NA
 # and `cost_valid` FALSE) and a valid cost reported with an invalid value
 # is kept (and charged); `failed` says whether anything was wrong.
-evaluate_objective <- function(problem, step, cost = NA_real_) {
+evaluate_step <- function(problem, step, cost) {
   t0 <- proc.time()[["elapsed"]]
   out <- tryCatch(problem_call(problem, step), error = function(e) e)
   time <- proc.time()[["elapsed"]] - t0

@@ -229,6 +229,31 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   gp_fit_run(X, y, start, settings)
 }
 
+# The `gp_args` of a run, a session or a benchmark (`model`): a named list
+# of gp_fit()'s arguments, and `cost`, a list of them for the log-cost GP
+# (their values are checked by the run's first fit, check_run_ready()).
+check_model_args <- function(model, call = sys.call(-1L)) {
+  # `model` holds the user's `gp_args`
+  allowed <- setdiff(names(formals(gp_fit)), c("X", "y", "lower", "upper"))
+  ok <- function(m, extra = NULL) {
+    is.list(m) && (!length(m) || (!is.null(names(m)) &&
+                                    all(names(m) %in% c(allowed, extra))))
+  }
+  if (!ok(model, "cost")) {
+    stop_arg("gp_args", sprintf(paste("a named list of gp_fit() arguments",
+                                    "among %s, and `cost`"),
+                              paste(allowed, collapse = ", ")), model,
+             call = call)
+  }
+  if (!is.null(model$cost) && !ok(model$cost)) {
+    stop_arg("gp_args$cost", sprintf(paste("a named list of gp_fit() arguments",
+                                         "among %s for the log-cost GP"),
+                                   paste(allowed, collapse = ", ")),
+             model$cost, call = call)
+  }
+  model
+}
+
 # The fit of gp_fit() from checked data and settings (the list gp_fit()
 # builds; `n_starts` NULL for its default): X a double matrix inside
 # settings$bounds (on the space's encoding with a space), y a double vector
@@ -386,11 +411,6 @@ gp_fit_control <- function(n_starts, maxit = 200L, factr = 1e8, pgtol = 0,
             class = "costbo_fit_control")
 }
 
-# Largest number of points of simulate(): their joint covariance is factored
-# by one LAPACK call, which cannot be interrupted (about 0.15 s at 1000
-# points with R's reference LAPACK).
-gp_max_sample_points <- 1000L
-
 # Points in the random subset on which large cold fits are screened.
 gp_subset_size <- 150L
 
@@ -547,6 +567,19 @@ gp_finite <- function(mean, cov, x = NULL, y = NULL, noise = 0) {
                             min(ev)), cov, show = FALSE)
   }
   noise <- check_number(noise, min = 0)
+  if (xor(is.null(x), is.null(y))) {
+    stop_arg(if (is.null(x)) "x" else "y",
+             "given together with the other of `x` and `y`", NULL)
+  }
+  gp_finite_run(mean, cov, noise, x, y)
+}
+
+# The GP of gp_finite() from a checked prior (`mean` a double vector, `cov`
+# a symmetric positive semi-definite double matrix of its size, `noise` a
+# variance >= 0), conditioned on the observations `y` at the candidate
+# indices `x` when they are given (gp_condition() checks those). A problem
+# with a prior refits through it: bo_problem() checked the prior.
+gp_finite_run <- function(mean, cov, noise, x = NULL, y = NULL) {
   obj <- new_gp_object(list(
     kernel = "finite", kcode = 3L, d = 1L, n = 0L,
     X = matrix(0, 0, 1), y = double(), Xs = matrix(0, 0, 1), ys = double(),
@@ -554,13 +587,7 @@ gp_finite <- function(mean, cov, x = NULL, y = NULL, noise = 0) {
     hyp = c(1, 1, noise, 0, 0), fixed = logical(), L = matrix(0, 0, 0),
     beta = double(), estimate = "fixed", fmean = mean, fcov = cov
   ), "finite")
-  if (!is.null(x) || !is.null(y)) {
-    if (is.null(x) || is.null(y)) {
-      stop_arg(if (is.null(x)) "x" else "y",
-               "given together with the other of `x` and `y`", NULL)
-    }
-    obj <- gp_condition(obj, x, y)
-  }
+  if (!is.null(x)) obj <- gp_condition(obj, x, y)
   obj
 }
 

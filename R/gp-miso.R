@@ -85,6 +85,20 @@ gp_fit_miso <- function(X, source, y, n_sources = NULL, lower = NULL,
     stop_arg("start", sprintf("a gp_fit_miso() fit with %d sources on %d inputs",
                               n_sources, d), start)
   }
+  gp_fit_miso_run(X, source, y, n_sources, bounds, estimate, start,
+                  noise_floor, priors)
+}
+
+# The fit of gp_fit_miso() from checked arguments: X a double matrix inside
+# `bounds` (list(lower, upper)), `source` integer labels below `n_sources`
+# (an integer), y a double vector of at least two different values,
+# `start` NULL or a multi-source fit of the same inputs and sources,
+# `estimate`, `noise_floor` and `priors` as gp_fit_miso() checks them. A
+# problem with information sources refits through it (problem-miso.R).
+gp_fit_miso_run <- function(X, source, y, n_sources, bounds, estimate, start,
+                            noise_floor, priors) {
+  n <- nrow(X)
+  d <- ncol(X)
   range <- bounds$upper - bounds$lower
   Xs <- cbind(sweep(sweep(X, 2L, bounds$lower), 2L, range, "/"), source)
   dimnames(Xs) <- NULL

@@ -156,6 +156,11 @@ gp_condition <- function(object, x, y) {
   new_gp_object(unclass(object), gp_variant(object))
 }
 
+# Largest number of points of simulate(): their joint covariance is factored
+# by one LAPACK call, which cannot be interrupted (about 0.15 s at 1000
+# points with R's reference LAPACK).
+gp_max_sample_points <- 1000L
+
 #' Joint posterior samples from a Gaussian process
 #'
 #' Draws `nsim` samples of the latent function jointly at the points

@@ -517,14 +517,6 @@ run_initial <- function(state, n_init, ctl, cap = FALSE) {
   continue_initial(state, ctl)
 }
 
-# The step of row k of an initial design (plans saved by earlier versions
-# hold x and source only).
-plan_step <- function(plan, k) {
-  at <- function(v) if (is.null(v)) NA_integer_ else v[k]
-  new_step(plan$x[k, ], control_set = at(plan$control_set),
-           source = at(plan$source), index = at(plan$index))
-}
-
 # Evaluate the points of the initial design not evaluated yet.
 continue_initial <- function(state, ctl) {
   plan <- state$initial_plan
@@ -533,13 +525,16 @@ continue_initial <- function(state, ctl) {
   tryCatch({
     for (k in seq.int(plan$done + 1L, nrow(plan$x))) {
       step <- plan_step(plan, k)
-      end <- design_ends(state, step, isTRUE(plan$cap))
+      pc <- problem_price(pr, step)
+      end <- design_ends(state, step, pc, isTRUE(plan$cap))
       if (!is.null(end)) {
         state$initial_plan$x <- plan$x[seq_len(k - 1L), , drop = FALSE]
         if (!is.null(end$code)) state <- stop_run(state, end$code, end$reason)
         return(state)
       }
-      ev <- evaluate_step(pr, step)
+      # a point whose known cost cannot be worked out fails, unpaid
+      ev <- if (nzchar(pc$message)) cost_failure(pc$message) else
+        evaluate_step(pr, step, pc$cost)
       state <- state_record(state, step, ev$value, ev$cost, "initial",
                             status = ev$status, message = ev$message,
                             eval_time = ev$time)
@@ -556,148 +551,6 @@ continue_initial <- function(state, ctl) {
   }, interrupt = function(e) {
     stop_run(state, "interrupted")
   })
-}
-
-# The stop code of a run that stops on the failed evaluation `ev`.
-failure_code <- function(ev) {
-  if (isTRUE(ev$cost_function)) "cost_failed" else "objective_failed"
-}
-
-# Why a run stops on the failed evaluation `ev` (at an initial point or not).
-failure_reason <- function(ev, initial = FALSE) {
-  if (isTRUE(ev$cost_function)) {
-    return(if (initial) paste(ev$message, "(at an initial point)") else
-      ev$message)
-  }
-  if (initial) {
-    sprintf("the objective failed at an initial point: %s", ev$message)
-  } else paste("the objective failed:", ev$message)
-}
-
-# Validate before paying: everything the run will need is checked before
-# its first evaluation, by the code that would reject it later. The models
-# are fitted (as state_fit() does, the objective's GP first, then the
-# log-cost GP of a measured cost) and the policy's acquisition is evaluated
-# at one point, in a state of synthetic data of the problem's kind (a small
-# Kronecker-sequence design, or the first candidates, with distinct values
-# and costs). A costbo error there (a `gp_args` setting gp_fit() rejects, a
-# policy that does not suit the problem, a known cost written in R that
-# fails or returns a bad value when the policy calls it from C) is signalled
-# now, naming `gp_args`, `gp_args$cost`, `policy` or `cost`; a policy that
-# calls such a cost has it evaluated, with gradients, at every synthetic
-# point; anything else (a numerical accident of the
-# synthetic data) is left for the run to meet. With `pending` (an
-# asynchronous run), the policy is also evaluated given a pending point
-# (async_fantasy_state()). The random-number generator's state is
-# restored, so the run itself is unchanged.
-check_run_ready <- function(state, call, pending = FALSE) {
-  saved <- save_rng()
-  on.exit(restore_rng(saved))
-  pr <- state$problem
-  syn <- synthetic_state(state)
-  stage <- function(arg, expr) {
-    withCallingHandlers(
-      tryCatch(expr, costbo_error = function(e) {
-        stop_arg_cause(if (inherits(e, "costbo_error_cost")) "cost" else arg,
-                       e, call = call)
-      }),
-      warning = function(w) invokeRestart("muffleWarning"))
-  }
-  if (!is.null(state$model_args$cost)) {
-    # the objective's GP alone, so that an error names the right setting
-    alone <- syn
-    alone$model_args$cost <- NULL
-    stage("gp_args", state_fit(alone))
-    syn <- stage("gp_args$cost", state_fit(syn))
-  } else {
-    syn <- stage("gp_args", state_fit(syn))
-  }
-  X <- syn$X[1L, , drop = FALSE]
-  stage("policy", {
-    syn$memory <- policy_init(syn$policy, syn)
-    syn$policy$acquisition(syn, X)
-    if (pending) {
-      step <- new_step(syn$X[2L, ], index = if (length(syn$index)) syn$index[2L] else NA)
-      syn$pending <- list(list(step = step, bound = 0))
-      syn$policy$acquisition(async_fantasy_state(syn), X)
-    }
-  })
-  closure <- problem_cost_closure(pr)
-  if (!is.null(closure) && isTRUE(syn$policy$known_cost)) {
-    # the policy calls it from C: its values and gradients (or forward
-    # differences) at every synthetic point, as C will ask for them. With
-    # on_error = "skip" a failure is a point the policy cannot afford, so a
-    # cost that fails at every synthetic point is refused, one that fails
-    # at some is not
-    U <- sweep(sweep(syn$X, 2L, pr$lower), 2L, pr$upper - pr$lower, "/")
-    skip <- isTRUE(state$skip_cost_failures)
-    failed <- 0L
-    for (i in seq_len(nrow(U))) {
-      ok <- tryCatch({
-        stage("cost", call_c(C_rcall_eval, closure, U[i, , drop = FALSE],
-                             as.double(pr$lower),
-                             as.double(pr$upper - pr$lower), TRUE))
-        TRUE
-      }, costbo_error_arg = function(e) {
-        if (!skip || !inherits(e$parent, "costbo_error_cost") ||
-            is.null(e$parent$parent)) stop(e)
-        FALSE
-      })
-      failed <- failed + !ok
-    }
-    if (failed == nrow(U)) {
-      stop_arg("cost", sprintf(paste(
-        "a function that works at some points: it failed at every one of",
-        "the %d points it was tried at"), nrow(U)), show = FALSE, call = call)
-    }
-  }
-  invisible(TRUE)
-}
-
-# A state of the run's problem, policy and settings holding synthetic
-# evaluations (see check_run_ready()).
-synthetic_state <- function(state) {
-  pr <- state$problem
-  design <- problem_synthetic(pr, 2L * (pr$d + 1L))
-  syn <- new_state(pr, state$policy, state$charge_initial, state$model_args,
-                   state_budget_rule(state), state$budget_prob)
-  syn$skip_cost_failures <- state$skip_cost_failures
-  k <- 0L
-  for (i in seq_len(nrow(design$x))) for (s in design$sources) {
-    k <- k + 1L
-    step <- new_step(design$x[i, ], source = s,
-                     index = if (is.null(design$index)) NA else
-                       design$index[i])
-    # a measured cost, or a known one that fails here, at synthetic values
-    cost <- problem_price(pr, step)$cost
-    if (is.na(cost)) cost <- exp(0.5 * cos(2 * k))
-    syn <- state_record(syn, step, sin(3 * k), cost, "initial")
-  }
-  syn
-}
-
-first_primes <- function(n) {
-  p <- integer()
-  k <- 2L
-  while (length(p) < n) {
-    if (all(k %% p[p <= sqrt(k)] != 0L)) p <- c(p, k)
-    k <- k + 1L
-  }
-  p
-}
-
-# How a run ends when its policy signals the error e: a known cost written
-# in R that failed where the policy asked for it ends it as "cost_failed"
-# (with on_error = "skip" the policy sees such points as unaffordable
-# instead, see cost_skipping_failures()), anything else as "policy_failed".
-policy_failure_code <- function(e) {
-  if (inherits(e, "costbo_error_cost")) "cost_failed" else "policy_failed"
-}
-policy_failure_reason <- function(e) {
-  if (inherits(e, "costbo_error_cost_never_valid")) return(conditionMessage(e))
-  if (inherits(e, "costbo_error_cost")) {
-    paste(conditionMessage(e), "(where the policy asked for it)")
-  } else paste("the policy failed:", conditionMessage(e))
 }
 
 # The main loop; returns a bo_run.
@@ -772,9 +625,3 @@ record_step <- function(state, step, ev, p, ctl) {
   }
   state
 }
-
-finish_run <- function(state, ctl) {
-  progress_end(ctl)
-  structure(state, class = "bo_run")
-}
-

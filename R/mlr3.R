@@ -407,7 +407,8 @@ tuner_optimize <- function(self, private, inst) {
     for (j in (k + 1L):length(steps)) {
       if (length(batch) >= tuner_evals_left(inst)) break
       if (one_at_a_time && length(batch)) break
-      end <- design_ends(state, steps[[j]], cap, committed, length(batch))
+      pc <- list(cost = if (known) prices[j] else NA_real_, message = "")
+      end <- design_ends(state, steps[[j]], pc, cap, committed, length(batch))
       if (!is.null(end)) break
       batch <- c(batch, j)
       committed <- committed + async_bound(state, steps[[j]],

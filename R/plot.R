@@ -230,6 +230,13 @@ plot_title <- function(state) {
   sprintf("%s on \"%s\"", state$policy$label, state$problem$name)
 }
 
+# The corners of a right-continuous step function through (x, y).
+step_xy <- function(x, y) {
+  n <- length(x)
+  list(x = c(x[1L], rep(x[-1L], each = 2L)),
+       y = c(rep(y[-n], each = 2L), y[n]))
+}
+
 # --- progress --------------------------------------------------------------------
 
 plot_progress <- function(state, dots) {

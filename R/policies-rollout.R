@@ -495,13 +495,16 @@ cmdp_policy <- function(name, label, horizon, n_samples, base, fantasy,
     return(cmdp_paper_policy(name, label, horizon, n_samples, base_code,
                              fantasy, control, params))
   }
+  # the engine's control, checked once (cmdp_control_at() sets each
+  # proposal's remaining budget and fantasy rule)
+  ctl <- cmdp_control(horizon, base_code, Inf, control, FALSE)
   propose <- function(state) {
     s <- rollout_state(state)
     dr <- cmdp_draws(s$d, horizon, n_samples, control)
     ds <- sobol_unit(10L * s$d, s$d)
     r <- call_c(C_rollout_cmdp_propose, s$pack, ds, dr$z, dr$raw,
-               dr$unif, cmdp_control(horizon, base_code, s$remaining,
-                                     control, rollout_latent(fantasy, state)))
+               dr$unif, cmdp_control_at(ctl, s$remaining,
+                                        rollout_latent(fantasy, state)))
     list(x = s$lower + r$x * (s$upper - s$lower),
          info = list(acquisition = r$value, h = horizon),
          memory = state$memory)
@@ -510,8 +513,8 @@ cmdp_policy <- function(name, label, horizon, n_samples, base, fantasy,
     s <- rollout_state(state)
     dr <- cmdp_draws(s$d, horizon, n_samples, control)
     call_c(C_rollout_cmdp_value, s$pack, to_unit(X, s), dr$z, dr$raw, dr$unif,
-          cmdp_control(horizon, base_code, s$remaining, control,
-                       rollout_latent(fantasy, state)))$value
+          cmdp_control_at(ctl, s$remaining,
+                          rollout_latent(fantasy, state)))$value
   }
   # (calls a known cost written in R from C, see check_run_ready())
   new_bo_policy(name, label, propose, acquisition, params = params,
@@ -521,13 +524,15 @@ cmdp_policy <- function(name, label, horizon, n_samples, base, fantasy,
 # The CMDP rollout with the paper engine (C_rollout_cmdp_paper_*).
 cmdp_paper_policy <- function(name, label, horizon, n_samples, base_code,
                               fantasy, control, params) {
+  # the engine's control, checked once (as in cmdp_policy())
+  ctl <- cmdp_paper_control(horizon, base_code, Inf, control, FALSE)
   propose <- function(state) {
     s <- rollout_state(state)
     dr <- cmdp_paper_draws(s$d, horizon, n_samples, control)
     r <- call_c(C_rollout_cmdp_paper_propose, s$pack,
                sobol_unit(10L * s$d, s$d), dr$z, dr$raw,
-               cmdp_paper_control(horizon, base_code, s$remaining, control,
-                                  rollout_latent(fantasy, state)))
+               cmdp_control_at(ctl, s$remaining,
+                               rollout_latent(fantasy, state)))
     list(x = s$lower + r$x * (s$upper - s$lower),
          info = list(acquisition = r$value, h = horizon),
          memory = state$memory)
@@ -536,8 +541,8 @@ cmdp_paper_policy <- function(name, label, horizon, n_samples, base_code,
     s <- rollout_state(state)
     dr <- cmdp_paper_draws(s$d, horizon, n_samples, control)
     call_c(C_rollout_cmdp_paper_value, s$pack, to_unit(X, s), dr$z, dr$raw,
-          cmdp_paper_control(horizon, base_code, s$remaining, control,
-                             rollout_latent(fantasy, state)), FALSE)$value
+          cmdp_control_at(ctl, s$remaining,
+                          rollout_latent(fantasy, state)), FALSE)$value
   }
   # (calls a known cost written in R from C, see check_run_ready())
   new_bo_policy(name, label, propose, acquisition, params = params,
@@ -598,16 +603,19 @@ kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
                       latent = TRUE)
     function(state) if (rollout_latent(fantasy, state)) lat else obs
   })
+  # the decision's control, checked once (rh_control_at() sets each
+  # proposal's evaluations left and remaining budget)
+  rh <- rh_control(h, control, 0, Inf)
   propose <- function(state) {
     nodes <- nodes_of(state)
     if (problem_search(state$problem)$kind == "pairs") {
-      return(miso_propose(state, h, nodes, n_cand, control))
+      return(miso_propose(state, h, nodes, n_cand, control, rh))
     }
     s <- rollout_state(state)
     cand <- sobol_unit(n_cand, s$d)
     ds <- sobol_unit(10L * s$d, s$d)
-    ctl <- rh_control(h, control, remaining_evaluations(state, s$remaining),
-                      s$remaining)
+    ctl <- rh_control_at(rh, remaining_evaluations(state, s$remaining),
+                         s$remaining)
     r <- call_c(C_rollout_rh_propose, s$pack, ds, cand, nodes, ctl)
     list(x = s$lower + r$x * (s$upper - s$lower),
          info = list(acquisition = r$value, h = r$h,
@@ -630,8 +638,10 @@ kg_policy <- function(name, label, h, max_h, alpha, n_nodes, n_cand, control,
 }
 
 # The multi-source decision: candidates and design as for one source, in the
-# same order, each paired with every source; costs from the problem.
-miso_propose <- function(state, h, nodes, n_cand, control) {
+# same order, each paired with every source; costs from the problem. `rh`:
+# the decision's control (rh_control()), built once by the policy.
+miso_propose <- function(state, h, nodes, n_cand, control,
+                         rh = rh_control(h, control, 0, Inf)) {
   pr <- state$problem
   d <- pr$d
   S <- pr$n_sources
@@ -646,8 +656,8 @@ miso_propose <- function(state, h, nodes, n_cand, control) {
   design <- cbind(ds[rep(seq_len(nrow(ds)), S), , drop = FALSE],
                   rep(seq_len(S) - 1L, each = nrow(ds)), deparse.level = 0L)
   per_source <- !is.null(pr$source_costs)
-  ctl <- rh_control(h, control, remaining_evaluations(state, remaining),
-                    remaining)
+  ctl <- rh_control_at(rh, remaining_evaluations(state, remaining),
+                       remaining)
   r <- call_c(C_rollout_miso_propose, gp_pack(model), design, dcost,
              cbind(cand, 0, deparse.level = 0L), ccost, nodes, ctl,
              as.double(model$ysd), per_source)
@@ -684,7 +694,8 @@ kg_control <- function(n_nodes, n_deep, alpha, max_h, latent,
 # evaluations left N - k + 1, the remaining budget, and the refinement (the
 # n_top pairs of largest reward, `starts` compass searches of at most
 # `maxit` polls, L-BFGS-B iterations inner_maxit), from
-# check_rollout_control()'s list.
+# check_rollout_control()'s list. A policy builds it once, when it is made,
+# and sets each proposal's n_left and remaining by rh_control_at().
 rh_control <- function(h, control, n_left, remaining, call = sys.call(-1L)) {
   structure(list(
     h = check_count_max(h, 0L, rollout_max_kg_horizon, arg = "h",
@@ -704,6 +715,16 @@ rh_control <- function(h, control, n_left, remaining, call = sys.call(-1L)) {
     inner_maxit = check_count_max(control$inner_maxit, 1L, 10000L,
                                   arg = "inner_maxit", call = call)),
     class = "costbo_rh_control")
+}
+
+# An rh_control() object `ctl` for a proposal with `n_left` evaluations
+# left (remaining_evaluations(): a whole number in [0, 1e6]) and
+# `remaining` budget, both the state's: the constants were checked when
+# `ctl` was built.
+rh_control_at <- function(ctl, n_left, remaining) {
+  ctl$n_left <- as.integer(n_left)
+  ctl$remaining <- as.double(remaining)
+  ctl
 }
 
 # A remaining budget: a number, possibly Inf (no budget), not NA.
@@ -847,7 +868,8 @@ cmdp_draws <- function(d, h, n_samples, control) {
 # control$inner_maxit iterations), the outer compass search
 # (control$starts searches of at most control$maxit polls), and whether the
 # fantasy outcomes are latent values of f (else observations; the rule of
-# src/gp.h).
+# src/gp.h). A policy builds it once, when it is made, and sets each
+# proposal's remaining budget and fantasy rule by cmdp_control_at().
 cmdp_control <- function(h, base_code, remaining, control, latent,
                          call = sys.call(-1L)) {
   structure(list(
@@ -861,6 +883,16 @@ cmdp_control <- function(h, base_code, remaining, control, latent,
     maxit = check_count_max(control$maxit, 0L, 10000L, arg = "maxit",
                             call = call)),
     class = "costbo_cmdp_control")
+}
+
+# A CMDP control object `ctl` (of cmdp_control() or cmdp_paper_control())
+# for a proposal with `remaining` budget (a number, Inf without a budget)
+# and latent fantasies or not (`latent`, TRUE or FALSE), both the state's:
+# the constants were checked when `ctl` was built.
+cmdp_control_at <- function(ctl, remaining, latent) {
+  ctl$remaining <- as.double(remaining)
+  ctl$latent <- as.integer(latent)
+  ctl
 }
 
 # The paper engine's defaults (see policy_cmdp_rollout()).

@@ -47,8 +47,8 @@ problem_record.bo_problem_finite <- function(problem, state, step) {
 
 problem_fit.bo_problem_finite <- function(problem, state, use, y) {
   if (is.null(problem$prior)) return(NextMethod())
-  gp_finite(problem$prior$mean, problem$prior$cov, x = state$index[use],
-            y = y, noise = problem$noise)
+  gp_finite_run(problem$prior$mean, problem$prior$cov, problem$noise,
+                x = state$index[use], y = y)
 }
 
 problem_model_x.bo_problem_finite <- function(problem, state, rows) {

@@ -65,10 +65,20 @@ problem_failure_values.bo_problem_miso <- function(problem, state, ok) {
   y
 }
 
+# The refit of the multi-source GP (gp_fit_miso()'s defaults), from the
+# state's own records, which its worker trusts, warm-started from the
+# previous fit.
 problem_fit.bo_problem_miso <- function(problem, state, use, y) {
-  gp_fit_miso(state$X[use, , drop = FALSE], state$source[use], y,
-              n_sources = problem$n_sources, lower = problem$lower,
-              upper = problem$upper, start = state$models$f)
+  if (length(y) < 2L || !(stats::sd(y) > 0)) {
+    stop_costbo(paste("the objective model needs at least two successful",
+                      "evaluations with different values"))
+  }
+  gp_fit_miso_run(state$X[use, , drop = FALSE],
+                  as.integer(state$source[use]), as.double(y),
+                  as.integer(problem$n_sources),
+                  list(lower = as.double(problem$lower),
+                       upper = as.double(problem$upper)),
+                  "map", state$models$f, 1e-6, default_gp_priors())
 }
 
 problem_model_x.bo_problem_miso <- function(problem, state, rows) {

@@ -21,6 +21,19 @@ new_step <- function(x, control_set = NA_integer_, source = NA_integer_,
        source = as.integer(source), index = as.integer(index))
 }
 
+# The direction of a problem: does it maximize the objective as its user
+# wrote it? FALSE for bo_problem(maximize = FALSE), whose objective is
+# negated at its definition; problems saved before the field existed
+# maximize. Anything with a `maximize` field answers (a benchmark's record).
+problem_maximize <- function(problem) !isFALSE(problem$maximize)
+
+# A value of the objective (an observation, a best value, an optimum, a
+# posterior mean) between costbo's internal direction (maximization) and
+# the user's: negated for a minimized problem. It is its own inverse, so it
+# converts both ways: reports call it on internal values, bo_tell() on the
+# user's.
+user_value <- function(problem, v) if (problem_maximize(problem)) v else -v
+
 # --- proposing ---------------------------------------------------------------
 
 # The step of a policy's proposal `p` (list(x, control_set, source) as the
@@ -104,6 +117,14 @@ problem_design.bo_problem <- function(problem, n, design = "sobol") {
        source = rep(NA_integer_, n), index = rep(NA_integer_, n))
 }
 
+# The step of row k of an initial design (plans saved by earlier versions
+# hold x and source only).
+plan_step <- function(plan, k) {
+  at <- function(v) if (is.null(v)) NA_integer_ else v[k]
+  new_step(plan$x[k, ], control_set = at(plan$control_set),
+           source = at(plan$source), index = at(plan$index))
+}
+
 # Points at which to validate a run before paying (check_run_ready()), and
 # the sources each is evaluated at: a Kronecker sequence in the box,
 # frac(i sqrt(p_j)) for the first d primes.
@@ -114,6 +135,17 @@ problem_synthetic.bo_problem <- function(problem, m) {
   x <- sweep(sweep(U, 2L, problem$upper - problem$lower, "*"), 2L,
              problem$lower, "+")
   list(x = x, sources = NA_integer_)
+}
+
+# The first n primes.
+first_primes <- function(n) {
+  p <- integer()
+  k <- 2L
+  while (length(p) < n) {
+    if (all(k %% p[p <= sqrt(k)] != 0L)) p <- c(p, k)
+    k <- k + 1L
+  }
+  p
 }
 
 # --- paying -----------------------------------------------------------------
@@ -144,6 +176,40 @@ checked_price <- function(price) {
       describe_value(unname(out)))))
   }
   list(cost = as.double(out), message = "")
+}
+
+# The known costs at the rows of X (points as policies propose them), NA
+# where the cost fails (an error, or not a positive number): one call of
+# the problem's cost per row.
+problem_known_costs <- function(problem, X) UseMethod("problem_known_costs")
+problem_known_costs.bo_problem <- function(problem, X) {
+  cost <- problem$cost
+  vapply(seq_len(nrow(X)), function(i) {
+    valid_cost(tryCatch(cost(X[i, ]), error = function(e) NA_real_))
+  }, numeric(1))
+}
+
+# A known cost's value v when it is a positive number, else NA.
+valid_cost <- function(v) {
+  if (is.numeric(v) && length(v) == 1L && is.finite(v) && v > 0) {
+    v
+  } else NA_real_
+}
+
+# The points among which a budget-feasible proposal is chosen: scrambled
+# Sobol points of the box (and its two corners for a known cost), the valid
+# points of a typed space, the candidates of a finite domain (their indices
+# with a prior); NULL for problems whose policies price their own choices
+# (control sets, information sources), which keep the rule "stop".
+problem_candidates <- function(problem, n) UseMethod("problem_candidates")
+problem_candidates.bo_problem <- function(problem, n) {
+  x <- problem_design(problem, n)$x
+  # the corners, where a known cost often has its extremes (a measured
+  # cost's model would extrapolate there)
+  if (problem$cost_type == "known") {
+    x <- rbind(x, problem$lower, problem$upper, deparse.level = 0L)
+  }
+  x
 }
 
 # Why a step whose price does not fit the budget is declined, and what the

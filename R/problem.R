@@ -266,12 +266,15 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
                               "`prior`, whose model does not estimate it"),
                TRUE)
     }
-    # gp_finite() validates the mean and the covariance
-    gp_finite(prior$mean, prior$cov, noise = noise)
+    # gp_finite() validates the mean and the covariance; the problem keeps
+    # them as it read them (a double vector and matrix), which its refits
+    # trust (gp_finite_run())
+    checked <- gp_finite(prior$mean, prior$cov, noise = noise)
     if (length(prior$mean) != nrow(candidates)) {
       stop_arg("prior", sprintf("of dimension nrow(candidates) = %d",
                                 nrow(candidates)), prior)
     }
+    prior <- list(mean = checked$fmean, cov = checked$fcov)
   }
   cost_type <- "measured"
   cvs <- NULL
@@ -407,23 +410,10 @@ typed_problem <- function(objective, space, cost, budget, name, optimum,
     user_objective = user_objective, user_cost = user_cost))
 }
 
-# The direction of a problem: does it maximize the objective as its user
-# wrote it? FALSE for bo_problem(maximize = FALSE), whose objective is
-# negated at its definition; problems saved before the field existed
-# maximize. Anything with a `maximize` field answers (a benchmark's record).
-problem_maximize <- function(problem) !isFALSE(problem$maximize)
-
-# A value of the objective (an observation, a best value, an optimum, a
-# posterior mean) between costbo's internal direction (maximization) and
-# the user's: negated for a minimized problem. It is its own inverse, so it
-# converts both ways: reports call it on internal values, bo_tell() on the
-# user's.
-user_value <- function(problem, v) if (problem_maximize(problem)) v else -v
-
 # The objective of a minimized problem: the user's, negated. What it
 # returns keeps its shape (a number, list(value = , cost = ) or a named
 # vector c(value = , cost = )); only a finite numeric value is negated, so
-# that evaluate_objective() describes anything invalid as the user's
+# that evaluate_step() describes anything invalid as the user's
 # function returned it.
 negate_objective <- function(objective) {
   force(objective)
@@ -461,6 +451,26 @@ upgrade_problem <- function(x) {
   if (length(class(x)) == 1L) new_bo_problem(unclass(x)) else x
 }
 
+# Whether the policy suits the problem (see problem_accepts()).
+check_policy_fits <- function(problem, policy, call = sys.call(-1L)) {
+  problem_accepts(problem, policy, call)
+}
+
+# The problem and the policy of a run or session, and whether they fit
+# together.
+check_problem_policy <- function(problem, policy, call) {
+  if (!inherits(problem, "bo_problem")) {
+    stop_arg("problem", "a bo_problem (see bo_problem() and test_problem())",
+             problem, call = call)
+  }
+  if (!inherits(policy, "bo_policy")) {
+    stop_arg("policy", "a bo_policy (see policy_ei())", policy, call = call)
+  }
+  problem <- upgrade_problem(problem)
+  check_policy_fits(problem, policy, call = call)
+  invisible(problem)
+}
+
 #' @export
 print.bo_problem <- function(x, ...) {
   dom <- if (!is.null(x$space)) {
@@ -485,14 +495,4 @@ print.bo_problem <- function(x, ...) {
                                format(user_value(x, x$optimum)), "\n",
                                sep = "")
   invisible(x)
-}
-
-# Evaluate expr with the RNG seeded, restoring the caller's RNG state.
-with_seed <- function(seed, expr) {
-  had <- exists(".Random.seed", envir = globalenv(), inherits = FALSE)
-  if (had) old <- get(".Random.seed", envir = globalenv())
-  on.exit(if (had) assign(".Random.seed", old, envir = globalenv()) else
-    rm(".Random.seed", envir = globalenv()))
-  set.seed(seed)
-  expr
 }

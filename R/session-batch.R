@@ -64,8 +64,11 @@ session_ask <- function(session, n, rule_time = 0) {
               source = pol$source)
     # the budget counts the pending points' costs (async_bound())
     remaining <- st$budget - st$spent - async_pending_cost(st)
+    # the proposal's price, worked out once (the budget rule's, unless the
+    # rule or the pending points move the proposal)
+    priced <- list(step = step, pc = problem_price(pr, step))
     t2 <- proc.time()[["elapsed"]]
-    alt <- session_budget_rule(fs, p, remaining)
+    alt <- session_budget_rule(fs, p, remaining, priced$pc)
     p <- alt$p
     if (!is.null(p)) {
       p$rule_time <- proc.time()[["elapsed"]] - t2 +
@@ -81,7 +84,8 @@ session_ask <- function(session, n, rule_time = 0) {
       end <- "every point the policy values is pending"
     } else {
       step <- p$step
-      pc <- problem_price(pr, step)
+      pc <- if (identical(step, priced$step)) priced$pc else
+        problem_price(pr, step)
       entry <- list(step = step, bound = async_bound(st, step, pc$cost, "bo"),
                     phase = "bo")
       # (a point whose known cost fails is asked; bo_tell() says why)
@@ -105,6 +109,14 @@ session_ask <- function(session, n, rule_time = 0) {
   out
 }
 
+# The budget rule of bo_ask() for the policy's proposal p, of price pc,
+# made in the state fs (the pending points fantasized) with `remaining`
+# budget: list(p, none), as budget_apply_rule() gives it in bo_optimize();
+# session_ask() then checks the point against the budget.
+session_budget_rule <- function(fs, p, remaining, pc) {
+  budget_apply_rule(fs, p, remaining, pc)
+}
+
 # Whether a point of known price `cost` (NA: measured) and cost counted
 # `bound` fits in `remaining`: a known cost when it is at most
 # `remaining`; a measured one, when other points are pending (`others`),
@@ -114,12 +126,6 @@ session_ask <- function(session, n, rule_time = 0) {
 session_fits <- function(cost, bound, remaining, others) {
   if (!is.na(cost)) return(cost <= remaining * (1 + 1e-12))
   !others || bound <= remaining * (1 + 1e-12)
-}
-
-# Whether `step` is one of the pending points `pend`.
-session_repeats <- function(pend, step, problem) {
-  tol <- 1e-10 * (problem$upper - problem$lower)
-  any(vapply(pend, function(e) all(abs(e$step$x - step$x) <= tol), NA))
 }
 
 # When the policy proposes a pending point again (a fantasy keeps some
@@ -158,10 +164,15 @@ warn_batch <- function(n, got, why) {
 
 # The bo_point of proposal `a` of session_ask(), with the batch it belongs
 # to (`batch`: list(key, entries), the entries as pending points) and the
-# policy's memory after the batch (`memory`).
+# policy's memory after the batch (`memory`). A known price worked out is
+# kept with the point it is of (`price`: list(x, cost)), so that bo_tell()
+# of that point does not call the cost function again.
 session_point <- function(session, a, batch, memory) {
   p <- a$p
   x <- problem_ask_point(session$problem, p$step, p)
+  price <- if (!nzchar(a$price$message) && !is.na(a$price$cost)) {
+    list(x = p$step$x, cost = a$price$cost)
+  }
   structure(x, info = p$info, memory = memory, models = p$state$models,
             fit_time = p$fit_time, policy_time = p$policy_time,
             rule_time = p$rule_time, control_set = p$control_set,
@@ -171,7 +182,7 @@ session_point <- function(session, a, batch, memory) {
                                                  "cost_upper")]),
             prob_fit = unname(a$predicted[["prob_fit"]]),
             cost_prediction = a$predicted,
-            cost_known = !is.na(a$price$cost), batch = batch,
+            cost_known = !is.na(a$price$cost), price = price, batch = batch,
             class = c(if (is.list(x)) "bo_point_typed", "bo_point"))
 }
 

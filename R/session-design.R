@@ -64,14 +64,14 @@ session_ask_design <- function(session, n, pend) {
     step <- plan_step(plan, r)
     st <- session
     st$pending <- pend
-    end <- design_ends(session, step, TRUE, async_pending_cost(st),
+    pc <- problem_price(pr, step)
+    end <- design_ends(session, step, pc, TRUE, async_pending_cost(st),
                        length(pend))
     if (isTRUE(end$wait)) return(done("wait"))
     if (!is.null(end)) {
       return(if (is.null(end$code)) done("ended") else
         done("budget", "the next point of the initial design would not fit"))
     }
-    pc <- problem_price(pr, step)
     entry <- list(step = step,
                   bound = async_bound(session, step, pc$cost, "initial"),
                   phase = "initial")
@@ -91,4 +91,10 @@ session_ask_design <- function(session, n, pend) {
     return(done("ended"))
   }
   done("wait")
+}
+
+# Whether `step` is one of the pending points `pend`.
+session_repeats <- function(pend, step, problem) {
+  tol <- 1e-10 * (problem$upper - problem$lower)
+  any(vapply(pend, function(e) all(abs(e$step$x - step$x) <= tol), NA))
 }

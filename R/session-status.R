@@ -1,5 +1,6 @@
 # Where a session (or a run) stands: the budget left, whether it is
-# finished, and the summary and plot of a session through those of runs.
+# finished (and the error of bo_ask() when nothing more can be paid for),
+# and the summary and plot of a session through those of runs.
 
 #' The budget left to a session or a run
 #'
@@ -198,6 +199,37 @@ check_session_budget <- function(session) {
     stop_budget(session, "nothing affordable remains")
   }
   invisible(session)
+}
+
+# bo_ask() when nothing more can be paid for: an error of class
+# costbo_error_budget naming the budget, the spend and what is left, and
+# whether the session is finished (is_finished()). It is not when the
+# pending points' costs leave too little, when the policy's point does not
+# fit and the rule "stop" proposes no other (control sets and information
+# sources follow it too), or when the models refitted to the points told
+# since the last proposal find no point that fits.
+stop_budget <- function(session, what, call = sys.call(-1L)) {
+  status <- if (is_finished(session)) {
+    "the session is finished (is_finished())"
+  } else if (length(session$pending)) {
+    paste("the session is not finished (is_finished()): tell the pending",
+          "points, then ask again")
+  } else if (state_budget_rule(session) == "stop" ||
+             inherits(session$problem,
+                      c("bo_problem_cvs", "bo_problem_miso"))) {
+    paste("the session is not finished (is_finished()), but the policy's",
+          "point does not fit and the rule \"stop\" proposes no other")
+  } else {
+    paste("the session is not finished (is_finished(), by the models of",
+          "the last proposal), but by the models refitted to the points",
+          "told since, no point fits")
+  }
+  msg <- sprintf("%s: %s of the budget %s is spent, %s is left; %s",
+                 what, format(signif(session$spent, 6)),
+                 format(signif(session$budget, 6)),
+                 format(signif(session$budget - session$spent, 6)), status)
+  stop(costbo_condition(c("costbo_error_budget", "costbo_error"), msg,
+                        user_call(call)))
 }
 
 # Where a session stands, as a run's stop_code and stop_reason: "budget"

@@ -128,42 +128,6 @@ new_session <- function(problem, policy, initial, charge_initial, gp_args,
   structure(state, class = "bo_session")
 }
 
-# Record a data frame of evaluated points as the initial design (`charge`:
-# do their costs count against the budget?).
-state_initial <- function(state, initial, call = sys.call(-1L),
-                          charge = state$charge_initial) {
-  pr <- state$problem
-  d <- pr$d
-  if (!is.data.frame(initial)) {
-    stop_arg("initial", "a data frame with columns x1..xd and value", initial,
-             call = call)
-  }
-  ix <- problem_initial_x(pr, initial, call)
-  miss <- c(ix$missing, setdiff(c("value", problem_initial_columns(pr)),
-                                names(initial)))
-  if (length(miss)) {
-    stop_arg("initial", sprintf("a data frame with column%s %s",
-                                if (length(miss) > 1L) "s" else "",
-                                paste(miss, collapse = ", ")),
-             show = FALSE, call = call)
-  }
-  X <- ix$X
-  value <- check_vector(initial$value, nrow(X), arg = "initial$value",
-                        call = call)
-  value <- user_value(pr, value) # the objective's direction to costbo's
-  index <- problem_in_domain(pr, X, "initial", call)
-  init <- problem_initial_steps(pr, initial, X, index, call)
-  cost <- check_vector(init$cost, nrow(X), arg = "initial$cost", call = call)
-  if (any(cost <= 0)) {
-    stop_arg("initial$cost", "positive", show = FALSE, call = call)
-  }
-  for (i in seq_len(nrow(X))) {
-    state <- state_record(state, init$steps[[i]], value[i], cost[i],
-                          "initial", charge = charge)
-  }
-  state
-}
-
 #' @rdname bo_session
 #' @param session A `bo_session`.
 #' @param n The number of points to propose at once, for `n` experiments run
@@ -187,7 +151,9 @@ state_initial <- function(state, initial, call = sys.call(-1L),
 #'   probability that it fits in the budget left (the pending points'
 #'   costs counted) in attribute `"prob_fit"` (see the section on budget
 #'   accounting of [bo_optimize()]). Pass it back to `bo_tell()` unchanged:
-#'   the next `bo_ask()` then warm-starts from these models, the session
+#'   the next `bo_ask()` then warm-starts from these models, a known cost
+#'   is not worked out again (the price `bo_ask()` worked out is kept with
+#'   the point it is of, attribute `"price"`), the session
 #'   records the prediction (columns `cost_predicted`, `cost_lower`,
 #'   `cost_upper` and `prob_fit` of [as.data.frame()], from which later
 #'   intervals learn their calibration) and proceeds exactly as
@@ -215,14 +181,6 @@ bo_ask <- function(session, n = 1L) {
   # the budget rule's check that something fits counts as the first point's
   asked <- session_ask(session, n, proc.time()[["elapsed"]] - t0)
   session_points(session, asked, n)
-}
-
-# The budget rule of bo_ask() for the policy's proposal p, made in the state
-# fs (the pending points fantasized) with `remaining` budget: list(p, none),
-# as budget_apply_rule() gives it in bo_optimize(); session_ask() then
-# checks the point against the budget.
-session_budget_rule <- function(fs, p, remaining) {
-  budget_apply_rule(fs, p, remaining)
 }
 
 #' @export
@@ -297,13 +255,19 @@ bo_tell <- function(session, x, value, cost = NULL, asked = NULL) {
       stop_arg("cost", "given: this problem's cost is measured", NULL,
                show = FALSE)
     }
-    pc <- problem_price(pr, told$step)
-    if (nzchar(pc$message)) {
-      stop_arg("cost", sprintf(paste("given: the problem's cost function",
-                                     "gives no cost at `x` (%s)"),
-                               pc$message), NULL, show = FALSE)
+    # the price bo_ask() worked out, when `x` is the point it was of
+    asked <- if (inherits(told$src, "bo_point")) attr(told$src, "price")
+    if (is.list(asked) && identical(asked$x, told$step$x)) {
+      cost <- asked$cost
+    } else {
+      pc <- problem_price(pr, told$step)
+      if (nzchar(pc$message)) {
+        stop_arg("cost", sprintf(paste("given: the problem's cost function",
+                                       "gives no cost at `x` (%s)"),
+                                 pc$message), NULL, show = FALSE)
+      }
+      cost <- pc$cost
     }
-    cost <- pc$cost
   }
   cost <- if (pr$cost_type == "measured" && is.atomic(cost) &&
               length(cost) == 1L && is.na(cost)) {
@@ -398,4 +362,3 @@ print_state_summary <- function(x) {
                 format_point(x$problem, x$X[i, ])))
   }
 }
-

@@ -2,6 +2,8 @@
 # memory, in plain R objects, so that sessions and runs survive saveRDS()
 # and travel to parallel workers. bo_session()/bo_ask()/bo_tell() expose it
 # for real experiments; bo_optimize() drives it with the problem's objective.
+# A user's table of evaluations enters it as its initial design
+# (state_initial(), for bo_optimize(initial = ) and bo_session(initial = )).
 
 new_state <- function(problem, policy, charge_initial, model = list(),
                       budget_rule = "feasible", budget_prob = 0.9) {
@@ -55,6 +57,42 @@ state_record <- function(state, step, value, cost, phase, status = "ok",
     state$budget_start <- state$budget
   } else if (phase == "initial") {
     state$budget_start <- state$budget - state$spent
+  }
+  state
+}
+
+# Record a data frame of evaluated points as the initial design (`charge`:
+# do their costs count against the budget?).
+state_initial <- function(state, initial, call = sys.call(-1L),
+                          charge = state$charge_initial) {
+  pr <- state$problem
+  d <- pr$d
+  if (!is.data.frame(initial)) {
+    stop_arg("initial", "a data frame with columns x1..xd and value", initial,
+             call = call)
+  }
+  ix <- problem_initial_x(pr, initial, call)
+  miss <- c(ix$missing, setdiff(c("value", problem_initial_columns(pr)),
+                                names(initial)))
+  if (length(miss)) {
+    stop_arg("initial", sprintf("a data frame with column%s %s",
+                                if (length(miss) > 1L) "s" else "",
+                                paste(miss, collapse = ", ")),
+             show = FALSE, call = call)
+  }
+  X <- ix$X
+  value <- check_vector(initial$value, nrow(X), arg = "initial$value",
+                        call = call)
+  value <- user_value(pr, value) # the objective's direction to costbo's
+  index <- problem_in_domain(pr, X, "initial", call)
+  init <- problem_initial_steps(pr, initial, X, index, call)
+  cost <- check_vector(init$cost, nrow(X), arg = "initial$cost", call = call)
+  if (any(cost <= 0)) {
+    stop_arg("initial$cost", "positive", show = FALSE, call = call)
+  }
+  for (i in seq_len(nrow(X))) {
+    state <- state_record(state, init$steps[[i]], value[i], cost[i],
+                          "initial", charge = charge)
   }
   state
 }

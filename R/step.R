@@ -2,8 +2,8 @@
 # step_decide(), used by the sequential loop (run_step() in loop.R), the
 # asynchronous loop (async_fill() in async.R) and the mlr3 tuner
 # (tuner_optimize() in mlr3.R), and one table of the reasons a run stops,
-# by code (as bbotk's terminators): the loops record, launch, wait or stop;
-# they never decide.
+# by code (as bbotk's terminators), with the codes and reasons of failures:
+# the loops record, launch, wait or stop; they never decide.
 
 # Why a run stops, for people, by the code programs read (run$stop_code).
 # Codes whose reason depends on the run ("policy_failed", "objective_failed",
@@ -65,6 +65,42 @@ stop_run <- function(state, code, reason = stop_reasons[[code]]) {
   state
 }
 
+# The stop code of a run that stops on the failed evaluation `ev`.
+failure_code <- function(ev) {
+  if (isTRUE(ev$cost_function)) "cost_failed" else "objective_failed"
+}
+
+# Why a run stops on the failed evaluation `ev` (at an initial point or not).
+failure_reason <- function(ev, initial = FALSE) {
+  if (isTRUE(ev$cost_function)) {
+    return(if (initial) paste(ev$message, "(at an initial point)") else
+      ev$message)
+  }
+  if (initial) {
+    sprintf("the objective failed at an initial point: %s", ev$message)
+  } else paste("the objective failed:", ev$message)
+}
+
+# How a run ends when its policy signals the error e: a known cost written
+# in R that failed where the policy asked for it ends it as "cost_failed"
+# (with on_error = "skip" the policy sees such points as unaffordable
+# instead, see cost_skipping_failures()), anything else as "policy_failed".
+policy_failure_code <- function(e) {
+  if (inherits(e, "costbo_error_cost")) "cost_failed" else "policy_failed"
+}
+policy_failure_reason <- function(e) {
+  if (inherits(e, "costbo_error_cost_never_valid")) return(conditionMessage(e))
+  if (inherits(e, "costbo_error_cost")) {
+    paste(conditionMessage(e), "(where the policy asked for it)")
+  } else paste("the policy failed:", conditionMessage(e))
+}
+
+# The end of a run (of either loop): its progress closed, its state a bo_run.
+finish_run <- function(state, ctl) {
+  progress_end(ctl)
+  structure(state, class = "bo_run")
+}
+
 # What to do with the policy's proposal p (from state_propose() or
 # async_propose()) in `state`, with `committed` of the budget held by
 # pending evaluations, `busy` when some are pending (a finished one may
@@ -104,7 +140,7 @@ step_decide <- function(state, p, committed = 0, busy = FALSE,
   if (nzchar(pc$message)) return(fail(p, pc$message))
   remaining <- state$budget - state$spent - committed
   t0 <- proc.time()[["elapsed"]]
-  alt <- budget_apply_rule(model, p, remaining)
+  alt <- budget_apply_rule(model, p, remaining, pc)
   rule_time <- proc.time()[["elapsed"]] - t0
   if (alt$none) return(declined(pc, budget_none_reason(state, remaining)))
   if (!identical(alt$p, p)) {

@@ -5,7 +5,12 @@
 # EI-PU-CC policy and for a CMDP rollout (h = 2, 8 samples) on Branin with
 # a linear cost after 6 initial points. Prints, for each: the calls, the
 # files, the changes of file along the call sequence, the calls of check_*
-# helpers, the .Call()s, and the calls per file.
+# helpers, the .Call()s, and the calls per file. Then the static call
+# graph of all of R/, file by file (tests/testthat/helper-architecture.R,
+# which tests/testthat/test-architecture.R checks too): its files and uses,
+# each file's level (one above the highest file it uses), and its cycles
+# (strongly connected components of more than one file) with the uses
+# inside them.
 #
 #   Rscript bench/call-trace.R [lib] [sequence]
 #
@@ -108,5 +113,33 @@ for (case in list(list("EI-PU-CC", policy_ei_pu_cc()),
   if (length(args) > 1 && args[2] == "sequence") {
     cat(strwrap(paste(sprintf("%s(%s)", log, sub("[.]R$", "", file_of[log])),
                       collapse = " > "), 100), sep = "\n")
+  }
+}
+
+# The static call graph of R/: no file may use, directly or not, a file
+# that uses it.
+if (requireNamespace("codetools", quietly = TRUE)) {
+  source(file.path(src_dir, "..", "tests", "testthat", "helper-architecture.R"))
+  arch <- arch_check(src_dir)
+  g <- arch$graph
+  cat(sprintf("\nstatic call graph of R/: %d files, %d definitions, %d uses between files\n",
+              length(unique(arch$definitions$file)), nrow(arch$definitions),
+              nrow(unique(g[c("from", "to")]))))
+  cat(sprintf("  cycles: %d%s\n", length(arch$cycles),
+              if (length(arch$cycles)) sprintf(" (of %s files)",
+                paste(lengths(arch$cycles), collapse = ", ")) else ""))
+  lv <- arch_levels(unique(arch$definitions$file), g$from, g$to)
+  cat("  levels (a file uses only files of lower levels; NA: in or above a cycle):\n")
+  for (l in sort(unique(lv), na.last = TRUE)) {
+    cat(sprintf("    %2s: %s\n", l, paste(sort(names(lv)[lv %in% l]),
+                                          collapse = " ")))
+  }
+  for (cy in arch$cycles) {
+    cat("  files of a cycle:", cy, "\n")
+    inside <- g[g$from %in% cy & g$to %in% cy, ]
+    for (ft in split(inside, paste(inside$from, inside$to))) {
+      cat(sprintf("    %s -> %s: %s\n", ft$from[1], ft$to[1],
+                  paste(unique(ft$used), collapse = ", ")))
+    }
   }
 }

@@ -54,6 +54,30 @@ test_that("one virtual worker gives the sequential run, evaluation for evaluatio
   }
 })
 
+test_that("a known cost written in R is called once per step on k workers", {
+  calls <- 0L
+  cost <- function(x) {
+    calls <<- calls + 1L
+    1 + x[1]
+  }
+  prob <- bo_problem(function(x) sin(3 * x[1]) + cos(2 * x[2]),
+                     lower = c(0, 0), upper = c(1, 1), cost = cost,
+                     budget = 30)
+  for (k in 1:2) for (charge in c(TRUE, FALSE)) {
+    calls <- 0L
+    run <- bo_optimize(prob, policy_ei(), n_init = 4, seed = 1,
+                       max_evaluations = 5, charge_initial = charge,
+                       workers = k, clock = "simulated", progress = FALSE)
+    df <- as.data.frame(run)
+    expect_identical(nrow(df), 9L)
+    # the 6 synthetic points of check_run_ready(), then one price per
+    # evaluation launched
+    expect_identical(calls, 6L + 9L,
+                     label = sprintf("calls (k = %d, charge_initial = %s)",
+                                     k, charge))
+  }
+})
+
 test_that("the simulated clock runs k evaluations at once, each for its cost", {
   prob <- test_problem("dropwave", seed = 2)
   run <- bo_optimize(prob, policy_ei_pu(), workers = 4, clock = "simulated",

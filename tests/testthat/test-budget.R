@@ -165,7 +165,8 @@ test_that("when the proposal does not fit, the rule takes the best candidate tha
   expect_gt(cp, 1.5)
   remaining <- (1 + cp) / 2
   set.seed(7)
-  alt <- costbo:::budget_apply_rule(st, p, remaining)
+  pc <- list(cost = cp, message = "")
+  alt <- costbo:::budget_apply_rule(st, p, remaining, pc)
   expect_false(alt$none)
   expect_true(alt$p$info$budget_feasible)
   n <- costbo:::budget_candidate_count(prob, TRUE)
@@ -190,7 +191,7 @@ test_that("when the proposal does not fit, the rule takes the best candidate tha
   expect_true(is.numeric(d$p$rule_time) && d$p$rule_time >= 0)
   # nothing fits: the run ends
   set.seed(7)
-  none <- costbo:::budget_apply_rule(st, p, 0.5)
+  none <- costbo:::budget_apply_rule(st, p, 0.5, pc)
   expect_true(none$none)
 })
 

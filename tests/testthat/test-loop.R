@@ -682,3 +682,31 @@ test_that("a run with no natural end stops at costbo's cap, with a warning", {
                                 on_error = "skip", progress = FALSE,
                                 max_evaluations = 2))
 })
+
+test_that("a known cost written in R is called once per step", {
+  # a policy that does not call the cost itself (EI); a budget every point
+  # fits in, so that the budget rule keeps the policy's proposals
+  calls <- 0L
+  cost <- function(x) {
+    calls <<- calls + 1L
+    1 + x[1]
+  }
+  prob <- bo_problem(function(x) sin(3 * x[1]) + cos(2 * x[2]),
+                     lower = c(0, 0), upper = c(1, 1), cost = cost,
+                     budget = 30)
+  for (rule in c("feasible", "stop")) for (charge in c(TRUE, FALSE)) {
+    calls <- 0L
+    run <- bo_optimize(prob, policy_ei(), n_init = 4, seed = 1,
+                       max_evaluations = 5, budget_rule = rule,
+                       charge_initial = charge, progress = FALSE)
+    df <- as.data.frame(run)
+    expect_identical(c(sum(df$phase == "initial"), sum(df$phase == "bo")),
+                     c(4L, 5L))
+    expect_equal(df$cost, 1 + df$x1, tolerance = 1e-15)
+    # 2 (d + 1) = 6 synthetic points priced once each before paying
+    # (check_run_ready()), then one price per evaluation: 4 + 5
+    expect_identical(calls, 6L + 4L + 5L,
+                     label = sprintf("calls (%s, charge_initial = %s)", rule,
+                                     charge))
+  }
+})

@@ -233,6 +233,32 @@ test_that("a known cost is checked before each evaluation and archived", {
   expect_identical(inst$result$classif.acc, max(a$classif.acc))
 })
 
+test_that("the tuner calls a known cost once per configuration", {
+  skip_mlr3()
+  calls <- 0L
+  cost <- function(p) {
+    calls <<- calls + 1L
+    1 + p$minsplit / 16
+  }
+  learner <- mlr3::lrn("classif.rpart",
+    cp = paradox::to_tune(1e-3, 0.5, logscale = TRUE),
+    minsplit = paradox::to_tune(2, 64))
+  inst <- mlr3tuning::ti(task = mlr3::tsk("sonar"), learner = learner,
+    resampling = mlr3::rsmp("holdout"), measures = mlr3::msr("classif.acc"),
+    terminator = bbotk::trm("evals", n_evals = 8))
+  tuner <- mlr3tuning::tnr("costbo", policy = policy_ei(), budget = 1000,
+                           cost = cost, n_init = 4, charge_initial = TRUE)
+  set.seed(3)
+  tuner$optimize(inst)
+  a <- inst$archive$data
+  expect_identical(nrow(a), 8L)
+  expect_identical(a$cost, 1 + a$minsplit / 16)
+  # the 2 (d + 1) = 6 synthetic points of check_run_ready(), one price per
+  # configuration evaluated, and one for the proposal the terminator ended
+  # before its evaluation
+  expect_identical(calls, 6L + 8L + 1L)
+})
+
 test_that("the initial design goes in the fewest batches the budget allows", {
   skip_mlr3()
   learner <- mlr3::lrn("classif.rpart",

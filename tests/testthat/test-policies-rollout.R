@@ -840,3 +840,44 @@ test_that("the size arguments of the rollout policies are capped", {
   expect_match(conditionMessage(e), "`n_nodes` must be a single whole number in [1, 1000]",
                fixed = TRUE)
 })
+
+test_that("the rollouts' controls are checked when the policy is made, not at each proposal", {
+  # a control completed for a proposal is the one a full check builds
+  for (paper in c(FALSE, TRUE)) {
+    rc <- costbo:::check_rollout_control(list(), paper = paper)
+    build <- if (paper) costbo:::cmdp_paper_control else costbo:::cmdp_control
+    ctl <- build(3L, 1L, Inf, rc, FALSE)
+    for (remaining in c(Inf, 2.5)) for (latent in c(FALSE, TRUE)) {
+      expect_identical(costbo:::cmdp_control_at(ctl, remaining, latent),
+                       build(3L, 1L, remaining, rc, latent))
+    }
+  }
+  rc <- costbo:::check_rollout_control(list())
+  rh <- costbo:::rh_control(0L, rc, 0, Inf)
+  expect_identical(costbo:::rh_control_at(rh, 7, 3.5),
+                   costbo:::rh_control(0L, rc, 7, 3.5))
+  # a proposal of each rollout calls no check_*() helper
+  ns <- asNamespace("costbo")
+  checks <- grep("^check_", ls(ns), value = TRUE)
+  calls <- 0L
+  count <- function() calls <<- calls + 1L
+  pols <- list(policy_cmdp_rollout(2, n_samples = 4, optimizer = "compass",
+                                   control = list(n_raw = 20)),
+               policy_cmdp_rollout(2, n_samples = 4,
+                                   control = list(n_raw = 20, n_screen = 2,
+                                                  n_search = 4)),
+               policy_kg_rollout(2, n_nodes = 3, n_cand = 10))
+  for (pol in pols) {
+    st <- fixed_state(1, policy = pol)
+    for (nm in checks) {
+      suppressMessages(trace(nm, count, print = FALSE, where = ns))
+    }
+    calls <- 0L
+    set.seed(1)
+    p <- tryCatch(pol$propose(st), finally = for (nm in checks) {
+      suppressMessages(untrace(nm, where = ns))
+    })
+    expect_length(p$x, 2L)
+    expect_identical(calls, 0L, label = pol$label)
+  }
+})

@@ -284,3 +284,39 @@ test_that("only the problem classes read a problem's candidates, prior or varian
                     c("new_bo_problem", "print.bo_problem", "proposal_step"))
   expect_identical(others, character())
 })
+
+test_that("a problem with a prior or with sources refits by the workers of gp_finite() and gp_fit_miso(), to the same fit", {
+  cand <- as.matrix(expand.grid(seq(0, 1, length.out = 6),
+                                seq(0, 1, length.out = 5)))
+  K <- exp(-as.matrix(stats::dist(cand))^2 / (2 * 0.3^2)) + diag(1e-8, 30L)
+  fin <- bo_problem(function(x) sin(3 * x[1]) + cos(2 * x[2]),
+                    candidates = cand, cost = function(x) 1 + x[1],
+                    budget = 8, prior = list(mean = rep(0, 30L), cov = K),
+                    noise = 1e-6, maximize = FALSE)
+  miso <- test_problem_miso("rosenbrock", budget = 60, seed = 2)
+  for (pr in list(fin, miso)) {
+    pol <- if (identical(pr, miso)) policy_kg(n_nodes = 3, n_cand = 10) else
+      policy_ei()
+    run <- bo_optimize(pr, pol, n_init = 4, seed = 1, max_evaluations = 1,
+                       charge_initial = FALSE, progress = FALSE)
+    md <- costbo:::state_model_data(run)
+    refit <- costbo:::problem_fit(pr, run, md$use, md$y)
+    checked <- if (identical(pr, fin)) {
+      gp_finite(-rep(0, 30L), K, x = run$index[md$use], y = md$y,
+                noise = 1e-6)
+    } else {
+      gp_fit_miso(run$X[md$use, , drop = FALSE], run$source[md$use], md$y,
+                  n_sources = pr$n_sources, lower = pr$lower,
+                  upper = pr$upper, start = run$models$f)
+    }
+    expect_identical(refit, checked)
+    # too little data is said as for a box
+    if (identical(pr, miso)) {
+      expect_error(costbo:::problem_fit(pr, run, md$use, rep(1, length(md$y))),
+                   "at least two successful evaluations with different values",
+                   class = "costbo_error")
+    }
+  }
+  # the problem keeps its prior as gp_finite() read it
+  expect_identical(fin$prior, list(mean = -rep(0, 30L), cov = K))
+})

@@ -559,3 +559,42 @@ test_that("bo_ask(), bo_tell() and bo_resume() refuse states whose records disag
   expect_error(bo_resume(f, progress = FALSE), "`checkpoint` must be",
                class = "costbo_error_arg")
 })
+
+test_that("a known cost written in R is called once per point asked and told", {
+  calls <- 0L
+  cost <- function(x) {
+    calls <<- calls + 1L
+    1 + x[1]
+  }
+  f <- function(x) sin(3 * x[1]) + cos(2 * x[2])
+  # a budget the whole default design (6 points) and every proposal fit in;
+  # the rule "stop" (under "feasible", bo_ask() also prices candidates to
+  # see whether anything fits, see is_finished())
+  prob <- bo_problem(f, lower = c(0, 0), upper = c(1, 1), cost = cost,
+                     budget = 100)
+  for (q in 1:2) {
+    calls <- 0L
+    set.seed(1)
+    s <- bo_session(prob, policy_ei(), budget_rule = "stop")
+    # the 2 (d + 1) = 6 synthetic points of check_run_ready()
+    expect_identical(calls, 6L)
+    for (i in seq_len(10L / q)) {
+      xs <- bo_ask(s, n = q)
+      if (q == 1L) xs <- list(xs)
+      for (x in xs) s <- bo_tell(s, x, f(as.numeric(x)))
+    }
+    df <- as.data.frame(s)
+    expect_identical(c(sum(df$phase == "initial"), sum(df$phase == "bo")),
+                     c(6L, 4L))
+    expect_equal(df$cost, 1 + df$x1, tolerance = 1e-15)
+    # priced when asked, not again when told
+    expect_identical(calls, 6L + 10L, label = sprintf("calls (n = %d)", q))
+  }
+  # a point told with other coordinates than asked is priced at them
+  x <- bo_ask(s)
+  x[1] <- x[1] / 2
+  calls <- 0L
+  s <- bo_tell(s, x, f(as.numeric(x)))
+  expect_identical(calls, 1L)
+  expect_equal(s$cost[length(s$cost)], 1 + x[[1]], tolerance = 1e-15)
+})
