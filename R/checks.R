@@ -36,6 +36,36 @@ stop_arg <- function(arg, must, x = NULL, call = sys.call(-1L), show = TRUE) {
                         arg = arg, value = x))
 }
 
+# Signal that arguments `args` (two or more names) cannot be used together,
+# as a costbo_error_arg naming all of them ("`lower` and `upper` must have
+# the same length (2 and 3)."), so that whichever the user got wrong is
+# named; field `arg` holds the names.
+stop_args <- function(args, must, call = sys.call(-1L)) {
+  call <- user_call(call)
+  quoted <- vapply(args, arg_as_given, "", call = call, USE.NAMES = FALSE)
+  n <- length(quoted)
+  who <- if (n <= 2L) paste(quoted, collapse = " and ") else
+    paste0(paste(quoted[-n], collapse = ", "), " and ", quoted[n])
+  stop(costbo_condition(c("costbo_error_arg", "costbo_error"),
+                        sprintf("%s must %s.", who, must), call,
+                        arg = args, value = NULL))
+}
+
+# Arguments that must have the same length (recycled vectors may also have
+# length 1 when `one = TRUE`): `lens` their lengths, named by the arguments.
+# A mismatch names the two arguments whose lengths differ.
+check_same_length <- function(lens, one = FALSE, call = sys.call(-1L)) {
+  keep <- if (one) lens != 1L else rep(TRUE, length(lens))
+  l <- lens[keep]
+  if (length(unique(l)) > 1L) {
+    i <- c(1L, which(l != l[1L])[1L])
+    stop_args(names(l)[i], sprintf("have the same length%s (%d and %d)",
+                                   if (one) " or length 1" else "",
+                                   l[i[1L]], l[i[2L]]), call = call)
+  }
+  invisible(if (length(l)) l[[1L]] else 1L)
+}
+
 stop_costbo <- function(msg, call = sys.call(-1L)) {
   stop(costbo_condition("costbo_error", paste(msg, collapse = " "),
                         user_call(call)))
@@ -417,15 +447,17 @@ check_acq_vector <- function(x, n, min = -Inf, max = Inf, min_open = FALSE,
   } else if (is.finite(min)) {
     sprintf(" %s %g", if (min_open) ">" else ">=", min)
   } else ""
-  must <- sprintf("a numeric vector of length 1 or %d with finite values%s",
-                  n, rng)
-  ok <- is.numeric(x) && is.null(dim(x)) && length(x) %in% c(1L, n) &&
+  must <- sprintf("a numeric vector%s with finite values%s",
+                  if (is.null(n)) "" else sprintf(" of length 1 or %d", n),
+                  rng)
+  ok <- is.numeric(x) && is.null(dim(x)) &&
+    (if (is.null(n)) length(x) >= 1L else length(x) %in% c(1L, n)) &&
     !anyNA(x) && all(is.finite(x))
   if (ok) {
     ok <- all(if (min_open) x > min else x >= min) && all(x <= max)
   }
   if (!ok) stop_arg(arg, must, x, call)
-  rep_len(as.double(x), n)
+  if (is.null(n)) as.double(x) else rep_len(as.double(x), n)
 }
 
 check_named_list <- function(x, class, arg, allow_function = FALSE,
