@@ -371,14 +371,10 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
   d <- model$d
   if (is.null(lower)) lower <- model$lower
   if (is.null(upper)) upper <- model$upper
-  if (is.numeric(lower)) lower <- rep_len(lower, d)
-  if (is.numeric(upper)) upper <- rep_len(upper, d)
-  lower <- check_vector(lower, d, arg = "lower", call = call)
-  upper <- check_vector(upper, d, arg = "upper", call = call)
-  if (any(upper <= lower)) {
-    stop_arg("upper", "greater than `lower` in every coordinate", upper,
-             call = call)
-  }
+  box <- check_box(lower, upper, d, of = "the inputs of `model`",
+                   call = call)
+  lower <- box$lower
+  upper <- box$upper
   n_raw <- check_count_cells(if (is.null(n_raw)) 200L * d else n_raw, d,
                              arg = "n_raw", call = call)
   n_starts <- check_count(if (is.null(n_starts)) 10L * d else n_starts,

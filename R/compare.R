@@ -285,10 +285,16 @@ compare_data <- function(x, policy, baseline, measure, higher_is_better,
   } else if (is.data.frame(x)) {
     measure <- check_string(measure, call = call)
     need <- c("problem", "policy", "rep", measure)
-    if (!all(need %in% names(x)) || !is.numeric(x[[measure]])) {
+    if (!all(need[1:3] %in% names(x))) {
       stop_arg("x", sprintf("a data frame with columns %s (%s numeric)",
                             paste(need, collapse = ", "), measure), x,
                call, show = FALSE)
+    }
+    if (!is.numeric(x[[measure]])) {
+      stop_args(c("measure", "x"), sprintf(
+        "match: `measure` names a numeric column of `x` (\"%s\" is %s)",
+        measure, if (measure %in% names(x)) "not numeric" else
+          "not a column"), call = call)
     }
     if (is.null(higher_is_better)) {
       stop_arg("higher_is_better", "TRUE or FALSE for a data frame `x`",

@@ -100,7 +100,8 @@
 #'   to \[lower, upper\], with variance `variance` on the unit scale (after
 #'   truncation; the paper uses 0.02, 0.04 and 0.08).
 #' @param variance The default distributions' variance on the unit interval
-#'   (one number or one per input, in (0, 1/12)).
+#'   (one number or one per input, in (1e-8, 1/12), the truncated normal's
+#'   scale being found in \[1e-4, 1e3\]).
 #' @param noise_free With `control_sets`: optionally the noise-free
 #'   objective as a function of a matrix of points (one per row) returning
 #'   one value per row. With it (and `optimum`) runs report the regret of
@@ -227,31 +228,26 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
   }
   if (missing(budget)) stop_arg("budget", "given", NULL, show = FALSE)
   budget <- check_number(budget, min = 0, min_open = TRUE)
+  d <- NULL
   if (!is.null(candidates)) {
     candidates <- check_matrix(candidates, arg = "candidates")
     d <- ncol(candidates)
     rc <- apply(candidates, 2L, range)
     if (is.null(lower)) lower <- rc[1L, ]
     if (is.null(upper)) upper <- rc[2L, ] + ifelse(rc[2L, ] > rc[1L, ], 0, 1)
-  } else {
-    if (is.null(lower) || is.null(upper)) {
-      stop_arg(if (is.null(lower)) "lower" else "upper",
-               "given when there are no `candidates`", NULL, show = FALSE)
-    }
-    d <- max(length(lower), length(upper))
+  } else if (is.null(lower) || is.null(upper)) {
+    stop_arg(if (is.null(lower)) "lower" else "upper",
+             "given when there are no `candidates`", NULL, show = FALSE)
   }
-  if (is.numeric(lower) && length(lower) == 1L) lower <- rep(lower, d)
-  if (is.numeric(upper) && length(upper) == 1L) upper <- rep(upper, d)
-  lower <- check_vector(lower, d, arg = "lower")
-  upper <- check_vector(upper, d, arg = "upper")
-  if (any(upper <= lower)) {
-    stop_arg("upper", "greater than `lower` in every coordinate", upper)
-  }
+  box <- check_box(lower, upper, d, of = "the columns of `candidates`")
+  lower <- box$lower
+  upper <- box$upper
+  d <- length(lower)
   if (!is.null(candidates)) {
     tol <- 1e-10 * (upper - lower)
     if (any(sweep(candidates, 2L, lower - tol) < 0) ||
         any(sweep(candidates, 2L, upper + tol) > 0)) {
-      stop_arg("candidates", "inside [lower, upper]", show = FALSE)
+      stop_arg("candidates", "inside [`lower`, `upper`]", show = FALSE)
     }
   }
   if (!is.null(prior)) {
@@ -269,7 +265,7 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
     # gp_finite() validates the mean and the covariance
     gp_finite(prior$mean, prior$cov, noise = noise)
     if (length(prior$mean) != nrow(candidates)) {
-      stop_arg("prior", sprintf("of dimension nrow(candidates) = %d",
+      stop_arg("prior", sprintf("of dimension nrow(`candidates`) = %d",
                                 nrow(candidates)), prior)
     }
   }

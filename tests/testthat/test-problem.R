@@ -151,7 +151,7 @@ test_that("the cost families follow the papers' formulas", {
 
 test_that("cost constructors reject bad arguments, naming them", {
   bad <- function(expr) expect_error(expr, class = "costbo_error_arg")
-  bad(cost_linear(c(0, 0), 1))
+  bad(cost_linear(c(0, 0), c(1, 1, 1)))
   bad(cost_linear(c(0, 0), c(1, -1)))
   bad(cost_linear(0, 1, a = -1))
   bad(cost_linear(0, 1, a = 1, b = -2))
