@@ -269,7 +269,9 @@ acq_values <- function(spec, Xs, grad) {
 #' @param remaining Remaining budget, for `"q1"`.
 #' @param nu Cost-cooling exponent in \[0, 1\], for `"ei_pu_cc"`.
 #' @param lambda Cost multiplier, for `"pbgi"`.
-#' @param beta Exploration weight for `"ucb"` (default 2).
+#' @param beta Exploration weight for `"ucb"` (default 2). A setting the
+#'   type does not use (`remaining`, `nu`, `lambda`, `beta`) is ignored; it
+#'   must be `NULL` or a number.
 #' @param grad Also return the gradient in `x`?
 #' @return With `grad = FALSE` a numeric vector of values, one per point;
 #'   otherwise a list with `value` and `grad` (a matrix with one row per point

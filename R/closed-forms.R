@@ -312,7 +312,8 @@ check_acq_range <- function(type, res, given, grad, call) {
 #' @param best Best objective value observed so far.
 #' @param g Gittins indices, for example from
 #'   `acq_closed_form("pbgi", ...)` at the candidate points or the maximum
-#'   found by an optimizer. An empty vector means nothing is left to open.
+#'   found by an optimizer. An empty vector means nothing is left to open;
+#'   `Inf` and `-Inf` compare as usual (not `NA`).
 #'
 #' @return `TRUE` if the rule says stop, `FALSE` otherwise.
 #'

@@ -36,7 +36,8 @@
 #'   `measure` and, for `"best_value"`, from each problem's direction
 #'   (`maximize` in [bo_problem()]).
 #' @param cost For a benchmark, the cost at which to read the measure: a
-#'   single number, or `NULL` (default) for each problem's budget.
+#'   single number, or `NULL` (default) for each problem's budget; ignored
+#'   for a data frame.
 #' @param level Confidence level of the intervals.
 #' @return A data frame of class `bo_compare` with one row per problem in
 #'   which both policies have paired replications: `problem`, `policy`,
