@@ -133,6 +133,10 @@ test_that("a mismatch of a pair names both members, whichever is wrong", {
   pair(cost_linear(0, 1, a = 1, b = -2), c("a", "b"), "cost_linear")
   pair(cost_cosine(0, 1, a = 1, seed = 2), c("a", "seed"), "cost_cosine")
   pair(minimax_points(9, 2, n_ref = 5), c("n_ref", "n"), "minimax_points")
+  pair(policy_bmsei(steps = 3, fantasies = c(4, 4, 2)),
+       c("steps", "fantasies"), "policy_bmsei")
+  pair(policy_bmsei(fantasies = c(4, 2)), c("steps", "fantasies"),
+       "policy_bmsei")
   cfit <- gp_fit(matrix(runif(30), ncol = 3), runif(10), lower = 0,
                  upper = 1, n_starts = 1)
   pair(acq_expected_ucb(cfit, c(0.2, 0.7, 0.1), controlled = c(3, 1),
