@@ -202,8 +202,10 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
                            identical(gp_transform(start),
                                      if (is.null(space)) no_transform else
                                        space$transform))) {
-    stop_arg("start", sprintf("a costbo_gp fit with kernel \"%s\" on %d inputs",
-                              kernel, d), start)
+    stop_arg("start", sprintf(paste(
+      "a costbo_gp fit of the same `kernel` (\"%s\") on as many inputs as",
+      "`X` has columns (%d)%s"), kernel, d,
+      if (is.null(space)) "" else ", on the same `space`"), start)
   }
   if (!is.null(n_starts)) {
     n_starts <- check_count_max(n_starts, 1L, 1000L, arg = "n_starts")

@@ -85,8 +85,9 @@ gp_fit_miso <- function(X, source, y, n_sources = NULL, lower = NULL,
   if (!is.null(start)) start <- check_gp_object(start, arg = "start")
   if (!is.null(start) && !(identical(gp_variant(start), "miso") &&
                            start$d == d && start$n_sources == n_sources)) {
-    stop_arg("start", sprintf("a gp_fit_miso() fit with %d sources on %d inputs",
-                              n_sources, d), start)
+    stop_arg("start", sprintf(paste(
+      "a gp_fit_miso() fit with as many sources (%d, `n_sources`) and",
+      "inputs (%d, the columns of `X`)"), n_sources, d), start)
   }
   range <- bounds$upper - bounds$lower
   Xs <- cbind(sweep(sweep(X, 2L, bounds$lower), 2L, range, "/"), source)

@@ -200,7 +200,7 @@ simulate.costbo_gp <- function(object, nsim = 1, seed = NULL, newdata, ...) {
   gp_require(object, "sample", arg = "object")
   Xn <- gp_newdata(object, newdata)
   if (as.double(nsim) * nrow(Xn) > 1e8) {
-    stop_arg("nsim", sprintf("at most %d for %d points (1e8 values)",
+    stop_arg("nsim", sprintf("at most %d for %d points of `newdata` (1e8 values)",
                              floor(1e8 / nrow(Xn)), nrow(Xn)), nsim)
   }
   if (nrow(Xn) > gp_max_sample_points) {

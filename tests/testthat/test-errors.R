@@ -164,6 +164,14 @@ test_that("a mismatch of a pair names both members, whichever is wrong", {
   }
   expect_match(conditionMessage(caught(gp_fit(X, y, upper = c(1, 0.5)))),
                "`X` must be inside the box [`lower`, `upper`]", fixed = TRUE)
+  # a warm start of another kernel or dimension: the message names what
+  # it must match
+  e <- caught(gp_fit(X, y, kernel = "se", start = fit))
+  expect_identical(e$arg, "start")
+  expect_match(conditionMessage(e), "same `kernel` .* as `X` has columns")
+  e <- caught(simulate(fit, nsim = 1e8, newdata = rbind(c(0.1, 0.2),
+                                                        c(0.3, 0.4))))
+  expect_match(conditionMessage(e), "2 points of `newdata`", fixed = TRUE)
 })
 
 test_that("the reported call is the one the user made", {
