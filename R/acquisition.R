@@ -269,7 +269,9 @@ acq_values <- function(spec, Xs, grad) {
 #' @param remaining Remaining budget, for `"q1"`.
 #' @param nu Cost-cooling exponent in \[0, 1\], for `"ei_pu_cc"`.
 #' @param lambda Cost multiplier, for `"pbgi"`.
-#' @param beta Exploration weight for `"ucb"` (default 2).
+#' @param beta Exploration weight for `"ucb"` (default 2). A setting the
+#'   type does not use (`remaining`, `nu`, `lambda`, `beta`) is ignored; it
+#'   must be `NULL` or a number.
 #' @param grad Also return the gradient in `x`?
 #' @return With `grad = FALSE` a numeric vector of values, one per point;
 #'   otherwise a list with `value` and `grad` (a matrix with one row per point
@@ -371,14 +373,10 @@ acq_maximize <- function(model, type = "ei", cost_model = NULL, cost = NULL,
   d <- model$d
   if (is.null(lower)) lower <- model$lower
   if (is.null(upper)) upper <- model$upper
-  if (is.numeric(lower)) lower <- rep_len(lower, d)
-  if (is.numeric(upper)) upper <- rep_len(upper, d)
-  lower <- check_vector(lower, d, arg = "lower", call = call)
-  upper <- check_vector(upper, d, arg = "upper", call = call)
-  if (any(upper <= lower)) {
-    stop_arg("upper", "greater than `lower` in every coordinate", upper,
-             call = call)
-  }
+  box <- check_box(lower, upper, d, of = "the inputs of `model`",
+                   call = call)
+  lower <- box$lower
+  upper <- box$upper
   n_raw <- check_count_cells(if (is.null(n_raw)) 200L * d else n_raw, d,
                              arg = "n_raw", call = call)
   n_starts <- check_count(if (is.null(n_starts)) 10L * d else n_starts,

@@ -56,6 +56,36 @@ arg_as_given <- function(arg, call) {
   sprintf("`%s%s` (now `%s`)", old, substring(arg, nchar(top) + 1L), top)
 }
 
+# Signal that arguments `args` (two or more names) cannot be used together,
+# as a costbo_error_arg naming all of them ("`lower` and `upper` must have
+# the same length (2 and 3)."), so that whichever the user got wrong is
+# named; field `arg` holds the names.
+stop_args <- function(args, must, call = sys.call(-1L)) {
+  call <- user_call(call)
+  quoted <- vapply(args, arg_as_given, "", call = call, USE.NAMES = FALSE)
+  n <- length(quoted)
+  who <- if (n <= 2L) paste(quoted, collapse = " and ") else
+    paste0(paste(quoted[-n], collapse = ", "), " and ", quoted[n])
+  stop(costbo_condition(c("costbo_error_arg", "costbo_error"),
+                        sprintf("%s must %s.", who, must), call,
+                        arg = args, value = NULL))
+}
+
+# Arguments that must have the same length (recycled vectors may also have
+# length 1 when `one = TRUE`): `lens` their lengths, named by the arguments.
+# A mismatch names the two arguments whose lengths differ.
+check_same_length <- function(lens, one = FALSE, call = sys.call(-1L)) {
+  keep <- if (one) lens != 1L else rep(TRUE, length(lens))
+  l <- lens[keep]
+  if (length(unique(l)) > 1L) {
+    i <- c(1L, which(l != l[1L])[1L])
+    stop_args(names(l)[i], sprintf("have the same length%s (%d and %d)",
+                                   if (one) " or length 1" else "",
+                                   l[i[1L]], l[i[2L]]), call = call)
+  }
+  invisible(if (length(l)) l[[1L]] else 1L)
+}
+
 stop_costbo <- function(msg, call = sys.call(-1L)) {
   stop(costbo_condition("costbo_error", paste(msg, collapse = " "),
                         user_call(call)))
@@ -276,13 +306,15 @@ check_choice <- function(x, choices, arg = deparse(substitute(x)),
   x
 }
 
+# `of`: what fixes the number `len` (e.g. "one per column of `X`").
 check_positive_vector <- function(x, len, arg = deparse(substitute(x)),
-                                  call = sys.call(-1L)) {
+                                  call = sys.call(-1L), of = NULL) {
   force(arg)
   ok <- is.numeric(x) && length(x) %in% c(1L, len) && !anyNA(x) &&
     all(is.finite(x)) && all(x > 0)
   if (!ok) {
-    stop_arg(arg, sprintf("positive finite numbers (1 or %d of them)", len),
+    stop_arg(arg, sprintf("positive finite numbers (1 or %d of them%s)", len,
+                          if (is.null(of)) "" else paste(":", of)),
              x, call)
   }
   rep_len(as.double(x), len)
@@ -332,6 +364,57 @@ check_vector <- function(x, n = NULL, arg = deparse(substitute(x)),
     stop_arg(arg, "free of NA, NaN and infinite values", x, call,
              show = FALSE)
   x
+}
+
+# Arguments that give one element per point: `counts` their counts of
+# points (named by the arguments, the first the one that holds the points,
+# e.g. c(X = nrow(X), y = length(y))), `what` how each counts them (e.g.
+# c("rows", "values")). A mismatch names them all.
+check_per_point <- function(counts, what, call = sys.call(-1L)) {
+  if (length(unique(counts)) > 1L) {
+    stop_args(names(counts), sprintf(
+      "give one element per point (%s)",
+      paste(counts, what, "of", sprintf("`%s`", names(counts)),
+            collapse = ", ")), call = call)
+  }
+  invisible(counts[[1L]])
+}
+
+# The bounds `lower` and `upper` of a box: numeric vectors of the same
+# length, a single number recycled, each upper bound above its lower bound.
+# The dimension is `d` when something else fixes it (`of` says what, e.g.
+# "the columns of `X`"), else that of the longer bound. Returns
+# list(lower, upper).
+check_box <- function(lower, upper, d = NULL, of = NULL,
+                      call = sys.call(-1L)) {
+  lower <- check_vector(lower, arg = "lower", call = call)
+  upper <- check_vector(upper, arg = "upper", call = call)
+  if (is.null(d)) {
+    check_same_length(c(lower = length(lower), upper = length(upper)),
+                      one = TRUE, call = call)
+    d <- max(length(lower), length(upper))
+  }
+  for (a in c("lower", "upper")) {
+    v <- if (a == "lower") lower else upper
+    if (length(v) == 1L) v <- rep(v, d)
+    if (length(v) != d) {
+      stop_arg(a, sprintf("of length %s (%s)",
+                          if (d == 1L) "1" else sprintf("1 or %d", d), of),
+               if (a == "lower") lower else upper, call = call)
+    }
+    if (a == "lower") lower <- v else upper <- v
+  }
+  if (d < 1L) stop_arg("lower", "of length at least 1", lower, call = call)
+  if (any(upper <= lower)) {
+    stop_arg("upper", "greater than `lower` in every coordinate", upper,
+             call = call)
+  }
+  if (!all(is.finite(upper - lower))) {
+    stop_args(c("lower", "upper"), paste(
+      "span a box whose widths upper - lower are finite (they overflow",
+      "the double range)"), call = call)
+  }
+  list(lower = lower, upper = upper)
 }
 
 # Signal that argument `arg` cannot serve: the costbo error `cond` that the
@@ -406,12 +489,18 @@ check_index <- function(x, n, arg = deparse(substitute(x)),
   as.double(x)
 }
 
+# Source labels: `n` whole numbers >= 0 (any number of them, at least one,
+# when `n` is NULL).
 check_sources <- function(source, n, arg = deparse(substitute(source)),
                           call = sys.call(-1L)) {
   force(arg)
-  if (!(is.numeric(source) && length(source) == n && all(is.finite(source)) &&
-        all(source >= 0) && all(source == round(source)))) {
-    stop_arg(arg, sprintf("%d whole numbers >= 0 (0 = the objective)", n),
+  len_ok <- if (is.null(n)) length(source) >= 1L else length(source) == n
+  if (!(is.numeric(source) && len_ok &&
+        all(is.finite(source)) && all(source >= 0) &&
+        all(source == round(source)) &&
+        all(source <= .Machine$integer.max))) {
+    stop_arg(arg, sprintf("%s whole numbers >= 0 (0 = the objective)",
+                          if (is.null(n)) "a vector of" else n),
              source, call = call)
   }
   as.integer(source)
@@ -437,15 +526,17 @@ check_acq_vector <- function(x, n, min = -Inf, max = Inf, min_open = FALSE,
   } else if (is.finite(min)) {
     sprintf(" %s %g", if (min_open) ">" else ">=", min)
   } else ""
-  must <- sprintf("a numeric vector of length 1 or %d with finite values%s",
-                  n, rng)
-  ok <- is.numeric(x) && is.null(dim(x)) && length(x) %in% c(1L, n) &&
+  must <- sprintf("a numeric vector%s with finite values%s",
+                  if (is.null(n)) "" else sprintf(" of length 1 or %d", n),
+                  rng)
+  ok <- is.numeric(x) && is.null(dim(x)) &&
+    (if (is.null(n)) length(x) >= 1L else length(x) %in% c(1L, n)) &&
     !anyNA(x) && all(is.finite(x))
   if (ok) {
     ok <- all(if (min_open) x > min else x >= min) && all(x <= max)
   }
   if (!ok) stop_arg(arg, must, x, call)
-  rep_len(as.double(x), n)
+  if (is.null(n)) as.double(x) else rep_len(as.double(x), n)
 }
 
 check_named_list <- function(x, class, arg, allow_function = FALSE,

@@ -109,6 +109,19 @@ acq_closed_worker <- function(type, mean, sd, settings, cost = NULL,
 #' is `-Inf` its derivatives are 0. The known-cost indicator of `"q1"` is
 #' flat, so its `d_cost` is 0.
 #'
+#' Over the whole double range, values are exact wherever they are
+#' representable: where \eqn{m - f^*} (or \eqn{m + \beta s}, or \eqn{s t})
+#' overflows while the result does not, it is formed from halves, and far
+#' in the lower tail (\eqn{u < -10^5}) the derivatives of log EI come from
+#' the continued fraction of Mills' ratio. A point whose value, or with
+#' `grad = TRUE` one of its derivatives, is itself beyond the double range
+#' (an EI above 1.8e308, a log EI below -1.8e308, a derivative of log EI
+#' at a subnormal `sd`) is refused with an error naming the arguments and
+#' the first such point. A log value is `-Inf` only where the acquisition
+#' is exactly 0 (`sd` = 0 with `mean` <= `best`, or for `"log_q1"` a
+#' remaining budget that cannot pay: `remaining` <= 0, a known `cost`
+#' above it, or a `log_cost_sd` of 0 with `log_cost_mean` above its log).
+#'
 #' @param type The acquisition: one of `"ei"`, `"log_ei"`, `"ucb"`, `"q1"`,
 #'   `"log_q1"`, `"ei_pu"`, `"log_ei_pu"`, `"ei_pu_cc"`, `"log_ei_pu_cc"`,
 #'   `"pbgi"`.
@@ -127,7 +140,8 @@ acq_closed_worker <- function(type, mean, sd, settings, cost = NULL,
 #' @param grad If `TRUE`, also return the partial derivatives.
 #'
 #' @return With `grad = FALSE`, a numeric vector of the acquisition values,
-#'   one per point (the numeric arguments are recycled to a common length).
+#'   one per point (the numeric arguments have one value per point, or one
+#'   for all; other lengths are refused naming both arguments).
 #'   With `grad = TRUE`, a data frame with column `value` and the partial
 #'   derivatives `d_mean`, `d_sd` and, for the cost-aware types, either
 #'   `d_log_cost_mean` and `d_log_cost_sd` (unknown cost) or `d_cost` (known
@@ -220,11 +234,6 @@ acq_closed_form <- function(type, mean, sd, best, cost = NULL,
                log_cost_mean = log_cost_mean, log_cost_sd = log_cost_sd,
                remaining = remaining, nu = nu, lambda = lambda, beta = beta)
   args <- args[!vapply(args, is.null, logical(1))]
-  lens <- vapply(args, function(x) if (is.numeric(x)) length(x) else 1L,
-                 integer(1))
-  # the vectors' common length: that of `mean` when longer than 1, so that a
-  # setting of another length is the one blamed
-  n <- if (lens[["mean"]] > 1L) lens[["mean"]] else max(lens)
   # lower bound, whether it is open, upper bound
   bounds <- list(
     mean = c(-Inf, 0, Inf), best = c(-Inf, 0, Inf),
@@ -234,13 +243,18 @@ acq_closed_form <- function(type, mean, sd, best, cost = NULL,
   )
   for (a in names(args)) {
     b <- bounds[[a]]
-    args[[a]] <- check_acq_vector(args[[a]], n, min = b[1], max = b[3],
+    args[[a]] <- check_acq_vector(args[[a]], NULL, min = b[1], max = b[3],
                                   min_open = b[2] == 1, arg = a, call = call)
   }
+  # one value per point, or one for all: a mismatch names both vectors
+  n <- check_same_length(lengths(args), one = TRUE, call = call)
+  args <- lapply(args, rep_len, n)
+  given <- args
   if (!is.na(info$nu)) args$nu <- info$nu
   res <- acq_closed_worker(type, args$mean, args$sd, args, cost = args$cost,
                            log_cost_mean = args$log_cost_mean,
                            log_cost_sd = args$log_cost_sd, grad = grad)
+  check_acq_range(type, res, given, grad, call)
   if (!grad) return(res$value)
   cols <- c("value", "d_mean", "d_sd")
   if (uses_cost) {
@@ -248,6 +262,43 @@ acq_closed_form <- function(type, mean, sd, best, cost = NULL,
                                                 "d_log_cost_sd"))
   }
   as.data.frame(res[cols])
+}
+
+# Refuse moments and settings whose acquisition (or, with grad, one of its
+# partial derivatives) is beyond the double range: a value or derivative
+# that is not finite, except the -Inf of a log type where the acquisition
+# is exactly 0 (sd = 0 with mean <= best; for Q1 a remaining budget that
+# cannot pay: remaining <= 0, a known cost above it, or a log cost of sd 0
+# above its log). `given` holds the checked arguments, recycled.
+check_acq_range <- function(type, res, given, grad, call) {
+  info <- acq_type(type)
+  v <- res$value
+  n <- length(v)
+  zero <- rep(FALSE, n)
+  if (info$best) zero <- given$sd == 0 & given$mean <= given$best
+  if (info$setting %in% "remaining") {
+    R <- given$remaining
+    zero <- zero | R <= 0 | if (!is.null(given$cost)) given$cost > R else
+      given$log_cost_sd == 0 & given$log_cost_mean > log(pmax(R, 0))
+  }
+  bad <- !is.finite(v) & !(info$log & v == -Inf & zero)
+  if (grad) {
+    parts <- res[c("d_mean", "d_sd", "d_log_cost_mean", "d_log_cost_sd",
+                   "d_cost")]
+    for (p in parts) bad <- bad | !is.finite(p)
+  }
+  if (!any(bad)) return(invisible())
+  i <- which(bad)[1L]
+  at <- paste(sprintf("%s = %s", names(given),
+                      vapply(given, function(x) format(x[i], digits = 4),
+                             "")), collapse = ", ")
+  stop_args(names(given), sprintf(paste(
+    "keep \"%s\" and its derivatives within the double range: at point %d",
+    "(%s) %s"), type, i, at,
+    if (is.finite(v[i]) || (info$log && v[i] == -Inf && zero[i])) {
+      "a derivative is beyond it"
+    } else sprintf("the value is %s, beyond it", format(v[i]))),
+    call = call)
 }
 
 #' Pandora's Box stopping rule
@@ -261,7 +312,8 @@ acq_closed_form <- function(type, mean, sd, best, cost = NULL,
 #' @param best Best objective value observed so far.
 #' @param g Gittins indices, for example from
 #'   `acq_closed_form("pbgi", ...)` at the candidate points or the maximum
-#'   found by an optimizer. An empty vector means nothing is left to open.
+#'   found by an optimizer. An empty vector means nothing is left to open;
+#'   `Inf` and `-Inf` compare as usual (not `NA`).
 #'
 #' @return `TRUE` if the rule says stop, `FALSE` otherwise.
 #'

@@ -36,7 +36,8 @@
 #'   `measure` and, for `"best_value"`, from each problem's direction
 #'   (`maximize` in [bo_problem()]).
 #' @param cost For a benchmark, the cost at which to read the measure: a
-#'   single number, or `NULL` (default) for each problem's budget.
+#'   single number, or `NULL` (default) for each problem's budget; ignored
+#'   for a data frame.
 #' @param level Confidence level of the intervals.
 #' @return A data frame of class `bo_compare` with one row per problem in
 #'   which both policies have paired replications: `problem`, `policy`,
@@ -285,10 +286,16 @@ compare_data <- function(x, policy, baseline, measure, higher_is_better,
   } else if (is.data.frame(x)) {
     measure <- check_string(measure, call = call)
     need <- c("problem", "policy", "rep", measure)
-    if (!all(need %in% names(x)) || !is.numeric(x[[measure]])) {
+    if (!all(need[1:3] %in% names(x))) {
       stop_arg("x", sprintf("a data frame with columns %s (%s numeric)",
                             paste(need, collapse = ", "), measure), x,
                call, show = FALSE)
+    }
+    if (!is.numeric(x[[measure]])) {
+      stop_args(c("measure", "x"), sprintf(
+        "match: `measure` names a numeric column of `x` (\"%s\" is %s)",
+        measure, if (measure %in% names(x)) "not numeric" else
+          "not a column"), call = call)
     }
     if (is.null(higher_is_better)) {
       stop_arg("higher_is_better", "TRUE or FALSE for a data frame `x`",

@@ -32,11 +32,18 @@ cost_constant <- function(value) {
 #' \eqn{a \in [0.75, 1.5]}, \eqn{b \in [1, 3]}, \eqn{c \in [0, 2\pi]},
 #' uniformly, from a generator seeded with `seed` modulo 20.
 #'
-#' @param lower,upper The problem's box.
-#' @param a,b Coefficients (see Details).
+#' @param lower,upper The problem's box: bounds of the same length (a single
+#'   number is recycled to the other's length), each upper bound above its
+#'   lower bound.
+#' @param a,b Coefficients (see Details). `cost_linear()` needs a positive,
+#'   finite cost on the box (\eqn{a > 0}, \eqn{a + b > 0} and finite);
+#'   `cost_cosine()`'s \eqn{|a| \le 709}, so that \eqn{e^{\pm a}} is a
+#'   positive double.
 #' @param c Phase of `cost_cosine()`.
-#' @param period The period divisor \eqn{P}.
-#' @param seed For `cost_cosine()`: draw `a`, `b`, `c` from this seed instead.
+#' @param period The period divisor \eqn{P}; with `b` and `c` it must keep
+#'   \eqn{2\pi b (x + c) / P} finite on the box.
+#' @param seed For `cost_cosine()`: draw `a`, `b`, `c` from this seed instead
+#'   (they are then left out).
 #' @return A function of one point `x` returning its cost, of class
 #'   `costbo_cost`.
 #' @family problems
@@ -47,44 +54,57 @@ cost_constant <- function(value) {
 #' cc(c(0, 0))
 #' @export
 cost_linear <- function(lower, upper, a = 1, b = 20) {
-  d <- length(lower)
-  lower <- check_vector(lower)
-  upper <- check_vector(upper, d)
-  if (any(upper <= lower)) {
-    stop_arg("upper", "greater than `lower` in every coordinate", upper)
-  }
+  box <- check_box(lower, upper)
+  lower <- box$lower
+  upper <- box$upper
   a <- check_number(a)
   b <- check_number(b)
+  if (!is.finite(a + b)) {
+    stop_args(c("a", "b"), "keep the largest cost a + b finite")
+  }
   if (a <= 0 || a + b <= 0) {
-    stop_arg("a", "such that the cost a + b * mean(u) is positive on the box",
-             a)
+    stop_args(c("a", "b"), sprintf(paste(
+      "make the cost a + b * mean(u) positive on the box (a = %g and",
+      "a + b = %g)"), a, a + b))
   }
   range <- upper - lower
   new_cost(function(x) a + b * mean((x - lower) / range), "linear",
            list(a = a, b = b), sprintf("linear %g + %g mean(u)", a, b))
 }
 
+# The largest |a| of cost_cosine(): log(.Machine$double.xmax), rounded down.
+cosine_max_a <- 709
+
 #' @rdname cost_linear
 #' @export
 cost_cosine <- function(lower, upper, a = 1, b = 2, c = 0, period = 1,
                         seed = NULL) {
-  d <- length(lower)
-  lower <- check_vector(lower)
-  upper <- check_vector(upper, d)
-  if (any(upper <= lower)) {
-    stop_arg("upper", "greater than `lower` in every coordinate", upper)
-  }
+  box <- check_box(lower, upper)
+  lower <- box$lower
+  upper <- box$upper
   period <- check_number(period, min = 0, min_open = TRUE)
   if (!is.null(seed)) {
+    given <- base::c(a = !missing(a), b = !missing(b), c = !missing(c))
+    if (any(given)) {
+      stop_args(base::c(names(given)[given][1L], "seed"),
+                "not be given together (`seed` draws `a`, `b` and `c`)")
+    }
     seed <- check_count(seed)
     coef <- with_seed(seed %% 20L, stats::runif(3L))
     a <- 0.75 + 0.75 * coef[1L]
     b <- 1 + 2 * coef[2L]
     c <- 2 * pi * coef[3L]
   } else {
-    a <- check_number(a)
+    # exp(a mean(cos(.))) is finite and positive for |a| <= log(DBL_MAX)
+    a <- check_number(a, min = -cosine_max_a, max = cosine_max_a)
     b <- check_number(b)
     c <- check_number(c)
+  }
+  # the cosine's argument 2 pi b (x + c) / period is finite on the box
+  if (!is.finite(2 * pi * abs(b) * max(abs(base::c(lower, upper) + c)) / period)) {
+    stop_args(base::c("period", "b", "c"), paste(
+      "keep 2 pi b (x + c) / period finite on the box [`lower`, `upper`]",
+      "(it overflows the double range)"))
   }
   new_cost(function(x) exp(a * mean(cos(2 * pi * b * (x + c) / period))),
            "cosine", list(a = a, b = b, c = c, period = period,

@@ -56,8 +56,13 @@ minimax_points <- function(n, d, n_ref = 1024L * d, restarts = 5L) {
   call <- sys.call()
   n <- check_count_max(n, min = 1L, max = 1000L, arg = "n", call = call)
   d <- check_count_max(d, min = 1L, max = 50L, arg = "d", call = call)
-  n_ref <- check_count_max(n_ref, min = n, max = 100000L, arg = "n_ref",
+  n_ref <- check_count_max(n_ref, min = 1L, max = 100000L, arg = "n_ref",
                            call = call)
+  if (n_ref < n) {
+    stop_args(c("n_ref", "n"), sprintf(
+      "match: the reference set is at least as large as the design (%d < %d)",
+      n_ref, n), call = call)
+  }
   restarts <- check_count_max(restarts, min = 1L, max = 100L,
                               arg = "restarts", call = call)
   ref <- minimax_reference(n_ref, d)

@@ -52,21 +52,31 @@ default_gp_priors <- function() {
 #' profiled out. Lengthscales are searched in
 #' \[1e-3, 1e3\] on the unit-cube scale, outputscales in \[1e-4, 1e8\].
 #'
+#' Fixed settings must stay within a factor 1e300 of the data's own scale
+#' (see the arguments), and a fit whose log marginal likelihood is beyond
+#' the double range (data far more than 1e150 standard deviations from a
+#' fixed mean, say) is refused with an error naming the fixed settings, or
+#' `y` when there are none, instead of returning a model that predicts
+#' infinities.
+#'
 #' @param X Numeric matrix of inputs, one row per observation (a vector is
 #'   taken as one input dimension). At least two rows, no missing values.
-#' @param y Numeric vector of observations, one per row of `X`; not constant.
+#' @param y Numeric vector of observations, one per row of `X`; not constant,
+#'   with a mean and a variance that are finite doubles.
 #' @param kernel Kernel name: `"matern52"` (default), `"matern32"` or `"se"`.
 #' @param mean `"constant"` to estimate a constant mean, or a number to fix
-#'   the mean (in the units of `y`).
+#'   the mean (in the units of `y`; within 1e300 standard deviations of
+#'   `mean(y)`).
 #' @param estimate `"map"` (maximum a posteriori, default), `"ml"` (maximum
 #'   likelihood) or `"fixed"` (no estimation: `lengthscale` and `outputscale`
 #'   must be given).
 #' @param noise `NULL` to estimate the noise variance, or a fixed noise
-#'   variance (units of `y` squared, `>= 0`).
+#'   variance (units of `y` squared, `>= 0`, at most 1e300 `var(y)`).
 #' @param lengthscale `NULL` to estimate, or fixed lengthscales in the units of
-#'   `X` (one number, or one per column).
+#'   `X` (one number, or one per column; each between 1e-300 and 1e300
+#'   times the width of its input's box).
 #' @param outputscale `NULL` to estimate, or a fixed signal variance (units of
-#'   `y` squared).
+#'   `y` squared; between 1e-300 and 1e300 `var(y)`).
 #' @param lower,upper Bounds of the input box, used to scale inputs to the
 #'   unit cube (default: the range of each column of `X`). `X` must lie inside.
 #' @param ard Automatic relevance determination: one lengthscale per input
@@ -175,7 +185,9 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
              X)
   }
   d <- ncol(X)
-  y <- check_vector(y, n)
+  y <- check_vector(y)
+  check_per_point(c(X = n, y = length(y)), c("rows", "values"))
+  check_y_spread(y)
   bounds <- check_bounds(lower, upper, X)
   noise_floor <- check_number(noise_floor, min = 0, min_open = TRUE)
   noise_ceiling <- check_number(noise_ceiling, min = 0, min_open = TRUE)
@@ -190,15 +202,18 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
                            identical(gp_transform(start),
                                      if (is.null(space)) no_transform else
                                        space$transform))) {
-    stop_arg("start", sprintf("a costbo_gp fit with kernel \"%s\" on %d inputs",
-                              kernel, d), start)
+    stop_arg("start", sprintf(paste(
+      "a costbo_gp fit of the same `kernel` (\"%s\") on as many inputs as",
+      "`X` has columns (%d)%s"), kernel, d,
+      if (is.null(space)) "" else ", on the same `space`"), start)
   }
   if (!is.null(n_starts)) {
     n_starts <- check_count_max(n_starts, 1L, 1000L, arg = "n_starts")
   }
   range <- bounds$upper - bounds$lower
   if (!is.null(lengthscale)) {
-    lengthscale <- check_positive_vector(lengthscale, d)
+    lengthscale <- check_positive_vector(lengthscale, d,
+                                         of = "one per column of `X`")
     if (!ard && length(unique(lengthscale / range)) > 1L) {
       stop_arg("lengthscale", "proportional to the input ranges when ard = FALSE",
                lengthscale)
@@ -220,13 +235,91 @@ gp_fit <- function(X, y, kernel = "matern52", mean = "constant",
   if (estimate == "fixed" && is.null(outputscale)) {
     stop_arg("outputscale", "given when estimate = \"fixed\"", show = FALSE)
   }
+  check_fixed_scales(y, range, lengthscale, outputscale, noise, mean)
   settings <- list(kernel = kernel, mean = mean, estimate = estimate,
                    noise = noise, lengthscale = lengthscale,
                    outputscale = outputscale, bounds = bounds, ard = ard,
                    n_starts = n_starts, noise_floor = noise_floor,
                    noise_ceiling = noise_ceiling, priors = priors,
                    space = space)
-  gp_fit_run(X, y, start, settings)
+  fit <- gp_fit_run(X, y, start, settings)
+  fixed <- c(mean = is.numeric(mean), noise = !is.null(noise),
+             outputscale = !is.null(outputscale),
+             lengthscale = !is.null(lengthscale))
+  check_fit_finite(fit, if (any(fixed)) names(fixed)[fixed] else "y")
+  fit
+}
+
+# The largest factor between a fixed hyperparameter (or the distance of a
+# fixed mean) and the scale of the data, on the unit-cube and standardized
+# scale C works on: beyond it, products with the data leave the double
+# range (a lengthscale of 5e-324 makes its inverse infinite).
+gp_scale_max <- 1e300
+
+# `y` whose mean and variance are doubles, the variance positive when the
+# values differ (values 1e200 apart make the variance overflow, values
+# 1e-300 apart underflow to 0; the GP works on standardized values).
+check_y_spread <- function(y, call = sys.call(-1L)) {
+  v <- stats::var(y)
+  if (!is.finite(mean(y)) || !is.finite(v)) {
+    stop_arg("y", paste("values whose mean and variance are finite doubles",
+                        "(their spread overflows the double range)"),
+             show = FALSE, call = call)
+  }
+  if (v == 0 && any(y != y[1L])) {
+    stop_arg("y", paste("values whose variance is a positive double (their",
+                        "spread underflows it to 0)"), show = FALSE,
+             call = call)
+  }
+  invisible(y)
+}
+
+# Fixed hyperparameters of gp_fit() (checked numbers) on the scale C works
+# on: lengthscales per unit of the box's width, the outputscale and the noise
+# per unit of var(y), the mean's distance from mean(y) per unit of sd(y),
+# each within gp_scale_max (a noise may be 0).
+check_fixed_scales <- function(y, range, lengthscale, outputscale, noise,
+                               mean, call = sys.call(-1L)) {
+  v <- stats::var(y)
+  if (!(v > 0)) return(invisible()) # refused as constant by gp_fit_run()
+  within <- function(x) all(x >= 1 / gp_scale_max & x <= gp_scale_max)
+  if (!is.null(lengthscale) && !within(lengthscale / range)) {
+    stop_args(c("lengthscale", "lower", "upper"), sprintf(paste(
+      "keep each lengthscale between %g and %g times the width of its",
+      "input's box [lower, upper]"), 1 / gp_scale_max, gp_scale_max),
+      call = call)
+  }
+  if (!is.null(outputscale) && !within(outputscale / v)) {
+    stop_arg("outputscale", sprintf(
+      "between %g and %g times var(`y`) (%g)", 1 / gp_scale_max,
+      gp_scale_max, v), outputscale, call = call)
+  }
+  if (!is.null(noise) && noise > 0 && !(noise / v <= gp_scale_max)) {
+    stop_arg("noise", sprintf("at most %g times var(`y`) (%g)",
+                              gp_scale_max, v), noise, call = call)
+  }
+  if (is.numeric(mean) &&
+      !(abs(mean / 2 - mean(y) / 2) / sqrt(v) <= gp_scale_max / 2)) {
+    stop_arg("mean", sprintf("within %g sd(`y`) of mean(`y`)",
+                             gp_scale_max), mean, call = call)
+  }
+  invisible()
+}
+
+# A GP whose log marginal likelihood, factor and weights are finite, else
+# an error naming `blame` (the fixed settings, or the data): data too far
+# from the model's mean in units of its sd make the likelihood overflow.
+check_fit_finite <- function(fit, blame, call = sys.call(-1L)) {
+  ll <- fit$loglik_std - fit$n * log(fit$ysd)
+  ok <- is.finite(ll) && all(is.finite(fit$beta)) && all(is.finite(fit$L)) &&
+    all(is.finite(fit$ys))
+  if (!ok) {
+    stop_args(blame, sprintf(paste(
+      "leave the model's log marginal likelihood finite (it is %s: the",
+      "data are too far from the model's mean in units of its sd)"),
+      format(ll)), call = call)
+  }
+  invisible(fit)
 }
 
 # The `gp_args` of a run, a session or a benchmark (`model`): a named list
@@ -481,21 +574,17 @@ check_bounds <- function(lower, upper, X, call = sys.call(-1L)) {
   if (is.null(upper)) {
     upper <- rx[2L, ] + ifelse(rx[2L, ] > rx[1L, ], 0, 0.5)
   }
-  if (is.numeric(lower) && length(lower) == 1L) lower <- rep(lower, d)
-  if (is.numeric(upper) && length(upper) == 1L) upper <- rep(upper, d)
-  lower <- check_vector(lower, d, arg = "lower", call = call)
-  upper <- check_vector(upper, d, arg = "upper", call = call)
-  if (any(upper <= lower)) {
-    stop_arg("upper", "greater than `lower` in every coordinate", upper,
-             call = call)
-  }
+  box <- check_box(lower, upper, d, of = "the columns of `X`", call = call)
+  lower <- box$lower
+  upper <- box$upper
   tol <- 1e-10 * (upper - lower)
   out <- which(rx[1L, ] < lower - tol | rx[2L, ] > upper + tol)
   if (length(out)) {
-    stop_arg("X", sprintf("inside the box [lower, upper] (column %d is not)",
-                          out[1L]), show = FALSE, call = call)
+    stop_arg("X", sprintf(
+      "inside the box [`lower`, `upper`] (column %d is not)", out[1L]),
+      show = FALSE, call = call)
   }
-  list(lower = lower, upper = upper)
+  box
 }
 
 check_priors <- function(priors, call = sys.call(-1L)) {
@@ -556,8 +645,13 @@ gp_finite <- function(mean, cov, x = NULL, y = NULL, noise = 0) {
   mean <- check_vector(mean)
   N <- length(mean)
   if (N < 1L) stop_arg("mean", "of length at least 1", mean)
-  cov <- check_matrix(cov, d = N)
-  if (nrow(cov) != N) stop_arg("cov", sprintf("a %d x %d matrix", N, N), cov)
+  cov <- check_matrix(cov)
+  if (nrow(cov) != ncol(cov)) stop_arg("cov", "a square matrix", cov)
+  if (nrow(cov) != N) {
+    stop_args(c("mean", "cov"), sprintf(paste(
+      "match: an N x N `cov` for a `mean` of length N (length %d, a %d x %d",
+      "matrix)"), N, nrow(cov), ncol(cov)))
+  }
   if (max(abs(cov - t(cov))) > 1e-10 * max(1, max(abs(cov)))) {
     stop_arg("cov", "symmetric", cov, show = FALSE)
   }

@@ -62,9 +62,12 @@ gp_fit_miso <- function(X, source, y, n_sources = NULL, lower = NULL,
   X <- check_matrix(X, min_rows = 2L)
   n <- nrow(X)
   d <- ncol(X)
-  y <- check_vector(y, n)
+  y <- check_vector(y)
+  source <- check_sources(source, NULL)
+  check_per_point(c(X = n, source = length(source), y = length(y)),
+                  c("rows", "sources", "values"))
+  check_y_spread(y)
   if (stats::sd(y) == 0) stop_arg("y", "non-constant", y, show = FALSE)
-  source <- check_sources(source, n)
   # the hyperparameters number (d + 1) n_sources + 1: bounded
   if (any(source >= miso_max_sources)) {
     stop_arg("source", sprintf("labels in 0..%d (at most %d sources)",
@@ -82,8 +85,9 @@ gp_fit_miso <- function(X, source, y, n_sources = NULL, lower = NULL,
   if (!is.null(start)) start <- check_gp_object(start, arg = "start")
   if (!is.null(start) && !(identical(gp_variant(start), "miso") &&
                            start$d == d && start$n_sources == n_sources)) {
-    stop_arg("start", sprintf("a gp_fit_miso() fit with %d sources on %d inputs",
-                              n_sources, d), start)
+    stop_arg("start", sprintf(paste(
+      "a gp_fit_miso() fit with as many sources (%d, `n_sources`) and",
+      "inputs (%d, the columns of `X`)"), n_sources, d), start)
   }
   gp_fit_miso_run(X, source, y, n_sources, bounds, estimate, start,
                   noise_floor, priors)

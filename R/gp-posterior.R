@@ -128,7 +128,9 @@ gp_newdata <- function(object, newdata, arg = "newdata",
 #' @param x New inputs (as `newdata` in [predict.costbo_gp()]: candidate
 #'   indices for [gp_finite()] models, rows (x, source) for [gp_fit_miso()]
 #'   models).
-#' @param y New observations, one per point of `x`.
+#' @param y New observations, one per point of `x`; observations so far
+#'   from the model that its log marginal likelihood leaves the double range
+#'   (1e200 standard deviations, say) are refused.
 #' @return A `costbo_gp` with the observations added and the same
 #'   hyperparameters and scaling. Its [logLik()] is the log marginal likelihood
 #'   of all observations under those hyperparameters.
@@ -143,8 +145,14 @@ gp_condition <- function(object, x, y) {
   object <- check_gp_object(object)
   gp_require(object, "condition", arg = "object")
   Xa <- gp_newdata(object, x, arg = "x")
-  y <- check_vector(y, nrow(Xa))
+  y <- check_vector(y)
+  check_per_point(c(x = nrow(Xa), y = length(y)), c("points", "values"))
   ya <- (y - object$ymean) / object$ysd
+  if (!all(is.finite(ya))) {
+    stop_arg("y", paste("values that the model's standardization keeps",
+                        "finite ((y - mean) / sd overflows the double range)"),
+             show = FALSE)
+  }
   r <- call_c(C_gp_condition, gp_pack(object), Xa, ya)
   object <- gp_append_inputs(object, x, Xa)
   object$Xs <- rbind(object$Xs, Xa)
@@ -153,7 +161,9 @@ gp_condition <- function(object, x, y) {
   object$n <- length(object$y)
   object$L <- r$L
   object$beta <- r$beta
-  new_gp_object(unclass(object), gp_variant(object))
+  object <- new_gp_object(unclass(object), gp_variant(object))
+  check_fit_finite(object, "y")
+  object
 }
 
 # Largest number of points of simulate(): their joint covariance is factored
@@ -195,7 +205,7 @@ simulate.costbo_gp <- function(object, nsim = 1, seed = NULL, newdata, ...) {
   gp_require(object, "sample", arg = "object")
   Xn <- gp_newdata(object, newdata)
   if (as.double(nsim) * nrow(Xn) > 1e8) {
-    stop_arg("nsim", sprintf("at most %d for %d points (1e8 values)",
+    stop_arg("nsim", sprintf("at most %d for %d points of `newdata` (1e8 values)",
                              floor(1e8 / nrow(Xn)), nrow(Xn)), nsim)
   }
   if (nrow(Xn) > gp_max_sample_points) {
@@ -235,7 +245,9 @@ simulate.costbo_gp <- function(object, nsim = 1, seed = NULL, newdata, ...) {
 #'
 #' @param d Input dimension.
 #' @param kernel `"matern52"`, `"matern32"` or `"se"`.
-#' @param lengthscale Lengthscale(s), one number or one per input.
+#' @param lengthscale Lengthscale(s), one number or one per input; small
+#'   lengthscales whose frequencies (spectral draws divided by them) leave
+#'   the double range, such as 5e-324, are refused.
 #' @param outputscale Signal variance.
 #' @param n_features Number of random features `M` (at most 1e6).
 #' @return A function of `x` (a matrix with `d` columns, or a vector of length
@@ -253,17 +265,31 @@ gp_prior_sample <- function(d, kernel = "matern52", lengthscale = 0.1,
   n_features <- check_count_max(n_features, 1L, 1e6, arg = "n_features")
   d <- check_count_cells(d, n_features, arg = "d")
   kernel <- check_choice(kernel, gp_kernels)
-  lengthscale <- check_positive_vector(lengthscale, d)
+  lengthscale <- check_positive_vector(lengthscale, d,
+                                       of = "one per input, `d`")
   outputscale <- check_number(outputscale, min = 0, min_open = TRUE)
   M <- n_features
   z <- rff_spectral(matrix(stats::rnorm(M * d), M, d), kernel)
   omega <- sweep(z, 2L, lengthscale, "/")
+  if (!all(is.finite(omega))) {
+    stop_arg("lengthscale", paste(
+      "large enough that the features' frequencies (spectral draws divided",
+      "by the lengthscale) are finite doubles"), lengthscale)
+  }
   phase <- stats::runif(M, 0, 2 * pi)
   weight <- stats::rnorm(M)
   scale <- sqrt(2 * outputscale / M)
+  # an outputscale near the largest double: 2 * outputscale overflows
+  if (!is.finite(scale)) scale <- sqrt(2 / M) * sqrt(outputscale)
   f <- function(x) {
     x <- check_matrix(x, d = d)
-    call_c(C_gp_rff_eval, x, omega, phase, weight, scale)
+    v <- call_c(C_gp_rff_eval, x, omega, phase, weight, scale)
+    if (!all(is.finite(v))) {
+      stop_arg("x", paste("points at which the features' phases omega'x",
+                          "are finite (x is too large for the sample's",
+                          "frequencies)"), show = FALSE)
+    }
+    v
   }
   structure(f, class = c("costbo_prior_sample", "function"),
             kernel = kernel, lengthscale = lengthscale,

@@ -454,10 +454,11 @@ bo_resume <- function(checkpoint, problem = NULL, max_evaluations = NULL,
   }
   saved <- read_checkpoint(checkpoint, call)
   if (!is.null(id) && !identical(saved$state$id, id)) {
-    stop_arg("checkpoint", sprintf(
-      "the checkpoint of run %s, not of %s", id,
+    stop_args(c("checkpoint", "id"), sprintf(
+      "name the same run: `id` asks for the checkpoint of run %s, not of %s",
+      id,
       if (is.null(saved$state$id)) "a run without an identity (written by an older costbo)"
-      else paste("run", saved$state$id)), show = FALSE)
+      else paste("run", saved$state$id)))
   }
   ctl <- saved$ctl
   if (!is.null(max_evaluations)) {

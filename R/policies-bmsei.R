@@ -167,11 +167,16 @@ policy_bmsei <- function(steps = 4, fantasies = c(4, 4, 2), path = FALSE,
     fantasies <- c(4L, 4L, rep(2L, max(0L, steps - 3L)))[seq_len(steps - 1L)]
   }
   if (path) fantasies <- rep(1L, steps - 1L)
-  ok <- is.numeric(fantasies) && length(fantasies) == steps - 1L &&
+  ok <- is.numeric(fantasies) && is.null(dim(fantasies)) &&
     !anyNA(fantasies) && all(is.finite(fantasies)) &&
     all(fantasies == round(fantasies)) && all(fantasies >= 1)
+  if (ok && length(fantasies) != steps - 1L) {
+    stop_args(c("steps", "fantasies"), sprintf(paste(
+      "match: one number of fantasies per step after the first (steps = %d",
+      "needs %d, not %d)"), steps, steps - 1L, length(fantasies)))
+  }
   if (!ok) {
-    stop_arg("fantasies", sprintf("%d whole number%s >= 1 (steps - 1)",
+    stop_arg("fantasies", sprintf("%d whole number%s >= 1 (`steps` - 1)",
                                   steps - 1L, if (steps == 2L) "" else "s"),
              fantasies)
   }

@@ -27,7 +27,8 @@
 #' @param samples A matrix of samples of all `d` inputs (one per row, e.g.
 #'   from their distributions); only the columns of the random inputs are
 #'   used.
-#' @param beta The UCB weight (`>= 0`).
+#' @param beta The UCB weight (`>= 0`; small enough that the expected UCB is
+#'   a finite number, else an error).
 #' @param grad Also return the gradient?
 #' @return With `grad = FALSE` a numeric vector (one value per row of `x`);
 #'   otherwise a list with `value` and `grad` (one row per query, one column
@@ -60,7 +61,14 @@ acq_expected_ucb <- function(model, x, controlled, samples, beta = 2,
              controlled)
   }
   ctrl <- sort(as.integer(controlled))
-  x <- check_matrix(x, d = length(ctrl))
+  k <- length(ctrl)
+  if (is.numeric(x) && (if (is.matrix(x)) ncol(x) != k else
+    length(x) %% k != 0L)) {
+    stop_args(c("x", "controlled"), sprintf(paste(
+      "match: one column of `x` per controlled input (%d of them; a vector",
+      "of a multiple of %d values is rows of them)"), k, k))
+  }
+  x <- check_matrix(x, d = k)
   samples <- check_matrix(samples, d = d)
   beta <- check_number(beta, min = 0)
   grad <- check_flag(grad)
@@ -72,6 +80,11 @@ acq_expected_ucb <- function(model, x, controlled, samples, beta = 2,
   if (length(ctrl) == d) Zs <- Zs[1L, , drop = FALSE]
   r <- call_c(C_cvs_eucb, gp_pack(model), xs, ctrl - 1L, Zs, beta, grad)
   value <- model$ymean + model$ysd * r$value
+  if (!all(is.finite(value)) || (grad && !all(is.finite(r$grad)))) {
+    stop_arg("beta", paste("small enough that the expected UCB (the mean of",
+                           "mean + beta * sd) and its gradient are finite"),
+             beta)
+  }
   if (!grad) return(value)
   g <- sweep(t(r$grad), 2L, model$ysd / range[ctrl], "*")
   list(value = value, grad = g)

@@ -177,8 +177,10 @@ check_cvs <- function(control_sets, control_costs, distributions, variance,
     stop_arg("control_costs", "given with `control_sets`", NULL, show = FALSE,
              call = call)
   }
-  control_costs <- check_vector(control_costs, length(sets),
-                                arg = "control_costs", call = call)
+  control_costs <- check_vector(control_costs, arg = "control_costs",
+                                call = call)
+  check_same_length(c(control_sets = length(sets),
+                      control_costs = length(control_costs)), call = call)
   if (any(control_costs <= 0)) {
     stop_arg("control_costs", "positive", control_costs, call = call)
   }
@@ -189,18 +191,28 @@ check_cvs <- function(control_sets, control_costs, distributions, variance,
   if (is.null(distributions)) distributions <- vector("list", d)
   if (!is.list(distributions) || length(distributions) != d) {
     stop_arg("distributions",
-             sprintf("NULL, a quantile function or a list of %d of them", d),
+             sprintf(paste("NULL, a quantile function or a list of %d of",
+                           "them (one per input of [`lower`, `upper`])"), d),
              distributions, call = call)
   }
   variance <- if (length(variance) == 1L) rep(variance, d) else variance
-  variance <- check_vector(variance, d, arg = "variance", call = call)
+  variance <- check_vector(variance, arg = "variance", call = call)
+  if (length(variance) != d) {
+    stop_arg("variance", sprintf(
+      "of length 1 or %d (one per input of [`lower`, `upper`])", d),
+      variance, call = call)
+  }
   quantiles <- vector("list", d)
   for (j in seq_len(d)) {
     q <- distributions[[j]]
     if (is.null(q)) {
-      if (any(variance <= 0) || any(variance >= 1 / 12)) {
-        stop_arg("variance", "in (0, 1/12) (on the unit interval)", variance,
-                 call = call)
+      # truncnorm_scale() finds the normal's scale in [1e-4, 1e3]: the
+      # smallest variance it reaches is that of scale 1e-4 (1e-8, as
+      # uniroot() evaluates it)
+      if (any(variance < truncnorm_variance(0.5, exp(log(1e-4)))) ||
+          any(variance >= 1 / 12)) {
+        stop_arg("variance", "in (1e-8, 1/12) (on the unit interval)",
+                 variance, call = call)
       }
       quantiles[[j]] <- truncnorm_quantile(0.5, variance[j], lower[j],
                                            upper[j])

@@ -190,6 +190,12 @@ check_miso <- function(sources, source_costs, call = sys.call(-1L)) {
   if (is.numeric(source_costs)) {
     if (!(length(source_costs) == S && all(is.finite(source_costs)) &&
           all(source_costs > 0))) {
+      if (length(source_costs) != S) {
+        stop_args(c("sources", "source_costs"), sprintf(paste(
+          "match: one cost in `source_costs` per source (%d sources, %d",
+          "costs), or a function(x, source)"), S, length(source_costs)),
+          call = call)
+      }
       stop_arg("source_costs",
                sprintf("%d positive numbers (one per source) or a function(x, source)",
                        S), source_costs, call = call)

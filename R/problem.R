@@ -41,6 +41,15 @@
 #'   is an error of
 #'   class `costbo_error_cost` naming `cost`; a policy that prices points
 #'   has the cost checked at a few points before anything is paid.
+#'   `bo_problem()` itself calls a cost function written in R once, at the
+#'   centre of the box (the first of `candidates`; for a typed `space`, the
+#'   typed point of the centre of its encoding), with R's random-number
+#'   state kept, and refuses it when that value is not one positive finite
+#'   number (a vector, a negative value, `NA`): a cost function that counts
+#'   its calls counts this one. An error there is left to the run, since a
+#'   cost may fail at some points only (see `on_error` of [bo_optimize()]).
+#'   costbo's own costs ([cost_linear()], [cost_cosine()], a number) are not
+#'   called.
 #' @param budget Total budget (positive), in the units of the cost.
 #' @param candidates Optional matrix of candidate points (one per row): the
 #'   problem's domain is then this finite set.
@@ -100,7 +109,8 @@
 #'   to \[lower, upper\], with variance `variance` on the unit scale (after
 #'   truncation; the paper uses 0.02, 0.04 and 0.08).
 #' @param variance The default distributions' variance on the unit interval
-#'   (one number or one per input, in (0, 1/12)).
+#'   (one number or one per input, in (1e-8, 1/12), the truncated normal's
+#'   scale being found in \[1e-4, 1e3\]).
 #' @param noise_free With `control_sets`: optionally the noise-free
 #'   objective as a function of a matrix of points (one per row) returning
 #'   one value per row. With it (and `optimum`) runs report the regret of
@@ -118,7 +128,9 @@
 #'   [test_problem_miso()]).
 #' @param source_costs With `sources`: the cost of each source (positive
 #'   numbers, source 0 first), or a function `function(x, source)` returning
-#'   the cost of evaluating `source` at `x`; `cost` must then be `NULL`.
+#'   the cost of evaluating `source` at `x`; `cost` must then be `NULL`. A
+#'   function is called once per source at the centre of the box, as a
+#'   `cost` function is (see `cost`).
 #' @param space Optional typed search space ([bo_space()]) in place of the
 #'   box: numeric, integer and categorical parameters. The objective (and a
 #'   cost function) then receives one point as a named list of typed values
@@ -227,31 +239,26 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
   }
   if (missing(budget)) stop_arg("budget", "given", NULL, show = FALSE)
   budget <- check_number(budget, min = 0, min_open = TRUE)
+  d <- NULL
   if (!is.null(candidates)) {
     candidates <- check_matrix(candidates, arg = "candidates")
     d <- ncol(candidates)
     rc <- apply(candidates, 2L, range)
     if (is.null(lower)) lower <- rc[1L, ]
     if (is.null(upper)) upper <- rc[2L, ] + ifelse(rc[2L, ] > rc[1L, ], 0, 1)
-  } else {
-    if (is.null(lower) || is.null(upper)) {
-      stop_arg(if (is.null(lower)) "lower" else "upper",
-               "given when there are no `candidates`", NULL, show = FALSE)
-    }
-    d <- max(length(lower), length(upper))
+  } else if (is.null(lower) || is.null(upper)) {
+    stop_arg(if (is.null(lower)) "lower" else "upper",
+             "given when there are no `candidates`", NULL, show = FALSE)
   }
-  if (is.numeric(lower) && length(lower) == 1L) lower <- rep(lower, d)
-  if (is.numeric(upper) && length(upper) == 1L) upper <- rep(upper, d)
-  lower <- check_vector(lower, d, arg = "lower")
-  upper <- check_vector(upper, d, arg = "upper")
-  if (any(upper <= lower)) {
-    stop_arg("upper", "greater than `lower` in every coordinate", upper)
-  }
+  box <- check_box(lower, upper, d, of = "the columns of `candidates`")
+  lower <- box$lower
+  upper <- box$upper
+  d <- length(lower)
   if (!is.null(candidates)) {
     tol <- 1e-10 * (upper - lower)
     if (any(sweep(candidates, 2L, lower - tol) < 0) ||
         any(sweep(candidates, 2L, upper + tol) > 0)) {
-      stop_arg("candidates", "inside [lower, upper]", show = FALSE)
+      stop_arg("candidates", "inside [`lower`, `upper`]", show = FALSE)
     }
   }
   if (!is.null(prior)) {
@@ -271,7 +278,7 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
     # trust (gp_finite_run())
     checked <- gp_finite(prior$mean, prior$cov, noise = noise)
     if (length(prior$mean) != nrow(candidates)) {
-      stop_arg("prior", sprintf("of dimension nrow(candidates) = %d",
+      stop_arg("prior", sprintf("of dimension nrow(`candidates`) = %d",
                                 nrow(candidates)), prior)
     }
     prior <- list(mean = checked$fmean, cov = checked$fcov)
@@ -357,7 +364,53 @@ bo_problem <- function(objective, lower = NULL, upper = NULL, cost = NULL,
     prob$regret_samples <- with_seed(1L, cvs_samples(prob, 8192L))
   }
   if (!is.null(miso)) prob <- c(prob, miso)
+  # a known cost written in R (or a function of the sources) is looked at
+  # once, at a point of the domain
+  at <- if (is.null(candidates)) (lower + upper) / 2 else candidates[1L, ]
+  where <- if (is.null(candidates)) "the centre of the box" else
+    "the first candidate"
+  if (!is.null(miso)) {
+    if (is.null(miso$source_costs)) {
+      for (s in seq_len(miso$n_sources) - 1L) {
+        probe_cost(function(x) miso$source_cost(x, s), at, sprintf(
+          "%s, source %d", where, s), "source_costs")
+      }
+    }
+  } else if (cost_type == "known") {
+    probe_cost(cost, at, where, "cost")
+  }
   new_bo_problem(prob)
+}
+
+# bo_problem()'s look at a known cost written in R: one call at a point of
+# the domain `x` (`where` says which), with R's random-number state kept;
+# a value that is not one positive finite number is refused, naming `arg`.
+# An error there is left to the run (a cost may fail at some points only,
+# which on_error decides), and costbo's own costs (costbo_cost) are not
+# called.
+probe_cost <- function(cost, x, where, arg, call = sys.call(-1L)) {
+  if (inherits(cost, "costbo_cost")) return(invisible())
+  had <- exists(".Random.seed", envir = globalenv(), inherits = FALSE)
+  if (had) old <- get(".Random.seed", envir = globalenv())
+  v <- tryCatch(cost(x), error = function(e) e)
+  if (had) {
+    assign(".Random.seed", old, envir = globalenv())
+  } else if (exists(".Random.seed", envir = globalenv(), inherits = FALSE)) {
+    rm(".Random.seed", envir = globalenv())
+  }
+  if (inherits(v, "error")) return(invisible())
+  if (!(is.numeric(v) && length(v) == 1L && !is.na(v) && is.finite(v) &&
+        v > 0)) {
+    pt <- if (is.numeric(x)) {
+      sprintf(" (%s)", paste(format(signif(x[seq_len(min(8L, length(x)))],
+                                           4L)), collapse = ", "))
+    } else ""
+    stop_arg(arg, sprintf(paste(
+      "a function returning one positive finite number (at %s%s it",
+      "returned %s)"), where, pt, describe_value(unname(v))), show = FALSE,
+      call = call)
+  }
+  invisible()
 }
 
 # A problem over a typed search space (problem-typed.R): a box problem on
@@ -400,6 +453,11 @@ typed_problem <- function(objective, space, cost, budget, name, optimum,
   if (!is.null(optimum)) {
     optimum <- check_number(optimum, call = call)
     if (!maximize) optimum <- -optimum
+  }
+  if (!is.null(user_cost)) {
+    probe_cost(cost, space_transform(space, matrix(0.5, 1L, space$d))[1L, ],
+               "the typed point of the centre of the space's encoding",
+               "cost", call = call)
   }
   new_bo_problem(list(
     objective = typed_objective(space, objective), d = space$d,

@@ -159,7 +159,7 @@ check_sobol_skip <- function(skip, n, arg = deparse(substitute(skip)),
   force(arg)
   skip <- check_count(skip, arg = arg, call = call)
   if (as.double(skip) + n > .Machine$integer.max) {
-    stop_arg(arg, sprintf("a whole number with n + %s <= %d", arg,
+    stop_arg(arg, sprintf("a whole number with `n` + `%s` <= %d", arg,
                           .Machine$integer.max), skip, call)
   }
   skip

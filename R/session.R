@@ -226,8 +226,8 @@ print.bo_point <- function(x, ...) {
 #'   for a problem with several information sources it must be, since it
 #'   carries the source, attribute `source`).
 #' @param value The observed objective value (`NA` for a failed
-#'   experiment), as the objective gives it (the loss itself for a problem
-#'   with `maximize = FALSE`).
+#'   experiment; any non-finite value is recorded as one), as the objective
+#'   gives it (the loss itself for a problem with `maximize = FALSE`).
 #' @param cost The cost it incurred; required when the problem's cost is
 #'   measured (`NA` when it could not be measured: the value is kept and
 #'   used, and no cost is charged), computed from the known cost function

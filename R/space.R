@@ -361,6 +361,13 @@ space_inputs <- function(space, X, arg, call = sys.call(-1L)) {
 #' @export
 space_decode <- function(space, U) {
   check_space(space)
+  if (is.numeric(U) && (if (is.matrix(U)) ncol(U) != space$d else
+    length(U) %% space$d != 0L)) {
+    stop_args(c("U", "space"), sprintf(paste(
+      "match: `U` has %d columns, one per coordinate of the encoding of",
+      "`space` (a vector of a multiple of %d values is rows of them)"),
+      space$d, space$d))
+  }
   U <- check_matrix(U, d = space$d, arg = "U")
   if (any(U < 0 | U > 1)) stop_arg("U", "in the unit cube", show = FALSE)
   space_decode_rows(space, U)

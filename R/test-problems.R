@@ -614,7 +614,8 @@ tp_gp_sample <- function(d, n_points = 2L^min(14L, 10L + d),
 #' @param name `"gp_sample"` or `"hartmann3"`.
 #' @param cost_set The control sets' costs: `"cheap"`, `"moderate"` or
 #'   `"expensive"`.
-#' @param variance Variance of every input's distribution.
+#' @param variance Variance of every input's distribution (in (1e-8,
+#'   1/12)).
 #' @param seed Seed of the GP sample (the caller's random stream is left
 #'   untouched).
 #' @param budget The budget (50 in the paper).

@@ -30,20 +30,61 @@ static double log_q(double x) {
   return -log(acc) - log(x + 1.0 / acc);
 }
 
-/* log EI and the logs of its partial derivatives in m and s. */
+/* log EI and the logs of its partial derivatives in m and s; far in the
+ * lower tail also the derivatives of log EI themselves. */
 typedef struct {
   double l;  /* log EI */
   double lm; /* log dEI/dm = log Phi(u) */
   double ls; /* log dEI/ds = log phi(u) */
+  double dm; /* d log EI / dm for u < -CB_EI_FAR_TAIL, else NaN */
+  double ds; /* d log EI / ds for u < -CB_EI_FAR_TAIL, else NaN */
 } ei_parts;
+
+/* Below u = -1e5, lm - l and ls - l are differences of two logs of
+ * magnitude u^2 / 2 that have lost log2(u^2) bits: there the derivatives
+ * of log EI come from Laplace's continued fraction (log_q()), with x = -u
+ * and acc = x + 2 / (x + 3 / (x + ...)): Phi(u) / h(u) = acc and
+ * phi(u) / h(u) = x acc + 1.  (Posterior sds of costbo's models keep |u|
+ * far below this, so the policies' paths are unchanged.) */
+#define CB_EI_FAR_TAIL 1e5
+
+/* log EI = log s + log h(u) and its parts, for s > 0 and finite u. */
+static void ei_parts_at(double u, double s, ei_parts *e) {
+  e->l = log(s) + acq_log_h(u);
+  e->lm = log_Phi(u);
+  e->ls = log_phi(u);
+  if (u < -CB_EI_FAR_TAIL) {
+    const double x = -u;
+    const int n = 10 + (int)ceil(1000.0 / (x * x));
+    double acc = x;
+    for (int k = n; k >= 2; k--) acc = x + k / acc;
+    e->dm = acc / s;
+    e->ds = (x * acc + 1.0) / s;
+  }
+}
 
 static void ei_eval(double m, double s, double best, ei_parts *e) {
   const double diff = m - best;
+  e->dm = e->ds = NAN;
+  if (!R_FINITE(diff) && R_FINITE(m) && R_FINITE(best)) {
+    /* |m - best| beyond the double range: the same with halves (only
+     * extreme inputs get here, so every other path is unchanged). */
+    const double half = 0.5 * m - 0.5 * best;
+    const double u = s > 0.0 ? 2.0 * (half / s) : 0.0;
+    if (s > 0.0 && R_FINITE(u)) {
+      ei_parts_at(u, s, e);
+    } else if (half > 0.0) {
+      e->l = log(half) + M_LN2;
+      e->lm = 0.0;
+      e->ls = R_NegInf;
+    } else {
+      e->l = e->lm = e->ls = R_NegInf;
+    }
+    return;
+  }
   const double u = s > 0.0 ? diff / s : 0.0;
   if (s > 0.0 && R_FINITE(u)) {
-    e->l = log(s) + acq_log_h(u);
-    e->lm = log_Phi(u);
-    e->ls = log_phi(u);
+    ei_parts_at(u, s, e);
     return;
   }
   /* s = 0 (or s so small that u overflows): EI = (m - best)^+, with the
@@ -70,8 +111,8 @@ static double ei_times(const ei_parts *e, double kappa, double dk_mc,
     const double v = e->l + kappa;
     if (d) {
       const int ok = R_FINITE(v);
-      d->m = ok ? exp(e->lm - e->l) : 0.0;
-      d->s = ok ? exp(e->ls - e->l) : 0.0;
+      d->m = ok ? (ISNAN(e->dm) ? exp(e->lm - e->l) : e->dm) : 0.0;
+      d->s = ok ? (ISNAN(e->ds) ? exp(e->ls - e->l) : e->ds) : 0.0;
       d->mc = ok ? dk_mc : 0.0;
       d->sc = ok ? dk_sc : 0.0;
       d->c = ok ? dk_c : 0.0;
@@ -319,12 +360,22 @@ static double h_solve(double r, double y, int *iter) {
   return t;
 }
 
+/* log(1 / Phi(t)) for t < -30, where 1 / Phi(t) itself may overflow
+ * (mills()). */
+static double log_inv_Phi_left(double t) {
+  const double x = -t;
+  return 0.5 * x * x + M_LN_SQRT_2PI + log(x) - log(series_r(1.0 / (x * x)));
+}
+
 /* Gittins index g = m - s t with s h(t) = lc, lc = lambda E[c] > 0; log_lc
  * is log(lc) when lc itself is outside the normal range (else NaN).  Sets
  * *dg_ds = phi(t) / Phi(t) and *dg_dlc = dg / d(lc) = -1 / Phi(t) when
- * dg_ds is not NULL. */
+ * dg_ds is not NULL; then *log_dlc is log(1 / Phi(t)) when 1 / Phi(t)
+ * overflows (else NaN), for the callers' products with tiny factors. */
 static double pbgi_core(double m, double s, double lc, double log_lc,
-                        double *dg_ds, double *dg_dlc, int *iter) {
+                        double *dg_ds, double *dg_dlc, double *log_dlc,
+                        int *iter) {
+  if (dg_ds) *log_dlc = NAN;
   if (!(s > 0.0)) {
     /* s = 0: EI(g) = (m - g)^+ = lc. */
     if (iter) *iter = 0;
@@ -343,10 +394,14 @@ static double pbgi_core(double m, double s, double lc, double log_lc,
   if (dg_ds) {
     mills(t, dg_ds, dg_dlc);
     *dg_dlc = -*dg_dlc;
+    if (!R_FINITE(*dg_dlc)) *log_dlc = log_inv_Phi_left(t);
   }
   /* For r >= 8, s t = lc - s h(-t) with s h(-t) below 1e-16 lc: take
    * g = m - lc, which also holds for lc / s beyond the double range. */
-  return r >= 8.0 ? m - lc : m - s * t;
+  const double g = r >= 8.0 ? m - lc : m - s * t;
+  /* s t (or m - s t) beyond the double range while g is not: halves */
+  if (!R_FINITE(g) && r < 8.0) return 2.0 * (0.5 * m - (0.5 * s) * t);
+  return g;
 }
 
 static void grad_zero(acq_grad *d) {
@@ -379,7 +434,9 @@ double acq_ucb(double m, double s, double beta, acq_grad *d) {
     d->m = 1.0;
     d->s = beta;
   }
-  return m + beta * s;
+  const double v = m + beta * s;
+  /* beta s beyond the double range while m + beta s is not: halves */
+  return R_FINITE(v) ? v : 2.0 * (0.5 * m + beta * (0.5 * s));
 }
 
 static double q1_any(double m, double s, double best, double mc, double sc,
@@ -428,31 +485,37 @@ double acq_h_inv_log(double y, int *iter) {
 
 double acq_pbgi(double m, double s, double lambda, double cost, acq_grad *d,
                 int *iter) {
-  double ds, dlc;
+  double ds, dlc, log_dlc;
   const double lc = lambda * cost;
   const double log_lc =
       (lc >= DBL_MIN && lc <= DBL_MAX) ? NAN : log(lambda) + log(cost);
-  const double g = pbgi_core(m, s, lc, log_lc, d ? &ds : NULL, &dlc, iter);
+  const double g =
+      pbgi_core(m, s, lc, log_lc, d ? &ds : NULL, &dlc, &log_dlc, iter);
   if (d) {
     grad_zero(d);
     d->m = 1.0;
     d->s = ds;
     d->c = lambda * dlc;
+    /* lambda / Phi(t) with 1 / Phi(t) beyond the double range */
+    if (!R_FINITE(d->c) && !ISNAN(log_dlc)) d->c = -exp(log(lambda) + log_dlc);
   }
   return g;
 }
 
 double acq_pbgi_u(double m, double s, double lambda, double mc, double sc,
                   acq_grad *d, int *iter) {
-  double ds, dlc;
+  double ds, dlc, log_dlc;
   const double log_lc = log(lambda) + mc + 0.5 * sc * sc;
   const double lc = exp(log_lc);
-  const double g = pbgi_core(m, s, lc, log_lc, d ? &ds : NULL, &dlc, iter);
+  const double g =
+      pbgi_core(m, s, lc, log_lc, d ? &ds : NULL, &dlc, &log_dlc, iter);
   if (d) {
     grad_zero(d);
     d->m = 1.0;
     d->s = ds;
     d->mc = lc * dlc;
+    /* lc / Phi(t) with 1 / Phi(t) beyond the double range */
+    if (!R_FINITE(d->mc) && !ISNAN(log_dlc)) d->mc = -exp(log_lc + log_dlc);
     d->sc = sc * d->mc;
   }
   return g;

@@ -156,6 +156,10 @@ fuzz_values <- function() {
     "NULL" = NULL, "NA" = NA, "NA_real_" = NA_real_, "NaN" = NaN,
     "Inf" = Inf, "-Inf" = -Inf, "-1" = -1, "0" = 0, "0.5" = 0.5,
     "huge" = 1e300, "-huge" = -1e300, "1e10" = 1e10,
+    # the extremes of the double range: near the largest double, the
+    # smallest subnormal and a tiny normal number
+    "1.797e308" = 1.797e308, "-1.797e308" = -1.797e308, "5e-324" = 5e-324,
+    "1e-300" = 1e-300,
     "TRUE" = TRUE, "string" = "foo", "empty string" = "",
     "strings" = c("a", "b"), "complex" = 1i,
     "numeric(0)" = numeric(0), "character(0)" = character(0),
@@ -197,6 +201,183 @@ fuzz_classify <- function(res, argnames, callnames) {
   "internal"
 }
 
+# The mechanical checks of a returned result, for the calls whose result
+# can be checked cheaply: "" when it passes, else what is wrong (the call
+# is then "silently wrong"). `fn` names the baseline, `args` the call's
+# arguments (the malformed one included).
+#   numbers      every number returned is finite (acq_closed_form(),
+#                acq_evaluate(), acq_expected_ucb(), acq_maximize(),
+#                gauss_hermite(), sobol_*(), minimax_points(), predict(),
+#                simulate()), EI >= 0, sd >= 0
+#   shape        one value per point (acq_closed_form(): the recycled
+#                length; predict(): as many sds as means), n x d points
+#                (sobol_*(), minimax_points()), n nodes and weights
+#                (gauss_hermite()), nsim samples (simulate())
+#   range        points in the unit cube (sobol_points(), minimax_points()),
+#                acq_maximize()'s x inside [lower, upper], Gauss-Hermite
+#                weights >= 0 summing to 1 (sqrt(pi) for the physicists')
+#   models       a fitted GP (gp_fit(), gp_fit_miso(), gp_condition(),
+#                gp_finite()) predicts a finite mean and sd >= 0 at a point
+#                of its domain, and its log-likelihood is finite
+#   functions    a cost function (cost_linear(), cost_cosine()) is one
+#                positive finite number at both corners and the centre of
+#                its box; a prior sample (gp_prior_sample()) one finite
+#                number at the centre of the unit cube
+#   problems     a known cost of a problem (bo_problem(), test_problem*())
+#                is one positive finite number at the centre of its box
+fuzz_result_check <- function(fn, res, args) {
+  finite <- function(v) all(is.finite(unlist(v)))
+  one_pos <- function(v) is.numeric(v) && length(v) == 1L &&
+    is.finite(v) && v > 0
+  at <- function(f, x) tryCatch(suppressWarnings(f(x)),
+                                error = function(e) NA_real_)
+  centre <- function(o) (o$lower + o$upper) / 2
+  fit_ok <- function(obj, x) {
+    p <- tryCatch(predict(obj, x), error = function(e) NULL)
+    if (is.null(p)) return("predict() fails on the fitted model")
+    if (!finite(p) || any(p$sd < 0)) {
+      return("the fitted model predicts a non-finite mean or sd")
+    }
+    ll <- tryCatch(as.numeric(logLik(obj)), error = function(e) NA_real_)
+    if (!inherits(obj, "costbo_gp_finite") && !is.finite(ll)) {
+      return("the fitted model's log-likelihood is not finite")
+    }
+    ""
+  }
+  switch(
+    fn,
+    acq_closed_form = {
+      nums <- args[vapply(args, is.numeric, NA)]
+      n <- max(lengths(nums))
+      v <- if (is.data.frame(res)) res$value else res
+      if (!finite(res)) "a non-finite value" else
+        if (length(v) != n) "not one value per point" else
+          if (any(v < 0)) "a negative EI" else ""
+    },
+    acq_evaluate = , acq_expected_ucb = {
+      if (!is.numeric(unlist(res)) || !finite(res)) "a non-finite value" else ""
+    },
+    acq_maximize = {
+      lo <- if (is.null(args$lower)) args$model$lower else args$lower
+      up <- if (is.null(args$upper)) args$model$upper else args$upper
+      if (!finite(res[c("x", "value")])) "a non-finite point or value" else
+        if (any(res$x < lo | res$x > up)) "a point outside [lower, upper]" else
+          ""
+    },
+    acq_pandora_stop = if (!(isTRUE(res) || isFALSE(res))) "not TRUE or FALSE"
+    else "",
+    gauss_hermite = {
+      total <- if (identical(args$convention, "physicists")) sqrt(pi) else 1
+      if (!finite(res)) "a non-finite node or weight" else
+        if (length(res$nodes) != args$n || length(res$weights) != args$n)
+          "not n nodes and weights" else
+            if (any(res$weights < 0) ||
+                abs(sum(res$weights) - total) > 1e-12)
+              "weights not >= 0 with the right sum" else ""
+    },
+    sobol_points = , sobol_normal = , minimax_points = {
+      if (!identical(dim(res), as.integer(c(args$n, args$d))))
+        "not an n x d matrix" else if (!finite(res)) "a non-finite value" else
+          if (fn != "sobol_normal" && any(res < 0 | res > 1))
+            "points outside the unit cube" else ""
+    },
+    predict = , predict_finite = , predict_miso = {
+      if (!finite(res)) "a non-finite mean or sd" else
+        if (length(res$sd) != length(res$mean) || any(res$sd < 0))
+          "sds not one >= 0 per mean" else ""
+    },
+    simulate = {
+      if (!finite(res)) "a non-finite sample" else
+        if (ncol(res) != args$nsim) "not nsim samples" else ""
+    },
+    gp_fit = fit_ok(res, centre(res)),
+    gp_condition = fit_ok(res, centre(res)),
+    gp_fit_miso = fit_ok(res, c(centre(res), 0)),
+    gp_finite = fit_ok(res, 1),
+    cost_linear = , cost_cosine = {
+      d <- length(args$lower)
+      lo <- rep_len(args$lower, d)
+      up <- rep_len(args$upper, d)
+      v <- list(at(res, lo), at(res, up), at(res, (lo + up) / 2))
+      if (!all(vapply(v, one_pos, NA))) {
+        "not one positive finite cost at the corners and centre of the box"
+      } else ""
+    },
+    gp_prior_sample = {
+      v <- at(res, rep(0.5, args$d))
+      if (!(is.numeric(v) && length(v) == 1L && is.finite(v))) {
+        "not one finite value at the centre of the cube"
+      } else ""
+    },
+    bo_problem = , test_problem = , test_problem_cvs = ,
+    test_problem_miso = {
+      if (identical(res$cost_type, "known") && is.function(res$cost) &&
+          is.null(res$space) &&
+          !one_pos(at(res$cost, centre(res)))) {
+        "a known cost that is not one positive finite number at the centre"
+      } else ""
+    },
+    ""
+  )
+}
+
+# Arguments that accept a non-finite value (NA, NaN, Inf, -Inf) on
+# purpose: `fun` (a regular expression of the baselines' names) and `arg`,
+# with the reason; any other accepted non-finite value is "silently wrong".
+fuzz_nonfinite_ok <- data.frame(
+  fun = c("^as.data.frame_", "^bo_tell$", "^acq_pandora_stop$",
+          "^acq_(evaluate|maximize)$", "^acq_(evaluate|maximize)$",
+          "^acq_(evaluate|maximize)$", "^acq_(evaluate|maximize)$",
+          "^bo_(compare|claim)$"),
+  arg = c("optional", "value", "g", "beta", "lambda", "nu", "remaining",
+          "cost"),
+  reason = c(
+    "the generic's argument, unused (as in base R's as.data.frame() methods)",
+    "a non-finite value records a failed experiment, as documented",
+    "indices are only compared with the best value: +-Inf are ordered, as documented",
+    rep(paste("a setting the type (\"ei\" here) does not use is ignored,",
+              "as documented"), 4L),
+    "read only for a benchmark, ignored for a data frame, as documented"),
+  stringsAsFactors = FALSE)
+
+# The reason `arg` of baseline `fn` takes a non-finite value ("" if none).
+fuzz_nonfinite_reason <- function(fn, arg) {
+  i <- which(vapply(fuzz_nonfinite_ok$fun, grepl, NA, x = fn) &
+               fuzz_nonfinite_ok$arg == arg)
+  if (length(i)) fuzz_nonfinite_ok$reason[i[1L]] else ""
+}
+fuzz_nonfinite_allowed <- function(fn, arg) {
+  nzchar(fuzz_nonfinite_reason(fn, arg))
+}
+
+# The category of one fuzzed call (a row of fuzz_run()), as
+# bench/fuzz-report.R counts them:
+#   hang            over the time limit
+#   internal        an R-internal error, or an error of C not re-signalled
+#   unnamed         a costbo_error naming no argument of the function
+#   wrong call      a costbo_error reporting another call than the user's
+#   wrong argument  a costbo_error naming arguments, not the malformed one
+#                   (naming both members of a pair counts as right)
+#   clean           a costbo_error naming the malformed argument
+#   silently wrong  returned a result that fails fuzz_result_check(), or
+#                   accepted a non-finite value not in fuzz_nonfinite_ok
+#   fine            returned, and passes the checks
+#   crash           the process died (bench/fuzz-report.R runs the calls in
+#                   a child process and skips such a call on the rerun)
+fuzz_category <- function(outcome, names_arg, check, fn, arg, value) {
+  nonfinite <- value %in% c("NA", "NA_real_", "NaN", "Inf", "-Inf")
+  allowed <- mapply(fuzz_nonfinite_allowed, fn, arg)
+  ifelse(outcome == "crash", "crash",
+  ifelse(outcome == "hang", "hang",
+  ifelse(outcome == "internal", "internal",
+  ifelse(outcome == "costbo_unnamed", "unnamed",
+  ifelse(outcome == "wrong_call", "wrong call",
+  ifelse(outcome == "costbo_named" & !names_arg, "wrong argument",
+  ifelse(outcome == "costbo_named", "clean",
+  ifelse(nzchar(check) | (nonfinite & !allowed), "silently wrong",
+         "fine"))))))))
+}
+
 # One call, its printed output discarded, with a time limit: a call that
 # runs longer than `limit` seconds counts as a hang.
 fuzz_call <- function(f, args, limit = 20) {
@@ -228,7 +409,13 @@ fuzz_methods <- c(
   print_gp = "print.costbo_gp", print_summary_run = "print.summary.bo_run",
   print_summary_benchmark = "print.summary.bo_benchmark")
 
-fuzz_run <- function(seed = 16L, funs = NULL) {
+# `skip`: outcomes ("crash" or "hang") named by the keys ("fun|arg|value")
+# of calls not made (bench/fuzz-report.R: they killed the process or
+# outlived its time limit); `trace`: a file
+# that holds the key of the call under way (for that report to find the
+# call that killed it).
+fuzz_run <- function(seed = 16L, funs = NULL, skip = character(),
+                     trace = NULL) {
   base <- fuzz_baselines()
   if (!is.null(funs)) base <- base[funs]
   # files the calls write (a checkpoint named "foo") go to a directory of
@@ -269,19 +456,56 @@ fuzz_run <- function(seed = 16L, funs = NULL) {
       for (vn in names(vals)) {
         bad <- args
         if (is.null(vals[[vn]])) bad[a] <- list(NULL) else bad[[a]] <- vals[[vn]]
-        res <- fuzz_call(f, bad)
-        out <- fuzz_classify(res, argnames, callnames)
+        key <- paste(fn, a, vn, sep = "|")
+        if (key %in% names(skip)) {
+          res <- NULL
+          out <- skip[[key]]
+        } else {
+          if (!is.null(trace)) writeLines(key, trace)
+          res <- fuzz_call(f, bad)
+          out <- fuzz_classify(res, argnames, callnames)
+        }
         msg <- if (inherits(res, "error")) {
           paste(conditionMessage(res), collapse = "\n")
         } else ""
+        check <- if (identical(out, "returned")) {
+          tryCatch(fuzz_result_check(fn, res, bad),
+                   error = function(e) paste("the check failed:",
+                                             conditionMessage(e)))
+        } else ""
         rows[[length(rows) + 1L]] <- data.frame(
           fun = fn, arg = as.character(a), value = vn, outcome = out,
-          names_arg = grepl(paste0("`", if (is.numeric(a)) "..." else a),
-                            msg, fixed = TRUE),
+          names_arg = fuzz_names(msg, if (is.numeric(a)) "..." else a),
+          check = check,
           class = if (inherits(res, "error")) class(res)[1L] else "",
           message = substr(msg, 1L, 200L), stringsAsFactors = FALSE)
       }
     }
   }
-  do.call(rbind, rows)
+  out <- do.call(rbind, rows)
+  out$category <- fuzz_category(out$outcome, out$names_arg, out$check,
+                                out$fun, out$arg, out$value)
+  out
+}
+
+# Does the message `msg` name the argument `a` in backticks (`a`, or an
+# element such as `a$b` or `a[1]`)?
+fuzz_names <- function(msg, a) {
+  named <- regmatches(msg, gregexpr("`[^`]+`", msg))[[1L]]
+  named <- sub("\\$.*|\\[.*", "", gsub("`", "", named))
+  a %in% named
+}
+
+# Cases of the unclear and silently-wrong categories that are right, each
+# with its reason: fun, arg, values (a regular expression of the labels
+# of fuzz_values()), category, reason.
+fuzz_right <- data.frame(
+  fun = character(), arg = character(), values = character(),
+  category = character(), reason = character(), stringsAsFactors = FALSE)
+
+fuzz_right_reason <- function(fn, arg, value, category) {
+  i <- which(fuzz_right$fun == fn & fuzz_right$arg == arg &
+               fuzz_right$category == category &
+               vapply(fuzz_right$values, grepl, NA, x = value))
+  if (length(i)) fuzz_right$reason[i[1L]] else ""
 }

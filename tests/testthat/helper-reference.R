@@ -421,3 +421,81 @@ ref_rh_two_step <- function(fit, x, cand, alpha, n, n_deep, latent, nug) {
   }, 0)
   ref_kg_gh(fit, x, A, n, latent, nug) + alpha * sum(gh$weights * nxt)
 }
+
+# --- the extremes of the double range -----------------------------------------
+
+# Evaluate `expr` with Rmpfr's exponent range widened to +-2^61 (so that
+# exp(-u^2 / 2) is representable up to |u| ~ 2e9), restoring it after.
+with_wide_mpfr <- function(expr) {
+  old <- Rmpfr::.mpfr_erange(c("Emin", "Emax"))
+  on.exit({
+    Rmpfr::.mpfr_erange_set("Emin", old[["Emin"]])
+    Rmpfr::.mpfr_erange_set("Emax", old[["Emax"]])
+  })
+  Rmpfr::.mpfr_erange_set("Emin", -2^61)
+  Rmpfr::.mpfr_erange_set("Emax", 2^61)
+  expr
+}
+
+# EI at (m, s, best), s > 0, and its log with the derivatives of both, as
+# doubles rounded from exact values: +-Inf where the exact value is beyond
+# the double range (0 where EI is below it). u = (m - best) / s is formed in
+# 200-bit arithmetic; for |u| <= 1e9 everything is computed there; beyond,
+# from the asymptotic series of Mills' ratio (relative error below 1e-30):
+# for x = -u, Phi(u) / h(u) = x (1 + 2/x^2 - 6/x^4) and
+# phi(u) / h(u) = x^2 (1 + 3/x^2 - 6/x^4) to that order, and
+# log h(u) = log phi(x) - 2 log x + log(1 - 3/x^2 + 15/x^4).
+ref_ei_extreme <- function(m, s, best) {
+  with_wide_mpfr({
+    u <- (Rmpfr::mpfr(m, 200) - best) / s
+    un <- Rmpfr::asNumeric(u)
+    if (abs(un) <= 1e9) {
+      P <- Rmpfr::pnorm(u)
+      p <- Rmpfr::dnorm(u)
+      h <- u * P + p
+      ei <- s * h
+      out <- c(log_ei = Rmpfr::asNumeric(log(ei)),
+               ei = Rmpfr::asNumeric(ei), d_mean = Rmpfr::asNumeric(P),
+               d_sd = Rmpfr::asNumeric(p),
+               dl_mean = Rmpfr::asNumeric(P / ei),
+               dl_sd = Rmpfr::asNumeric(p / ei))
+    } else if (un > 0) {
+      # h(u) = u to far below an ulp
+      ei <- s * u
+      out <- c(log_ei = Rmpfr::asNumeric(log(ei)), ei = Rmpfr::asNumeric(ei),
+               d_mean = 1, d_sd = 0, dl_mean = Rmpfr::asNumeric(1 / ei),
+               dl_sd = 0)
+    } else {
+      x <- -un
+      v <- 1 / x^2
+      log_ei <- log(s) - x^2 / 2 - 0.5 * log(2 * pi) - 2 * log(x) +
+        log1p(-3 * v + 15 * v^2)
+      out <- c(log_ei = log_ei, ei = 0, d_mean = 0, d_sd = 0,
+               dl_mean = x * (1 + 2 * v - 6 * v^2) / s,
+               dl_sd = x^2 * (1 + 3 * v - 6 * v^2) / s)
+    }
+    out
+  })
+}
+
+# The PBGI index g = m - s t, h(t) = lambda c / s, with its derivatives
+# d_sd = phi(t) / Phi(t) and d_cost = -lambda / Phi(t), from the 200-bit
+# root t (ref_h_inv_mpfr() from the start ref_h_inv(); t = r itself for
+# r = lambda c / s >= 8, where h(t) = t to far below an ulp), rounded to
+# doubles (+-Inf beyond the range).
+ref_pbgi_extreme <- function(m, s, lambda, cost) {
+  with_wide_mpfr({
+    lc <- Rmpfr::mpfr(lambda, 200) * cost
+    r <- lc / s
+    if (r >= 8) {
+      t <- r
+    } else {
+      y <- Rmpfr::asNumeric(log(r))
+      t <- Rmpfr::mpfr(ref_h_inv_mpfr(y, ref_h_inv(y), prec = 200L), 200)
+    }
+    P <- Rmpfr::pnorm(t)
+    c(value = Rmpfr::asNumeric(m - s * t),
+      d_sd = Rmpfr::asNumeric(Rmpfr::dnorm(t) / P),
+      d_cost = Rmpfr::asNumeric(-lambda / P))
+  })
+}

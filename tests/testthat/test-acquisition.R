@@ -179,6 +179,16 @@ test_that("bad input to acquisitions at points stops with a clear error", {
   other <- gp_fit(fx$X * 2, fx$X[, 1], lower = c(0, 0), upper = c(2, 2))
   bad(acq_evaluate(fx$fit, c(0.5, 0.5), "ei_pu", cost_model = other))
   bad(acq_maximize(fx$fit, "ei", lower = c(-1, 0)))
+  # bounds of another length than the model's inputs are refused, not
+  # truncated (a vector of 7 searched the box of its first 2)
+  for (lo in list(c(0.1, 0.2, 0.3), runif(7))) {
+    e <- expect_error(acq_maximize(fx$fit, "ei", lower = lo),
+                      class = "costbo_error_arg")
+    expect_identical(e$arg, "lower")
+    expect_match(conditionMessage(e), "the inputs of `model`", fixed = TRUE)
+  }
+  expect_error(acq_maximize(fx$fit, "ei", upper = c(0.9, 0.9, 0.9)),
+               class = "costbo_error_arg")
   bad(acq_maximize(fx$fit, "ei", n_raw = 0))
   bad(acq_maximize(fx$fit, "ei", select = "random"))
   expect_error(acq_evaluate(fx$fit, c(0.5, 0.5), "ei_pu",

@@ -435,6 +435,151 @@ test_that("no NaN, Inf or negative values over a wide random grid", {
   expect_true(all(is.finite(acq("log_ei", m, s, best = b))))
 })
 
+# --- the extremes of the double range ------------------------------------------
+
+# The outcome of one call: the result, or the costbo_error_arg it signals
+# (any other error fails the test).
+acq_or_refusal <- function(...) {
+  tryCatch(acq(...), costbo_error_arg = function(e) e)
+}
+
+# What is wrong with the outcome `r` of a call (character(0) if nothing):
+# `ref` holds exact values rounded to doubles (+-Inf beyond the range), the
+# result's columns named as in `ref`, compared to relative tolerances
+# `tol`; where one is beyond the range, `r` must be a refusal naming
+# `args` and saying so.
+acq_extreme_problems <- function(r, ref, tol, args, label) {
+  if (!all(is.finite(ref))) {
+    ok <- inherits(r, "costbo_error_arg") && identical(r$arg, args) &&
+      grepl("within the double range", conditionMessage(r), fixed = TRUE)
+    return(if (ok) character(0) else paste(label, ": not refused"))
+  }
+  if (inherits(r, "error")) {
+    return(paste(label, ": refused:", conditionMessage(r)))
+  }
+  got <- if (is.data.frame(r)) unlist(r[1L, names(ref)]) else
+    stats::setNames(r, names(ref))
+  bad <- !is.finite(got) |
+    abs(got - ref) > tol * pmax(abs(ref), .Machine$double.xmin)
+  if (any(bad)) {
+    sprintf("%s: %s = %.17g, not %.17g", label, names(ref)[bad], got[bad],
+            ref[bad])
+  } else character(0)
+}
+
+test_that("EI and log EI at the extremes are exact where representable, refused beyond", {
+  skip_if_not_installed("Rmpfr")
+  ms <- c(1.797e308, -1.797e308, 1e300, -1e154, -1, 0, 5e-324)
+  ss <- c(1.797e308, 1e300, 1, 1e-300, 5e-324)
+  bs <- c(1.797e308, -1.797e308, -1e300, 0, 1)
+  g <- expand.grid(m = ms, s = ss, b = bs)
+  problems <- character(0)
+  refused <- 0L
+  for (i in seq_len(nrow(g))) {
+    m <- g$m[i]
+    s <- g$s[i]
+    b <- g$b[i]
+    ref <- ref_ei_extreme(m, s, b)
+    lab <- sprintf("m = %g, s = %g, best = %g", m, s, b)
+    # EI with its derivatives Phi(u), phi(u) (0 where they are below the
+    # range: EI of 1e-400 is 0); log EI with Phi(u) / EI and phi(u) / EI,
+    # to a few ulps of log EI (the rounding of u^2 / 2)
+    cases <- list(
+      list("ei", FALSE, ref["ei"] , 1e-12),
+      list("ei", TRUE, c(value = ref[["ei"]], ref[c("d_mean", "d_sd")]),
+           1e-12),
+      list("log_ei", FALSE, ref["log_ei"], 1e-13),
+      list("log_ei", TRUE, c(value = ref[["log_ei"]],
+                              d_mean = ref[["dl_mean"]],
+                              d_sd = ref[["dl_sd"]]), 1e-11))
+    for (cs in cases) {
+      r <- acq_or_refusal(cs[[1L]], m, s, best = b, grad = cs[[2L]])
+      refused <- refused + inherits(r, "error")
+      problems <- c(problems, acq_extreme_problems(
+        r, cs[[3L]], cs[[4L]], c("mean", "sd", "best"),
+        paste(cs[[1L]], if (cs[[2L]]) "grad", lab)))
+    }
+  }
+  expect_identical(problems, character(0))
+  # both outcomes occur: the grid reaches beyond the range and stays in it
+  expect_gt(refused, 50L)
+  expect_lt(refused, 4L * nrow(g) - 200L)
+  # examples: m - best overflows while EI does not, or its log does not
+  expect_equal(acq("ei", -1.797e308, 1.797e308, best = 1.797e308),
+               1.797e308 * (-2 * pnorm(-2) + dnorm(-2)), tolerance = 1e-12)
+  expect_equal(acq("log_ei", 1.797e308, 1, best = -1.797e308),
+               log(1.797e308) + log(2), tolerance = 1e-15)
+})
+
+test_that("UCB and the PBGI index at the extremes are exact where representable, refused beyond", {
+  skip_if_not_installed("Rmpfr")
+  ms <- c(1.797e308, -1.797e308, 0, 5e-324)
+  ss <- c(1.797e308, 1e300, 1, 1e-300, 5e-324)
+  problems <- character(0)
+  for (m in ms) for (s in ss) for (beta in c(0, 2, 1e300)) {
+    ref <- c(value = Rmpfr::asNumeric(Rmpfr::mpfr(m, 200) +
+                                        Rmpfr::mpfr(beta, 200) * s),
+             d_mean = 1, d_sd = beta)
+    r <- acq_or_refusal("ucb", m, s, beta = beta, grad = TRUE)
+    problems <- c(problems, acq_extreme_problems(
+      r, ref, 1e-15, c("mean", "sd", "beta"),
+      sprintf("ucb m = %g, s = %g, beta = %g", m, s, beta)))
+  }
+  refused <- 0L
+  for (m in ms) for (s in ss) for (lambda in c(1e-300, 0.1, 1e300)) {
+    ref <- ref_pbgi_extreme(m, s, lambda, 1)
+    r <- acq_or_refusal("pbgi", m, s, cost = 1, lambda = lambda, grad = TRUE)
+    refused <- refused + inherits(r, "error")
+    # the index to a few ulps of the larger of |m| and s |t|
+    tol <- if (all(is.finite(ref))) {
+      t <- (m - ref[["value"]]) / s
+      c(8 * .Machine$double.eps * (abs(m) + abs(s * t)) /
+          max(abs(ref[["value"]]), .Machine$double.xmin), 1e-12, 1e-12)
+    } else 0
+    problems <- c(problems, acq_extreme_problems(
+      r, ref, tol, c("mean", "sd", "cost", "lambda"),
+      sprintf("pbgi m = %g, s = %g, lambda = %g", m, s, lambda)))
+  }
+  expect_identical(problems, character(0))
+  expect_gt(refused, 5L)
+  # lambda c / Phi(t) with 1 / Phi(t) beyond the range: d_cost is finite
+  g <- acq("pbgi", 0, 1, cost = 1, lambda = 1e-320, grad = TRUE)
+  t <- -g$value
+  expect_true(is.finite(g$d_cost) && g$d_cost < 0)
+  expect_equal(g$d_cost, -exp(log(1e-320) - pnorm(t, log.p = TRUE)),
+               tolerance = 1e-12)
+})
+
+test_that("values beyond the double range are refused naming the arguments, exact zeros are not", {
+  e <- expect_error(acq("ei", 1.797e308, 1.797e308, best = -1.797e308),
+                    class = "costbo_error_arg")
+  expect_identical(e$arg, c("mean", "sd", "best"))
+  expect_match(conditionMessage(e),
+               "at point 1 (mean = 1.797e+308, sd = 1.797e+308, best = -1.797e+308) the value is Inf",
+               fixed = TRUE)
+  # one point out of range refuses the call, naming the point
+  e <- expect_error(acq("ucb", c(0, 1e308), c(1, 1e308), beta = 2),
+                    class = "costbo_error_arg")
+  expect_match(conditionMessage(e), "at point 2", fixed = TRUE)
+  # EI exactly 0: log EI is -Inf, not refused
+  expect_identical(acq("log_ei", -1, 0, best = 0), -Inf)
+  expect_identical(acq("log_q1", 1, 1, best = 0, cost = 2, remaining = 1),
+                   -Inf)
+  expect_identical(acq("log_q1", 1, 1, best = 0, log_cost_mean = 1,
+                       log_cost_sd = 0, remaining = 1), -Inf)
+  g <- acq("log_ei", -1, 0, best = 0, grad = TRUE)
+  expect_identical(unlist(g[1, ], use.names = FALSE), c(-Inf, 0, 0))
+  # EI far below the range is 0, its log refused (it is below -1.8e308)
+  expect_identical(acq("ei", -1, 1e-300, best = 0), 0)
+  expect_error(acq("log_ei", -1, 1e-300, best = 0),
+               class = "costbo_error_arg")
+  # a cost that makes EI / c overflow
+  expect_error(acq("ei_pu", 1, 1, best = 0, cost = 5e-324),
+               class = "costbo_error_arg")
+  expect_equal(acq("log_ei_pu", 1, 1, best = 0, cost = 5e-324),
+               log(acq("ei", 1, 1, best = 0)) - log(5e-324), tolerance = 1e-15)
+})
+
 # --- Pandora's Box stopping rule ----------------------------------------------
 
 test_that("the Pandora stopping rule compares the best value and indices", {

@@ -43,9 +43,9 @@ test_that("checks name the argument, not its deparsed value", {
 })
 
 test_that("the argument at fault is the one blamed", {
-  e <- caught(acq_closed_form("ei", c(0, 1), 1, best = c(1, 2, 3)))
+  e <- caught(acq_closed_form("ei", c(0, 1), 1, best = NA))
   expect_blames(e, "best", "acq_closed_form")
-  expect_identical(e$value, c(1, 2, 3))
+  expect_identical(e$value, NA)
   expect_blames(caught(acq_closed_form("ei", NULL, 1, best = 0)), "mean",
                 "acq_closed_form")
   e <- caught(test_problem_miso(source_costs = -1))
@@ -70,6 +70,108 @@ test_that("the argument at fault is the one blamed", {
                 "cost", "acq_evaluate")
   expect_blames(caught(gp_fit(X, y, lower = function(x) x)), "lower",
                 "gp_fit")
+})
+
+# `e` is a costbo_error_arg whose field `arg` holds `args` and whose message
+# names each of them in backticks, with the user's call of `fun`.
+expect_blames_all <- function(e, args, fun, label = fun) {
+  expect_s3_class(e, "costbo_error_arg")
+  expect_identical(e$arg, args, label = label)
+  for (a in args) {
+    expect_match(conditionMessage(e), paste0("`", a, "`"), fixed = TRUE,
+                 label = label)
+  }
+  expect_identical(conditionCall(e)[[1L]], as.name(fun), label = label)
+}
+
+test_that("a mismatch of a pair names both members, whichever is wrong", {
+  set.seed(4)
+  X <- matrix(runif(12), 6)
+  y <- sin(3 * X[, 1]) + X[, 2]
+  fit <- gp_fit(X, y, lower = c(0, 0), upper = c(1, 1), n_starts = 1)
+  f <- function(x) sum(x)
+  pair <- function(expr, args, fun) expect_blames_all(caught(expr), args, fun)
+  box <- c("lower", "upper")
+  pair(bo_problem(f, c(0, 0), c(1, 1, 1), budget = 1), box, "bo_problem")
+  pair(bo_problem(f, c(0, 0, 0), c(1, 1), budget = 1), box, "bo_problem")
+  pair(cost_linear(c(0, 0), c(1, 1, 1)), box, "cost_linear")
+  pair(cost_cosine(c(0, 0, 0), c(1, 1)), box, "cost_cosine")
+  # a single bound is recycled to the other's length
+  expect_identical(cost_linear(0, c(1, 1))(c(1, 1)), 21)
+  # vectors of acq_closed_form(): one per point, or one for all
+  pair(acq_closed_form("ei", c(0, 1), c(1, 2, 3), best = 0), c("mean", "sd"),
+       "acq_closed_form")
+  pair(acq_closed_form("ei", c(0, 1, 2), c(1, 2), best = 0), c("mean", "sd"),
+       "acq_closed_form")
+  pair(acq_closed_form("ei", 0, c(1, 2), best = c(1, 2, 3)), c("sd", "best"),
+       "acq_closed_form")
+  pair(acq_closed_form("ei", c(0, 1), 1, best = c(1, 2, 3)),
+       c("mean", "best"), "acq_closed_form")
+  # points and their values
+  pair(gp_fit(X, y[-1]), c("X", "y"), "gp_fit")
+  pair(gp_fit(X[-1, ], y), c("X", "y"), "gp_fit")
+  pair(gp_fit(as.vector(X), y), c("X", "y"), "gp_fit")
+  s <- rep(0:1, 3)
+  pair(gp_fit_miso(X, s[-1], y, lower = c(0, 0), upper = c(1, 1)),
+       c("X", "source", "y"), "gp_fit_miso")
+  pair(gp_fit_miso(X, s, y[-1], lower = c(0, 0), upper = c(1, 1)),
+       c("X", "source", "y"), "gp_fit_miso")
+  pair(gp_condition(fit, rbind(c(0.5, 0.5), c(0.2, 0.2)), 1), c("x", "y"),
+       "gp_condition")
+  pair(gp_condition(fit, c(0.5, 0.5), c(1, 2)), c("x", "y"), "gp_condition")
+  pair(gp_finite(c(0, 0), diag(3)), c("mean", "cov"), "gp_finite")
+  pair(gp_finite(c(0, 0, 0, 0), diag(3)), c("mean", "cov"), "gp_finite")
+  pair(gp_finite(c(0, 0, 0), diag(3), x = 1, y = c(1, 2)), c("x", "y"),
+       "gp_finite")
+  pair(gp_finite(c(0, 0, 0), diag(3), x = 1:2, y = 1), c("x", "y"),
+       "gp_finite")
+  # other pairs
+  d <- data.frame(problem = "p", policy = rep(c("a", "b"), each = 3),
+                  rep = 1:3, score = runif(6))
+  pair(bo_compare(d, "a", "b", measure = "nope", higher_is_better = TRUE),
+       c("measure", "x"), "bo_compare")
+  pair(cost_linear(0, 1, a = 1, b = -2), c("a", "b"), "cost_linear")
+  pair(cost_cosine(0, 1, a = 1, seed = 2), c("a", "seed"), "cost_cosine")
+  pair(minimax_points(9, 2, n_ref = 5), c("n_ref", "n"), "minimax_points")
+  pair(policy_bmsei(steps = 3, fantasies = c(4, 4, 2)),
+       c("steps", "fantasies"), "policy_bmsei")
+  pair(policy_bmsei(fantasies = c(4, 2)), c("steps", "fantasies"),
+       "policy_bmsei")
+  cfit <- gp_fit(matrix(runif(30), ncol = 3), runif(10), lower = 0,
+                 upper = 1, n_starts = 1)
+  pair(acq_expected_ucb(cfit, c(0.2, 0.7, 0.1), controlled = c(3, 1),
+                        samples = matrix(runif(30), ncol = 3)),
+       c("x", "controlled"), "acq_expected_ucb")
+  sp <- bo_space(a = param_int(1, 3), b = param_num(0, 1),
+                 k = param_cat(c("x", "y")))
+  pair(space_decode(sp, c(0.1, 0.2)), c("U", "space"), "space_decode")
+  pair(space_decode(sp, matrix(0.5, 2, 2)), c("U", "space"), "space_decode")
+  pair(bo_problem(f, c(0, 0), c(1, 1), budget = 1, control_sets = list(1, 2),
+                  control_costs = c(1, 2, 3)),
+       c("control_sets", "control_costs"), "bo_problem")
+  pair(bo_problem(f, c(0, 0), c(1, 1), budget = 1, sources = 2,
+                  source_costs = c(1, 2, 3)),
+       c("sources", "source_costs"), "bo_problem")
+  # a bound against what fixes the dimension: the message names both
+  for (e in list(caught(acq_maximize(fit, "ei", lower = c(0, 0, 0))),
+                 caught(gp_fit(X, y, lower = c(0, 0, 0), upper = 1)),
+                 caught(bo_problem(f, c(0, 0), c(1, 1), budget = 1,
+                                   candidates = matrix(0.5, 1, 1))))) {
+    expect_s3_class(e, "costbo_error_arg")
+    expect_identical(e$arg, "lower")
+    expect_match(conditionMessage(e),
+                 "`lower` must be of length 1( or 2)? \\(.*`(model|X|candidates)`")
+  }
+  expect_match(conditionMessage(caught(gp_fit(X, y, upper = c(1, 0.5)))),
+               "`X` must be inside the box [`lower`, `upper`]", fixed = TRUE)
+  # a warm start of another kernel or dimension: the message names what
+  # it must match
+  e <- caught(gp_fit(X, y, kernel = "se", start = fit))
+  expect_identical(e$arg, "start")
+  expect_match(conditionMessage(e), "same `kernel` .* as `X` has columns")
+  e <- caught(simulate(fit, nsim = 1e8, newdata = rbind(c(0.1, 0.2),
+                                                        c(0.3, 0.4))))
+  expect_match(conditionMessage(e), "2 points of `newdata`", fixed = TRUE)
 })
 
 test_that("the reported call is the one the user made", {

@@ -759,3 +759,140 @@ test_that("fitted(), residuals() and simulate() work at the fitted data, as for 
   expect_equal(fitted(fm), predict(fm, cbind(X, s))$mean, tolerance = 1e-12)
   expect_length(residuals(fm), 15L)
 })
+
+# --- the extremes of the double range ------------------------------------------
+
+test_that("fixed settings and data at the extremes of the double range fit finite models or are refused naming them", {
+  set.seed(8)
+  X <- matrix(runif(12), 6)
+  y <- sin(3 * X[, 1]) + X[, 2]
+  fit1 <- function(yy = y, ...) {
+    gp_fit(X, yy, lower = c(0, 0), upper = c(1, 1), n_starts = 1, ...)
+  }
+  refused <- function(expr, args, pattern = NULL) {
+    e <- tryCatch({
+      expr
+      NULL
+    }, error = identity)
+    expect_s3_class(e, "costbo_error_arg")
+    expect_identical(e$arg, args)
+    if (!is.null(pattern)) expect_match(conditionMessage(e), pattern)
+  }
+  new <- rbind(c(0.5, 0.5), X[1, ])
+  # lengthscales: 5e-324 has an infinite inverse; 1e-300 and 1e300 times
+  # the width are the limits of no and of full correlation
+  for (k in c("matern52", "matern32", "se")) {
+    refused(fit1(kernel = k, lengthscale = 5e-324, outputscale = 1,
+                 estimate = "fixed"), c("lengthscale", "lower", "upper"))
+    f <- fit1(kernel = k, lengthscale = 1e-300, outputscale = 2,
+              estimate = "fixed")
+    cf <- coef(f)
+    p <- predict(f, rbind(c(0.5, 0.5), X[1, ]))
+    # K = (2 + noise) I: the constant mean is mean(y)
+    expect_equal(cf$mean, mean(y), tolerance = 1e-12)
+    expect_equal(p$mean, c(mean(y), mean(y) + 2 / (2 + cf$noise) *
+                             (y[1] - mean(y))), tolerance = 1e-12)
+    expect_equal(p$sd, sqrt(c(2, 2 - 4 / (2 + cf$noise))), tolerance = 1e-9)
+    expect_true(is.finite(logLik(f)))
+    f <- fit1(kernel = k, lengthscale = 1e300, outputscale = 2,
+              estimate = "fixed")
+    cf <- coef(f)
+    expect_equal(predict(f, new),
+                 ref_predict(X, y, new, k, c(1e300, 1e300), 2, cf$noise,
+                             cf$mean), tolerance = 1e-8)
+  }
+  # outputscale and noise up to 1e300 var(y), not beyond
+  v <- var(y)
+  for (os in c(0.5e300 * v, 2e-300 * v)) {
+    f <- fit1(lengthscale = 0.3, outputscale = os, estimate = "fixed")
+    cf <- coef(f)
+    p <- predict(f, new)
+    r <- ref_predict(X, y, new, "matern52", c(0.3, 0.3), os, cf$noise,
+                     cf$mean)
+    expect_equal(p$mean, r$mean, tolerance = 1e-8)
+    # the sd is a difference of two terms of size os: to 1e-8 sqrt(os)
+    expect_lt(max(abs(p$sd - r$sd)), 1e-8 * sqrt(os))
+  }
+  refused(fit1(lengthscale = 0.3, outputscale = 1.797e308, estimate = "fixed"),
+          "outputscale")
+  refused(fit1(lengthscale = 0.3, outputscale = 5e-324, estimate = "fixed"),
+          "outputscale")
+  f <- fit1(noise = 1e300 * v)
+  expect_true(all(is.finite(unlist(predict(f, new)))))
+  expect_true(is.finite(logLik(f)))
+  refused(fit1(noise = 1.797e308), "noise")
+  # a fixed mean: 1e100 from the data is a finite likelihood (checked
+  # against a dense computation); 1e200 is not; 1.797e308 is beyond the
+  # standardized scale
+  f <- fit1(mean = 1e100, lengthscale = 0.3, outputscale = 1,
+            estimate = "fixed")
+  cf <- coef(f)
+  expect_equal(as.numeric(logLik(f)),
+               ref_loglik(X, y, "matern52", c(0.3, 0.3), 1, cf$noise, 1e100),
+               tolerance = 1e-10)
+  refused(fit1(mean = 1e200), "mean", "log marginal likelihood finite")
+  refused(fit1(mean = -1.797e308), "mean", "within 1e\\+300 sd")
+  # data whose variance overflows, or underflows to 0, are refused; data
+  # scaled by 1e150 give the same model scaled by 1e150
+  refused(fit1(c(1e200, -1e200, y[3:6])), "y", "overflows")
+  refused(fit1(y * 1e-300), "y", "underflows")
+  f <- fit1(lengthscale = 0.3, outputscale = 1, estimate = "fixed")
+  g <- fit1(y * 1e150, lengthscale = 0.3, outputscale = 1e300,
+            estimate = "fixed")
+  expect_equal(predict(g, new)$mean / 1e150, predict(f, new)$mean,
+               tolerance = 1e-12)
+  expect_equal(predict(g, new)$sd / 1e150, predict(f, new)$sd,
+               tolerance = 1e-9)
+  # predictions at points far outside the box are the prior's
+  p <- predict(f, rbind(c(1.797e308, 0.5), c(-1.797e308, 5e-324)))
+  expect_equal(p$mean, rep(coef(f)$mean, 2), tolerance = 1e-14)
+  expect_equal(p$sd, rep(1, 2), tolerance = 1e-14)
+})
+
+test_that("conditioning on extreme observations is exact or refused naming `y`", {
+  set.seed(9)
+  X <- matrix(runif(12), 6)
+  y <- sin(3 * X[, 1]) + X[, 2]
+  f <- gp_fit(X, y, lower = c(0, 0), upper = c(1, 1), lengthscale = 0.3,
+              outputscale = 1, estimate = "fixed")
+  cf <- coef(f)
+  g <- gp_condition(f, c(0.5, 0.5), 1e100)
+  Xa <- rbind(X, c(0.5, 0.5))
+  expect_equal(as.numeric(logLik(g)),
+               ref_loglik(Xa, c(y, 1e100), "matern52", c(0.3, 0.3), 1,
+                          cf$noise, cf$mean), tolerance = 1e-10)
+  for (v in c(1e300, 1.797e308, -1.797e308)) {
+    e <- expect_error(gp_condition(f, c(0.5, 0.5), v),
+                      class = "costbo_error_arg")
+    expect_identical(e$arg, "y")
+  }
+  # a finite GP: a prior of variance 5e-324 cannot explain 0.1
+  S <- diag(3) + 0.5
+  e <- expect_error(gp_finite(c(0, 0.2, 0), S * 5e-324, x = 1, y = 0.1),
+                    class = "costbo_error_arg")
+  expect_identical(e$arg, "y")
+  expect_identical(conditionCall(e)[[1L]], quote(gp_finite))
+  g <- gp_finite(c(0, 1e300, 0), S, x = 1, y = 0.1)
+  p <- predict(g, 1:3)
+  expect_true(all(is.finite(unlist(p))))
+  # the posterior mean of a prior mean of 1e300 moves by (0.1 - 0) S21 / S11
+  expect_equal(p$mean, c(0.1, 1e300 + 0.5 / 1.5 * 0.1, 0.5 / 1.5 * 0.1),
+               tolerance = 1e-14)
+})
+
+test_that("prior samples at the extremes are finite or refused naming the argument", {
+  set.seed(1)
+  f1 <- gp_prior_sample(2, outputscale = 1)
+  set.seed(1)
+  f2 <- gp_prior_sample(2, outputscale = 1.797e308)
+  x <- rbind(c(0.3, 0.7), c(0.9, 0.1))
+  expect_equal(f2(x) / f1(x), rep(sqrt(1.797e308), 2), tolerance = 1e-14)
+  e <- expect_error(gp_prior_sample(2, lengthscale = 5e-324),
+                    class = "costbo_error_arg")
+  expect_identical(e$arg, "lengthscale")
+  set.seed(1)
+  f3 <- gp_prior_sample(2, lengthscale = 1e-300)
+  e <- expect_error(f3(c(1e300, 1)), class = "costbo_error_arg")
+  expect_identical(e$arg, "x")
+  expect_true(is.finite(f3(c(0.5, 0.5))))
+})

@@ -590,10 +590,13 @@ test_that("a checkpoint carries its run's identity, and bo_resume() refuses anot
   expect_false(identical(a$id, b$id))
   expect_identical(a$X, b$X)
   expect_output(print(a), paste("run id:", a$id))
-  # the file holds run a: another identity is refused, naming the file
+  # the file holds run a: another identity is refused, naming the file and
+  # the identity (either may be the one that is wrong)
   e <- expect_error(bo_resume(f, id = b$id, progress = FALSE),
                     class = "costbo_error_arg")
-  expect_identical(e$arg, "checkpoint")
+  expect_identical(e$arg, c("checkpoint", "id"))
+  expect_match(conditionMessage(e), "`checkpoint` and `id` must name the same run",
+               fixed = TRUE)
   expect_match(conditionMessage(e), paste0("checkpoint of run ", b$id,
                                            ", not of run ", a$id))
   expect_error(bo_resume(f, id = NA_character_), class = "costbo_error_arg")

@@ -399,3 +399,17 @@ test_that("the size arguments of the BOCVS policies are capped", {
   expect_error(policy_ts_psq(n_features = 1e6), class = "costbo_error_arg")
   expect_s3_class(policy_ts_psq(n_features = 1e5), "bo_policy")
 })
+
+test_that("an expected UCB beyond the double range is refused naming `beta`", {
+  set.seed(5)
+  fit <- gp_fit(matrix(runif(30), ncol = 3), runif(10), lower = 0, upper = 1,
+                n_starts = 1)
+  Z <- matrix(runif(30), ncol = 3)
+  e <- expect_error(acq_expected_ucb(fit, c(0.2, 0.7), controlled = c(3, 1),
+                                     samples = Z, beta = 1.797e308),
+                    class = "costbo_error_arg")
+  expect_identical(e$arg, "beta")
+  v <- acq_expected_ucb(fit, c(0.2, 0.7), controlled = c(3, 1), samples = Z,
+                        beta = 1e300)
+  expect_true(is.finite(v))
+})

@@ -151,7 +151,7 @@ test_that("the cost families follow the papers' formulas", {
 
 test_that("cost constructors reject bad arguments, naming them", {
   bad <- function(expr) expect_error(expr, class = "costbo_error_arg")
-  bad(cost_linear(c(0, 0), 1))
+  bad(cost_linear(c(0, 0), c(1, 1, 1)))
   bad(cost_linear(c(0, 0), c(1, -1)))
   bad(cost_linear(0, 1, a = -1))
   bad(cost_linear(0, 1, a = 1, b = -2))
@@ -277,4 +277,93 @@ test_that("a minimized problem of every kind runs exactly as its negation", {
     expect_identical(sl$regret, sh$regret, label = nm)
     expect_identical(sl$best_x, sh$best_x, label = nm)
   }
+})
+
+test_that("bo_problem() refuses a known cost that is not one positive number at a point of the domain, calling it once", {
+  obj <- function(x) -sum(x^2)
+  bad <- list("a double vector of length 2" = function(x) x,
+              "-1" = function(x) -1, "NA" = function(x) NA_real_,
+              "0" = function(x) 0, "Inf" = function(x) Inf,
+              "\"1\"" = function(x) "1", "NULL" = function(x) NULL)
+  for (nm in names(bad)) {
+    e <- expect_error(bo_problem(obj, c(0, 0), c(1, 1), cost = bad[[nm]],
+                                 budget = 3), class = "costbo_error_arg")
+    expect_identical(e$arg, "cost")
+    expect_match(conditionMessage(e), sprintf(
+      "at the centre of the box (0.5, 0.5) it returned %s", nm), fixed = TRUE)
+    expect_identical(conditionCall(e)[[1L]], quote(bo_problem))
+  }
+  # one call, at the centre, with R's random-number state kept
+  seen <- list()
+  cost <- function(x) {
+    seen[[length(seen) + 1L]] <<- x
+    stats::runif(1)
+    1 + x[1]
+  }
+  set.seed(3)
+  r1 <- runif(2)
+  set.seed(3)
+  p <- bo_problem(obj, c(0, 2), c(1, 4), cost = cost, budget = 3)
+  expect_identical(runif(2), r1)
+  expect_identical(seen, list(c(0.5, 3)))
+  # an error there is left to the run (a cost may fail at some points)
+  p <- bo_problem(obj, c(0, 0), c(1, 1), cost = function(x) stop("closed"),
+                  budget = 3)
+  expect_s3_class(p, "bo_problem")
+  # a finite domain: its first candidate
+  seen <- list()
+  cand <- rbind(c(0.1, 0.2), c(0.9, 0.8))
+  p <- bo_problem(obj, candidates = cand, cost = cost, budget = 3)
+  expect_identical(seen, list(cand[1L, ]))
+  e <- expect_error(bo_problem(obj, candidates = cand, cost = function(x) -x,
+                               budget = 3), class = "costbo_error_arg")
+  expect_match(conditionMessage(e), "at the first candidate (0.1, 0.2)",
+               fixed = TRUE)
+  # a typed space: the typed point of the centre of its encoding
+  sp <- bo_space(n = param_int(1, 5), k = param_cat(c("a", "b", "c")))
+  seen <- list()
+  p <- bo_problem(function(x) 1, space = sp, budget = 3, cost = function(x) {
+    seen[[length(seen) + 1L]] <<- x
+    2
+  })
+  expect_length(seen, 1L)
+  expect_identical(seen[[1L]]$n, 3L)
+  expect_true(seen[[1L]]$k %in% c("a", "b", "c"))
+  e <- expect_error(bo_problem(function(x) 1, space = sp, budget = 3,
+                               cost = function(x) c(1, 2)),
+                    class = "costbo_error_arg")
+  expect_identical(e$arg, "cost")
+  # sources: a function of (x, source) once per source
+  seen <- list()
+  sc <- function(x, source) {
+    seen[[length(seen) + 1L]] <<- source
+    if (source == 1) -1 else 1
+  }
+  e <- expect_error(bo_problem(obj, c(0, 0), c(1, 1), budget = 3,
+                               sources = 2, source_costs = sc),
+                    class = "costbo_error_arg")
+  expect_identical(e$arg, "source_costs")
+  expect_match(conditionMessage(e), "source 1", fixed = TRUE)
+  expect_identical(seen, list(0L, 1L))
+  # costbo's own costs are not called: they are valid by construction
+  expect_s3_class(bo_problem(obj, c(0, 0), c(1, 1), budget = 3,
+                             cost = cost_linear(c(0, 0), c(1, 1))),
+                  "bo_problem")
+})
+
+test_that("cost functions at the extremes of the double range are refused naming their arguments", {
+  bad <- function(expr, args) {
+    e <- expect_error(expr, class = "costbo_error_arg")
+    expect_identical(e$arg, args)
+  }
+  bad(cost_linear(0, 1, a = 1.797e308, b = 1.797e308), c("a", "b"))
+  bad(cost_cosine(0, 1, a = 1000), "a")
+  bad(cost_cosine(0, 1, period = 5e-324), c("period", "b", "c"))
+  bad(cost_cosine(0, 1, a = NA, seed = 1), c("a", "seed"))
+  bad(cost_linear(-1.797e308, 1.797e308), c("lower", "upper"))
+  # at |a| = 709 the cost is still a positive double everywhere
+  cc <- cost_cosine(0, 1, a = 709, b = 1)
+  v <- vapply(c(0, 0.25, 0.5), cc, 1)
+  expect_true(all(is.finite(v) & v > 0))
+  expect_equal(v, exp(709 * cos(2 * pi * c(0, 0.25, 0.5))), tolerance = 1e-12)
 })

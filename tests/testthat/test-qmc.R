@@ -276,3 +276,37 @@ test_that("internal Sobol draws equal sobol_points()'s and C refuses sizes outsi
                  "inconsistent Sobol sizes", class = "costbo_error_c")
   }
 })
+
+test_that("Gauss-Hermite weights far in the tails match 300-bit values down to the end of the double range", {
+  skip_if_not_installed("Rmpfr")
+  # w_i = n! / (n^2 He_{n-1}(x_i)^2) for the probabilists' rule, He by its
+  # three-term recurrence in 300-bit arithmetic at the returned nodes
+  ref_w <- function(n, x) {
+    x <- Rmpfr::mpfr(x, 300)
+    h0 <- Rmpfr::mpfr(rep(1, length(x)), 300)
+    h1 <- x
+    for (k in seq_len(n - 2L)) {
+      h2 <- x * h1 - k * h0
+      h0 <- h1
+      h1 <- h2
+    }
+    Rmpfr::asNumeric(Rmpfr::factorialMpfr(n) /
+                       (Rmpfr::mpfr(n, 300)^2 * h1^2))
+  }
+  tiny <- .Machine$double.xmin
+  for (n in c(200L, 1000L)) {
+    g <- gauss_hermite(n)
+    # the outermost nodes, and those where the weights cross into the
+    # subnormal range and underflow to 0
+    j <- which(g$weights > 0)[1L]
+    i <- unique(c(1:6, max(1L, j - 4L):(j + 12L), n %/% 2L))
+    ref <- ref_w(n, g$nodes[i])
+    w <- g$weights[i]
+    normal <- ref >= tiny
+    expect_lt(max(abs(w[normal] / ref[normal] - 1)), 1e-12)
+    # subnormal weights to within two of their ulps (4.9e-324); below the
+    # range, 0
+    expect_true(all(abs(w[!normal] - ref[!normal]) <= 2 * 4.94e-324))
+  }
+  expect_identical(gauss_hermite(1000L)$weights[1L], 0)
+})

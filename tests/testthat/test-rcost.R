@@ -502,9 +502,11 @@ test_that("problem_cost_closure() is the user's function, called by C in the box
                                     FALSE),
                     class = "costbo_error_cost")
   expect_match(conditionMessage(e), "^`cost` failed at the point \\(-2, 1\\): closed$")
-  # a bad value too, without "of the unit cube"
+  # a bad value too, without "of the unit cube" (bad away from the centre
+  # of the box, where bo_problem() looks at it)
   prob3 <- bo_problem(function(x) sum(x), lower = c(-5, 0), upper = c(10, 2),
-                      cost = function(x) -1, budget = 1)
+                      cost = function(x) if (x[1] < 0) -1 else 1,
+                      budget = 1)
   e <- expect_error(costbo:::call_c(costbo:::C_rcall_eval,
                                     costbo:::problem_cost_closure(prob3),
                                     rbind(c(0.2, 0.5)), c(-5, 0), c(15, 2),

@@ -468,3 +468,16 @@ test_that("test_problem_scale() is the optimum minus the objective's median over
   expect_error(test_problem_scale("nope"), "`name`",
                class = "costbo_error_arg")
 })
+
+test_that("control-set problems refuse input variances their truncated normal cannot reach", {
+  for (v in c(5e-324, 1e-300, 1e-8)) {
+    e <- expect_error(test_problem_cvs("hartmann3", variance = v),
+                      class = "costbo_error_arg")
+    expect_identical(e$arg, "variance")
+    expect_match(conditionMessage(e), "in (1e-8, 1/12)", fixed = TRUE)
+  }
+  # just above the floor: a truncated normal of scale about 1e-4
+  p <- test_problem_cvs("hartmann3", variance = 1.0001e-8)
+  q <- p$quantiles[[1L]](c(0.025, 0.975))
+  expect_equal(diff(q), 2 * qnorm(0.975) * sqrt(1.0001e-8), tolerance = 1e-6)
+})
