@@ -595,3 +595,19 @@ check_reps <- function(reps, rep_ids = NULL, reps_given = FALSE,
   reps <- as.integer(reps)
   if (length(reps) == 1L) seq_len(reps) else reps
 }
+
+# A GP whose log marginal likelihood, factor and weights are finite, else
+# an error naming `blame` (the fixed settings, or the data): data too far
+# from the model's mean in units of its sd make the likelihood overflow.
+check_fit_finite <- function(fit, blame, call = sys.call(-1L)) {
+  ll <- fit$loglik_std - fit$n * log(fit$ysd)
+  ok <- is.finite(ll) && all(is.finite(fit$beta)) && all(is.finite(fit$L)) &&
+    all(is.finite(fit$ys))
+  if (!ok) {
+    stop_args(blame, sprintf(paste(
+      "leave the model's log marginal likelihood finite (it is %s: the",
+      "data are too far from the model's mean in units of its sd)"),
+      format(ll)), call = call)
+  }
+  invisible(fit)
+}

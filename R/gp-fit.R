@@ -306,22 +306,6 @@ check_fixed_scales <- function(y, range, lengthscale, outputscale, noise,
   invisible()
 }
 
-# A GP whose log marginal likelihood, factor and weights are finite, else
-# an error naming `blame` (the fixed settings, or the data): data too far
-# from the model's mean in units of its sd make the likelihood overflow.
-check_fit_finite <- function(fit, blame, call = sys.call(-1L)) {
-  ll <- fit$loglik_std - fit$n * log(fit$ysd)
-  ok <- is.finite(ll) && all(is.finite(fit$beta)) && all(is.finite(fit$L)) &&
-    all(is.finite(fit$ys))
-  if (!ok) {
-    stop_args(blame, sprintf(paste(
-      "leave the model's log marginal likelihood finite (it is %s: the",
-      "data are too far from the model's mean in units of its sd)"),
-      format(ll)), call = call)
-  }
-  invisible(fit)
-}
-
 # The `gp_args` of a run, a session or a benchmark (`model`): a named list
 # of gp_fit()'s arguments, and `cost`, a list of them for the log-cost GP
 # (their values are checked by the run's first fit, check_run_ready()).

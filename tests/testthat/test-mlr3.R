@@ -253,10 +253,11 @@ test_that("the tuner calls a known cost once per configuration", {
   a <- inst$archive$data
   expect_identical(nrow(a), 8L)
   expect_identical(a$cost, 1 + a$minsplit / 16)
-  # the 2 (d + 1) = 6 synthetic points of check_run_ready(), one price per
-  # configuration evaluated, and one for the proposal the terminator ended
-  # before its evaluation
-  expect_identical(calls, 6L + 8L + 1L)
+  # bo_problem()'s check of the cost (one call), the 2 (d + 1) = 6
+  # synthetic points of check_run_ready(), one price per configuration
+  # evaluated, and one for the proposal the terminator ended before its
+  # evaluation
+  expect_identical(calls, 1L + 6L + 8L + 1L)
 })
 
 test_that("the initial design goes in the fewest batches the budget allows", {
